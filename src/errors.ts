@@ -1,0 +1,112 @@
+// Every error tpkit throws is a TpkitError with a stable `code`. Callers narrow by
+// class (`instanceof DecodeError`) or by `code`; messages may change, codes do not.
+// The README's error table is this file's ERROR_CODES, in the same order.
+
+export const ERROR_CODES = {
+  // arguments passed to a library function
+  INVALID_ARGUMENT: 'An argument has the wrong type, length or range.',
+  // text and byte encodings
+  BAD_HEX: 'Text is not valid hexadecimal.',
+  BAD_BASE64: 'Text is not valid base64.',
+  BAD_INPUT_ENCODING: 'Input is neither raw bytes, hex nor base64.',
+  // MessagePack
+  MSGPACK_TRUNCATED: 'MessagePack data ends before the value does.',
+  MSGPACK_INVALID: 'MessagePack data holds a byte that starts no valid value.',
+  MSGPACK_TRAILING: 'Bytes remain after the MessagePack value.',
+  MSGPACK_LIMIT: 'MessagePack value is nested too deeply or declares an oversize length.',
+  MSGPACK_UNSUPPORTED: 'A value cannot be represented in MessagePack by this encoder.',
+  // transaction container
+  TX_NOT_MAP: 'The transaction container is not a MessagePack map.',
+  TX_MISSING_KEY: 'The transaction container lacks a mandatory key.',
+  TX_BAD_FIELD: 'A transaction container key has the wrong type.',
+  TX_BAD_VERSION: 'The transaction container version is not 2.',
+  // transaction bodies
+  BODY_NOT_MAP: 'The transaction body is not a MessagePack map.',
+  BODY_MISSING_FIELD: 'The transaction body lacks a mandatory field.',
+  BODY_BAD_FIELD: 'A transaction body field has the wrong type, length or value.',
+  BODY_FLOAT_AMOUNT: 'An amount or integer field is a float.',
+  BODY_BAD_PAYLOAD: 'A payload item is not a [purpose, currency, amount] array.',
+  BODY_UNKNOWN_KIND: 'The body kind number is not a known kind.',
+  // BSig and signatures
+  BSIG_MALFORMED: 'BSig TLV data is truncated or has a bad length.',
+  BSIG_MISSING_FIELD: 'BSig lacks its signature or public key.',
+  BSIG_BAD_DER: 'The signature is not strict DER.',
+  SIG_INVALID: 'A signature does not verify.',
+  // keys
+  KEY_INVALID: 'A secret or public key is not a valid secp256k1 key.',
+  PEM_INVALID: 'PEM text is not a secp256k1 public key.',
+  // addresses and transaction ids
+  ADDRESS_INVALID: 'Text or bytes are not a valid address.',
+  ADDRESS_CHECKSUM: 'The address checksum does not match.',
+  TXID_INVALID: 'Text is not a valid transaction id.',
+  // mining
+  ABORTED: 'The operation was aborted by its signal.',
+  WASM_UNAVAILABLE: 'WebAssembly could not be instantiated.',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface TpkitErrorOptions {
+  /** What exactly was wrong, for logs and CLI output. */
+  details?: string;
+  /** The body or container field the error is about, when there is one. */
+  field?: string;
+  cause?: unknown;
+}
+
+export class TpkitError extends Error {
+  override name = 'TpkitError';
+  readonly code: ErrorCode;
+  readonly shortMessage: string;
+  readonly details?: string;
+  readonly field?: string;
+
+  constructor(code: ErrorCode, shortMessage: string, options: TpkitErrorOptions = {}) {
+    const full = options.details ? `${shortMessage}: ${options.details}` : shortMessage;
+    super(full, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.shortMessage = shortMessage;
+    this.details = options.details;
+    this.field = options.field;
+  }
+}
+
+/** A library function got an argument of the wrong type, length or range. */
+export class ArgumentError extends TpkitError {
+  override name = 'ArgumentError';
+  constructor(message: string, options: TpkitErrorOptions = {}) {
+    super('INVALID_ARGUMENT', message, options);
+  }
+}
+
+/** Bytes or text could not be decoded: hex, base64, MessagePack, container, body, BSig, txid. */
+export class DecodeError extends TpkitError {
+  override name = 'DecodeError';
+}
+
+/** Something decoded fine but breaks a protocol rule (a field's type, an address checksum). */
+export class ValidationError extends TpkitError {
+  override name = 'ValidationError';
+}
+
+/** A key or a signature is not valid. */
+export class CryptoError extends TpkitError {
+  override name = 'CryptoError';
+}
+
+/** An operation was stopped by its AbortSignal. */
+export class AbortError extends TpkitError {
+  override name = 'AbortError';
+  constructor(details = 'aborted', options: TpkitErrorOptions = {}) {
+    super('ABORTED', 'Operation aborted', { details, ...options });
+  }
+}
+
+/** A short printable description of a value for error details: its type and size, never its secret content. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (value instanceof Uint8Array) return `${value.length} bytes`;
+  if (Array.isArray(value)) return `array of ${value.length}`;
+  if (typeof value === 'string') return `string of ${value.length} chars`;
+  return typeof value;
+}
