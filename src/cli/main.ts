@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// `tpkit <command>`: each command lives in its own module, loaded only when called,
+// so `tpkit address` never pays for the node's store or the miner's worker pool.
+
+import { TpkitError } from '../errors.js';
+
+export type CommandRun = (argv: string[]) => Promise<number>;
+
+interface Command {
+  summary: string;
+  load: () => Promise<{ run: CommandRun }>;
+}
+
+const COMMANDS: Record<string, Command> = {
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `Usage: tpkit <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun 'tpkit <command> --help' for a command's options.`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`tpkit: unknown command '${name}'\n\n${usage()}`);
+    return 2;
+  }
+  const { run } = await command.load();
+  return run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof TpkitError) {
+      console.error(`tpkit: ${err.message} [${err.code}]`);
+    } else {
+      console.error(`tpkit: ${err instanceof Error ? err.stack : String(err)}`);
+    }
+    process.exitCode = 1;
+  },
+);
