@@ -1,0 +1,43 @@
+// LevelDB through classic-level: the store blockchain nodes typically embed. Its npm package
+// ships prebuilt binaries, so `npm ci` needs no compiler.
+
+import { mkdirSync } from 'node:fs';
+import { ClassicLevel } from 'classic-level';
+import { ValidationError } from '../errors.js';
+import type { Store, StoreOp } from './store.js';
+
+export class LevelStore implements Store {
+  readonly persistent = true;
+  private constructor(private readonly db: ClassicLevel<string, Uint8Array>) {}
+
+  static async open(dir: string): Promise<LevelStore> {
+    mkdirSync(dir, { recursive: true });
+    const db = new ClassicLevel<string, Uint8Array>(dir, { keyEncoding: 'utf8', valueEncoding: 'view' });
+    try {
+      await db.open();
+    } catch (cause) {
+      const locked = (cause as { cause?: { code?: string } }).cause?.code === 'LEVEL_LOCKED';
+      throw new ValidationError('CONFIG_INVALID', `Cannot open the data directory ${dir}`, {
+        details: locked ? 'another node process holds it' : String((cause as Error).message),
+        cause,
+      });
+    }
+    return new LevelStore(db);
+  }
+
+  get(key: string): Promise<Uint8Array | undefined> {
+    return this.db.get(key);
+  }
+
+  batch(ops: StoreOp[], options: { sync?: boolean } = {}): Promise<void> {
+    return this.db.batch(ops, { sync: options.sync ?? false });
+  }
+
+  async *entries(prefix: string): AsyncIterable<[string, Uint8Array]> {
+    for await (const entry of this.db.iterator({ gte: prefix, lt: prefix + '\uffff' })) yield entry;
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
