@@ -1,0 +1,58 @@
+// A mining kernel searches a range of nonces of one register body, in increasing order,
+// for the first whose SHA-512 has at least `difficulty` leading zero bits (R2, R3). The
+// WASM binaries and the pure-JS fallback give the same answer for the same range.
+
+import { ArgumentError } from '../errors.js';
+import { loadWasm, loadWasmSync, simdSupported, wasmAvailable, type WasmModule } from '../wasm/kernel.js';
+import { createJsKernel } from './kernel-js.js';
+
+export type KernelName = 'simd' | 'scalar' | 'js';
+export const KERNEL_NAMES: readonly KernelName[] = ['simd', 'scalar', 'js'];
+
+export interface MiningKernel {
+  readonly name: KernelName;
+  /** Nonces hashed per compression (2 for SIMD): range sizes should be multiples. */
+  readonly lanes: number;
+  /** Stores the body; its last 8 bytes are the big-endian nonce that search patches. */
+  init(body: Uint8Array): void;
+  /** Offset in [0, count) of the first nonce start + offset that qualifies, or -1. */
+  search(start: bigint, count: number, difficulty: number): number;
+}
+
+/** Kernels this engine can run, fastest family first (the race in select.ts decides). */
+export function availableKernels(): KernelName[] {
+  const names: KernelName[] = [];
+  if (wasmAvailable()) {
+    if (simdSupported()) names.push('simd');
+    names.push('scalar');
+  }
+  names.push('js');
+  return names;
+}
+
+function fromWasm(module: WasmModule): MiningKernel {
+  return {
+    name: module.flavor,
+    lanes: module.lanes,
+    init: (body) => module.mineInit(body),
+    search: (start, count, difficulty) => module.mineSearch(start, count, difficulty),
+  };
+}
+
+function checkName(name: KernelName): void {
+  if (!KERNEL_NAMES.includes(name)) {
+    throw new ArgumentError(`"kernel" expected one of ${KERNEL_NAMES.join(', ')}, got ${String(name)}`);
+  }
+}
+
+/** A fresh kernel instance, compiled synchronously (Node, workers). */
+export function createKernel(name: KernelName): MiningKernel {
+  checkName(name);
+  return name === 'js' ? createJsKernel() : fromWasm(loadWasmSync(name));
+}
+
+/** A fresh kernel instance, compiled asynchronously (any thread, including a browser's main one). */
+export async function loadKernel(name: KernelName): Promise<MiningKernel> {
+  checkName(name);
+  return name === 'js' ? createJsKernel() : fromWasm(await loadWasm(name));
+}

@@ -1,0 +1,203 @@
+// The one file that knows the WASM module's pointers and entry points (assembly/index.ts).
+// Two binaries share that ABI: 'scalar' and 'simd' (i64x2, two nonces per compression).
+// Both are embedded as base64 in *.generated.ts, so this file works unchanged in Node,
+// worker threads, browsers and bundlers. Nothing is decoded, compiled or instantiated
+// at import time: only when a caller asks for a module.
+
+import { base64ToBytes } from '../bytes.js';
+import { ArgumentError, TpkitError } from '../errors.js';
+import { SCALAR_WASM_BASE64 } from './scalar.generated.js';
+import { SIMD_WASM_BASE64 } from './simd.generated.js';
+
+export type WasmFlavor = 'scalar' | 'simd';
+
+interface Exports {
+  memory: WebAssembly.Memory;
+  inputPointer(): number;
+  inputCapacity(): number;
+  outputPointer(): number;
+  simdLanes(): number;
+  sha256Init(): void;
+  sha256Update(length: number): void;
+  sha256Final(): void;
+  sha512Init(): void;
+  sha512Update(length: number): void;
+  sha512Final(): void;
+  mineInit(length: number): number;
+  mineSearch(high: number, low: number, count: number, difficulty: number): number;
+  mineHash(high: number, low: number): number;
+}
+
+/** Largest nonce count one mineSearch call accepts (the offset it returns is an i32). */
+export const MAX_SEARCH_COUNT = 0x7fffffff;
+const U64_MAX = (1n << 64n) - 1n;
+
+const bytesCache: Partial<Record<WasmFlavor, Uint8Array<ArrayBuffer>>> = {};
+const moduleCache: Partial<Record<WasmFlavor, WebAssembly.Module>> = {};
+let simdValid: boolean | undefined;
+
+/** The embedded binary of a flavor (decoded once). */
+export function wasmBinary(flavor: WasmFlavor): Uint8Array<ArrayBuffer> {
+  let bytes = bytesCache[flavor];
+  if (!bytes) {
+    bytes = base64ToBytes(flavor === 'simd' ? SIMD_WASM_BASE64 : SCALAR_WASM_BASE64) as Uint8Array<ArrayBuffer>;
+    bytesCache[flavor] = bytes;
+  }
+  return bytes;
+}
+
+/** True when this engine has WebAssembly at all. */
+export function wasmAvailable(): boolean {
+  return typeof WebAssembly === 'object' && typeof WebAssembly.Instance === 'function';
+}
+
+/** True when this engine accepts the SIMD binary (`WebAssembly.validate`). */
+export function simdSupported(): boolean {
+  if (simdValid === undefined) {
+    try {
+      simdValid = wasmAvailable() && WebAssembly.validate(wasmBinary('simd'));
+    } catch {
+      simdValid = false;
+    }
+  }
+  return simdValid;
+}
+
+function unavailable(flavor: WasmFlavor, cause?: unknown): TpkitError {
+  return new TpkitError('WASM_UNAVAILABLE', 'WebAssembly could not be instantiated', {
+    details: `${flavor} binary${cause instanceof Error ? `: ${cause.message}` : ''}`,
+    cause,
+  });
+}
+
+function checkFlavor(flavor: WasmFlavor): void {
+  if (flavor !== 'scalar' && flavor !== 'simd') {
+    throw new ArgumentError(`"flavor" expected 'scalar' or 'simd', got ${String(flavor)}`);
+  }
+  if (!wasmAvailable()) throw unavailable(flavor);
+  if (flavor === 'simd' && !simdSupported()) throw unavailable(flavor, new Error('SIMD is not supported by this engine'));
+}
+
+/**
+ * Compiles and instantiates a flavor synchronously. Fine in Node and in workers; a
+ * browser's main thread should use loadWasm (engines limit synchronous compilation there).
+ */
+export function loadWasmSync(flavor: WasmFlavor): WasmModule {
+  checkFlavor(flavor);
+  try {
+    let module = moduleCache[flavor];
+    if (!module) {
+      module = new WebAssembly.Module(wasmBinary(flavor));
+      moduleCache[flavor] = module;
+    }
+    return new WasmModule(flavor, new WebAssembly.Instance(module, {}).exports as unknown as Exports);
+  } catch (err) {
+    throw unavailable(flavor, err);
+  }
+}
+
+/** Compiles (once per flavor) and instantiates asynchronously. */
+export async function loadWasm(flavor: WasmFlavor): Promise<WasmModule> {
+  checkFlavor(flavor);
+  try {
+    let module = moduleCache[flavor];
+    if (!module) {
+      module = await WebAssembly.compile(wasmBinary(flavor));
+      moduleCache[flavor] = module;
+    }
+    const instance = await WebAssembly.instantiate(module, {});
+    return new WasmModule(flavor, instance.exports as unknown as Exports);
+  } catch (err) {
+    throw unavailable(flavor, err);
+  }
+}
+
+/**
+ * One instance: SHA-256, SHA-512 and the register-body miner over fixed buffers. The
+ * memory never grows, so the byte view taken here stays valid. Not reentrant: one
+ * instance serves one caller at a time (each worker thread owns its own).
+ */
+export class WasmModule {
+  readonly flavor: WasmFlavor;
+  /** Nonces per compression: 2 for SIMD, 1 for scalar. */
+  readonly lanes: number;
+  /** Largest body the miner takes, and largest chunk one hash update takes. */
+  readonly inputCapacity: number;
+  readonly #x: Exports;
+  readonly #memory: Uint8Array;
+  readonly #input: number;
+  readonly #output: number;
+  #bodyLength = -1;
+
+  constructor(flavor: WasmFlavor, exports: Exports) {
+    this.flavor = flavor;
+    this.#x = exports;
+    this.#memory = new Uint8Array(exports.memory.buffer);
+    this.#input = exports.inputPointer();
+    this.#output = exports.outputPointer();
+    this.inputCapacity = exports.inputCapacity();
+    this.lanes = exports.simdLanes();
+  }
+
+  #absorb(data: Uint8Array, update: (length: number) => void): void {
+    const capacity = this.inputCapacity;
+    for (let offset = 0; offset < data.length; offset += capacity) {
+      const chunk = data.subarray(offset, Math.min(offset + capacity, data.length));
+      this.#memory.set(chunk, this.#input);
+      update(chunk.length);
+    }
+  }
+
+  sha256(data: Uint8Array): Uint8Array {
+    const x = this.#x;
+    x.sha256Init();
+    this.#absorb(data, x.sha256Update);
+    x.sha256Final();
+    return this.#memory.slice(this.#output, this.#output + 32);
+  }
+
+  sha512(data: Uint8Array): Uint8Array {
+    const x = this.#x;
+    x.sha512Init();
+    this.#absorb(data, x.sha512Update);
+    x.sha512Final();
+    return this.#memory.slice(this.#output, this.#output + 64);
+  }
+
+  /** Stores the body to mine; its last 8 bytes are the big-endian nonce. */
+  mineInit(body: Uint8Array): void {
+    if (!(body instanceof Uint8Array) || body.length < 8 || body.length > this.inputCapacity) {
+      const got = body instanceof Uint8Array ? `${body.length} bytes` : typeof body;
+      throw new ArgumentError(`"body" expected 8 to ${this.inputCapacity} bytes, got ${got}`);
+    }
+    this.#memory.set(body, this.#input);
+    this.#x.mineInit(body.length);
+    this.#bodyLength = body.length;
+  }
+
+  /**
+   * Searches nonces start .. start + count - 1 in increasing order and returns the offset
+   * of the first whose SHA-512 has at least `difficulty` leading zero bits, or -1.
+   */
+  mineSearch(start: bigint, count: number, difficulty: number): number {
+    if (this.#bodyLength < 0) throw new ArgumentError('mineSearch called before mineInit');
+    if (!Number.isInteger(count) || count < 0 || count > MAX_SEARCH_COUNT) {
+      throw new ArgumentError(`"count" expected an integer 0..${MAX_SEARCH_COUNT}, got ${count}`);
+    }
+    if (typeof start !== 'bigint' || start < 0n || start + BigInt(count) > U64_MAX) {
+      throw new ArgumentError(`"start" expected a uint64 with start + count < 2^64, got ${String(start)}`);
+    }
+    if (!Number.isInteger(difficulty) || difficulty < 0 || difficulty > 512) {
+      throw new ArgumentError(`"difficulty" expected an integer 0..512, got ${difficulty}`);
+    }
+    if (count === 0) return -1;
+    return this.#x.mineSearch(Number(start >> 32n), Number(start & 0xffffffffn), count, difficulty);
+  }
+
+  /** SHA-512 of the stored body with `nonce` patched in. */
+  mineHash(nonce: bigint): Uint8Array {
+    if (this.#bodyLength < 0) throw new ArgumentError('mineHash called before mineInit');
+    this.#x.mineHash(Number((nonce >> 32n) & 0xffffffffn), Number(nonce & 0xffffffffn));
+    return this.#memory.slice(this.#output, this.#output + 64);
+  }
+}
