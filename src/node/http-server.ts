@@ -1,0 +1,243 @@
+// The HTTP(S) front of the node: routing, request-body limits, CORS and the mapping of every
+// thrown error to a JSON answer. Handlers never see a socket; anything they throw becomes
+// `{ok:false,...}` through api-errors.ts, so no request can take the process down.
+
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { ValidationError } from '../errors.js';
+import { errorResponse } from './api-errors.js';
+import { toJson } from './json.js';
+import type { Logger } from './log.js';
+
+export interface RequestContext {
+  method: string;
+  /** Path segments after the route's fixed prefix, URI-decoded. */
+  params: string[];
+  query: URLSearchParams;
+  headers: http.IncomingHttpHeaders;
+  body: Uint8Array;
+}
+
+/** A handler answers with ready JSON text (hot paths build it by hand) and an optional status. */
+export interface Reply {
+  status?: number;
+  json: string;
+}
+
+export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
+
+export interface Route {
+  method: 'GET' | 'POST';
+  /** Fixed leading segments, e.g. ['tx', 'status']. */
+  prefix: string[];
+  /** How many segments follow the prefix: an exact count, or 'rest' for any number. */
+  params: number | 'rest';
+  handler: Handler;
+}
+
+export interface ServerOptions {
+  routes: Route[];
+  maxRequestBytes: number;
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  logger: Logger;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+function corsHeaders(req: http.IncomingMessage): Record<string, string> {
+  const origin = req.headers.origin;
+  return {
+    'access-control-allow-origin': origin ?? '*',
+    'access-control-allow-methods': 'GET, POST, OPTIONS',
+    'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'content-type',
+    'access-control-max-age': '86400',
+    ...(origin ? { vary: 'Origin' } : {}),
+  };
+}
+
+function send(req: http.IncomingMessage, res: http.ServerResponse, status: number, json: string, extra?: Record<string, string>): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = Buffer.from(json);
+  res.writeHead(status, { ...JSON_HEADERS, ...corsHeaders(req), 'content-length': String(body.length), ...extra });
+  res.end(body);
+}
+
+function sendError(req: http.IncomingMessage, res: http.ServerResponse, err: unknown, logger: Logger, extra?: Record<string, string>): void {
+  const { status, body } = errorResponse(err);
+  if (status >= 500) logger.error(`${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  send(req, res, status, toJson(body), extra);
+}
+
+interface Match {
+  route?: Route;
+  params: string[];
+  allowed: string[];
+}
+
+function matchRoute(routes: Route[], method: string, segments: string[]): Match {
+  const allowed: string[] = [];
+  for (const route of routes) {
+    const n = route.prefix.length;
+    if (segments.length < n) continue;
+    let same = true;
+    for (let i = 0; i < n; i++) if (segments[i] !== route.prefix[i]) { same = false; break; }
+    if (!same) continue;
+    const rest = segments.length - n;
+    if (route.params !== 'rest' && rest !== route.params) continue;
+    if (route.method === method || (method === 'HEAD' && route.method === 'GET')) return { route, params: segments.slice(n), allowed };
+    allowed.push(route.method);
+  }
+  return { params: [], allowed };
+}
+
+function splitPath(url: string): { segments: string[]; query: URLSearchParams } {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+  const segments: string[] = [];
+  for (const raw of path.split('/')) {
+    if (raw === '') continue;
+    try {
+      segments.push(decodeURIComponent(raw));
+    } catch {
+      throw new ValidationError('BAD_REQUEST_PARAM', 'Malformed percent-encoding in the path', { details: JSON.stringify(raw) });
+    }
+  }
+  // The reference node serves every endpoint both under /api and at the root.
+  if (segments[0] === 'api') segments.shift();
+  return { segments, query };
+}
+
+function tooLarge(limit: number, got: string): ValidationError {
+  return new ValidationError('REQUEST_TOO_LARGE', 'Request body too large', { details: `limit ${limit} bytes, got ${got}` });
+}
+
+/** Reads the body up to `limit` bytes; beyond it, rejects without buffering more. */
+function readBody(req: http.IncomingMessage, limit: number): Promise<Uint8Array> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit, `${declared}`));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > limit) {
+        failed = true;
+        reject(tooLarge(limit, `more than ${limit}`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!failed) resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    });
+    req.on('error', (err) => {
+      if (!failed) {
+        failed = true;
+        reject(err);
+      }
+    });
+  });
+}
+
+export function createRequestListener(options: ServerOptions): http.RequestListener {
+  const { routes, maxRequestBytes, logger } = options;
+  const empty = new Uint8Array(0);
+  return (req, res) => {
+    const method = req.method ?? 'GET';
+    if (method === 'OPTIONS') {
+      res.writeHead(204, corsHeaders(req));
+      res.end();
+      return;
+    }
+    let match: Match;
+    let query: URLSearchParams;
+    try {
+      const split = splitPath(req.url ?? '/');
+      query = split.query;
+      match = matchRoute(routes, method, split.segments);
+    } catch (err) {
+      sendError(req, res, err, logger);
+      return;
+    }
+    const route = match.route;
+    if (!route) {
+      const err = match.allowed.length
+        ? new ValidationError('METHOD_NOT_ALLOWED', `${method} is not allowed here`, { details: `allowed: ${match.allowed.join(', ')}` })
+        : new ValidationError('ROUTE_NOT_FOUND', 'No such endpoint', { details: `${method} ${(req.url ?? '').split('?')[0]}` });
+      sendError(req, res, err, logger, match.allowed.length ? { allow: [...match.allowed, 'OPTIONS'].join(', ') } : undefined);
+      return;
+    }
+    const run = (body: Uint8Array) => {
+      let reply: Reply | Promise<Reply>;
+      try {
+        reply = route.handler({ method, params: match.params, query, headers: req.headers, body });
+      } catch (err) {
+        sendError(req, res, err, logger);
+        return;
+      }
+      if (reply instanceof Promise) {
+        reply.then((r) => send(req, res, r.status ?? 200, r.json), (err) => sendError(req, res, err, logger));
+      } else {
+        send(req, res, reply.status ?? 200, reply.json);
+      }
+    };
+    if (route.method === 'GET') {
+      run(empty);
+      return;
+    }
+    readBody(req, maxRequestBytes).then(run, (err) => {
+      // The rest of an oversized body is not read: answer, then drop the connection.
+      sendError(req, res, err, logger, { connection: 'close' });
+      res.on('finish', () => req.destroy());
+    });
+  };
+}
+
+export interface RunningServer {
+  server: http.Server | https.Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServerOptions, host: string, port: number): Promise<RunningServer> {
+  const listener = createRequestListener(options);
+  const server = options.tls
+    ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, listener)
+    : http.createServer(listener);
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 30_000;
+  // Malformed HTTP never reaches a handler: answer 400 and drop the socket.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const { body: answer } = errorResponse(new ValidationError('BAD_REQUEST_PARAM', 'Malformed HTTP request', { details: err.code }));
+    const body = toJson(answer);
+    socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `${options.tls ? 'https' : 'http'}://${shownHost}:${address.port}`;
+  return {
+    server,
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
