@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   // mining
   ABORTED: 'The operation was aborted by its signal.',
   WASM_UNAVAILABLE: 'WebAssembly could not be instantiated.',
+  MINING_EXHAUSTED: 'No nonce in the searched range reached the difficulty.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
