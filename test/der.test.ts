@@ -1,0 +1,112 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { randomBytes } from 'node:crypto';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { bytesToHex, hexToBytes } from '../src/bytes.js';
+import { encodeDerSignature, parseDerSignature } from '../src/crypto/der.js';
+import { TpkitError } from '../src/errors.js';
+import { vectors } from './vectors.js';
+
+const N = secp256k1.Point.Fn.ORDER;
+const randomScalar = () => BigInt('0x' + randomBytes(32).toString('hex')) % N;
+
+function throwsBadDer(der: string, label: string) {
+  try {
+    parseDerSignature(hexToBytes(der));
+  } catch (error) {
+    assert.instance(error, TpkitError, label);
+    assert.is((error as TpkitError).code, 'BSIG_BAD_DER', label);
+    return;
+  }
+  assert.unreachable(`expected BSIG_BAD_DER: ${label} ${der}`);
+}
+
+test('the published DER signature parses and re-encodes to the same bytes', () => {
+  const der = hexToBytes(vectors.bsig_hello.der_signature);
+  const { r, s } = parseDerSignature(der);
+  assert.is(r, 0x5250d827749f285ce174137ec88b394092e43b9e6c6774045ee5e6ed50232252n);
+  assert.is(s, 0x4d1628f019e57bf19c1a0fe37193355a059f22cf8203d85e112ff3b4873d46fen);
+  assert.equal(encodeDerSignature(r, s), der);
+});
+
+test('encodeDerSignature equals noble DER for random signatures, and parses back', () => {
+  for (let i = 0; i < 300; i++) {
+    // random (r, s) of every size class: top bit set (33-byte INTEGER), short values
+    const shift = BigInt(8 * (i % 33));
+    const r = (randomScalar() >> shift) || 1n;
+    const s = randomScalar() || 1n;
+    const der = encodeDerSignature(r, s);
+    assert.is(bytesToHex(der), new secp256k1.Signature(r, s).toHex('der'));
+    assert.equal(parseDerSignature(der), { r, s });
+  }
+});
+
+test('edge values: zero, one, n and 2^256 are valid DER (the range is checked when verifying)', () => {
+  for (const [r, s, hex] of [
+    [0n, 0n, '3006020100020100'],
+    [1n, 0x80n, '300702010102020080'],
+    [0x7fn, 0xffn, '300702017f020200ff'],
+  ] as const) {
+    assert.is(bytesToHex(encodeDerSignature(r, s)), hex);
+    assert.equal(parseDerSignature(hexToBytes(hex)), { r, s });
+  }
+  for (const v of [N, 1n << 256n]) assert.equal(parseDerSignature(encodeDerSignature(v, v)), { r: v, s: v });
+});
+
+test('long-form lengths are used only when needed, and parse back', () => {
+  const big = (1n << 900n) + 12345n; // 113-byte INTEGERs: the SEQUENCE needs 0x81
+  const der = encodeDerSignature(big, big);
+  assert.is(der[1], 0x81);
+  assert.equal(parseDerSignature(der), { r: big, s: big });
+  const huge = 1n << 2100n; // 264-byte INTEGERs: 0x82 everywhere
+  const der2 = encodeDerSignature(huge, huge);
+  assert.is(der2[1], 0x82);
+  assert.equal(parseDerSignature(der2), { r: huge, s: huge });
+});
+
+// What OpenSSL's decode + re-encode check rejects (ossl_ecdsa_verify).
+test('non-strict encodings are BSIG_BAD_DER', () => {
+  const r = '5250d827749f285ce174137ec88b394092e43b9e6c6774045ee5e6ed50232252';
+  const s = '4d1628f019e57bf19c1a0fe37193355a059f22cf8203d85e112ff3b4873d46fe';
+  const ok = `30440220${r}0220${s}`;
+  parseDerSignature(hexToBytes(ok));
+  const cases: [string, string][] = [
+    ['', 'empty'],
+    ['30', 'SEQUENCE without length'],
+    ['3000', 'empty SEQUENCE'],
+    [`31440220${r}0220${s}`, 'SET tag'],
+    [`30450220${r}0220${s}`, 'SEQUENCE length too long'],
+    [`30430220${r}0220${s}`, 'SEQUENCE length too short'],
+    [`3081440220${r}0220${s}`, 'SEQUENCE long-form length below 128'],
+    [`308200440220${r}0220${s}`, 'SEQUENCE two-byte length below 256'],
+    [`3080${ok.slice(4)}0000`, 'indefinite length'],
+    [`${ok}00`, 'trailing byte'],
+    [`30460220${r}0220${s}0000`, 'trailing element inside'],
+    [`30440221${r}0220${s}`, 'INTEGER r length runs into s'],
+    [`30440220${r}0221${s}`, 'INTEGER s length past the SEQUENCE'],
+    [`3045022100${r}0220${s}`, 'r with superfluous leading zero'],
+    [`304402200000${r.slice(4)}0220${s}`, 'r with two leading zeros'],
+    [`30440220${'00' + r.slice(2)}0220${s}`, 'r starting with a zero byte before a low byte'],
+    [`30440220${'8' + r.slice(1)}0220${s}`, 'negative r (missing 0x00 pad)'],
+    [`30440220${r}0220${'c' + s.slice(1)}`, 'negative s'],
+    [`30240220${r}`, 's missing'],
+    [`30250220${r}02`, 's without length'],
+    [`30260220${r}0200`, 'empty s'],
+    [`30440320${r}0220${s}`, 'BIT STRING instead of INTEGER'],
+    [`3045028120${r}0220${s}`, 'INTEGER long-form length below 128'],
+    [`30450220${r}022100${s}`, 's with superfluous leading zero'],
+  ];
+  for (const [hex, label] of cases) throwsBadDer(hex, label);
+});
+
+test('noble-produced signatures always parse; bytes after them never do', () => {
+  const sk = secp256k1.utils.randomSecretKey();
+  for (let i = 0; i < 40; i++) {
+    const der = secp256k1.sign(randomBytes(32), sk, { prehash: false, format: 'der' });
+    parseDerSignature(der);
+    throwsBadDer(bytesToHex(der) + '00', 'trailing');
+    throwsBadDer(bytesToHex(der.subarray(0, der.length - 1)), 'truncated');
+  }
+});
+
+test.run();
