@@ -65,6 +65,7 @@ export const ERROR_CODES = {
   ABORTED: 'The operation was aborted by its signal.',
   WASM_UNAVAILABLE: 'WebAssembly could not be instantiated.',
   MINING_EXHAUSTED: 'No nonce in the searched range reached the difficulty.',
+  MINING_BAD_RESULT: 'A mining kernel returned a nonce whose SHA-512 does not reach the difficulty.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
