@@ -44,6 +44,9 @@ function extraFieldBytes(field: BsigFieldInput, index: number): Uint8Array {
 
 /** The signed TLVs R6 lays out: pubkey, timestamp, then any extra fields. */
 export function signedFieldsFor(publicKey: Uint8Array, options: SignBsigOptions = {}): Uint8Array {
+  if (typeof options !== 'object' || options === null) {
+    throw new ArgumentError(`"options" expected an object, got ${describeValue(options)}`);
+  }
   const parts = [
     encodeTlv(BSIG_TAG.pubkey, publicKey),
     encodeTlv(BSIG_TAG.timestamp, u64Bytes(options.timestamp ?? Date.now(), 'timestamp')),
@@ -90,6 +93,14 @@ export interface VerifyOptions {
   verifier?: DigestVerifier;
 }
 
+function verifierOf(options: VerifyOptions | undefined): DigestVerifier {
+  const verifier = options?.verifier ?? nobleVerifyDigest;
+  if (typeof verifier !== 'function') {
+    throw new ArgumentError(`"options.verifier" expected a function, got ${describeValue(verifier)}`);
+  }
+  return verifier;
+}
+
 /** ECDSA check of decoded signature bytes; undefined when valid, else why not. */
 function checkSignature(decoded: DecodedBsig, data: Uint8Array, verifier: DigestVerifier): [BsigInvalidReason, string] | undefined {
   let r: bigint;
@@ -100,9 +111,11 @@ function checkSignature(decoded: DecodedBsig, data: Uint8Array, verifier: Digest
     return ['BSIG_BAD_DER', error instanceof TpkitError ? error.message : String(error)];
   }
   if (!isSignatureInRange(r, s)) return ['SIG_INVALID', 'r or s is outside 1..n-1'];
+  const signature = compactSignature(r, s);
+  const digest = bsigDigest(decoded, data);
   let ok = false;
   try {
-    ok = verifier(compactSignature(r, s), bsigDigest(decoded, data), decoded.publicKey);
+    ok = verifier(signature, digest, decoded.publicKey) === true;
   } catch {
     // a verifier that throws on a bad key or signature means "not valid"
   }
@@ -111,9 +124,10 @@ function checkSignature(decoded: DecodedBsig, data: Uint8Array, verifier: Digest
 
 /** Verifies an already decoded BSig against data. */
 export function verifyDecodedBsig(decoded: DecodedBsig, data: Uint8Array, options: VerifyOptions = {}): BsigVerification {
+  expectBytes(data, 'data');
   const result: BsigVerification = { valid: false, publicKey: decoded.publicKey };
   if (decoded.timestamp !== undefined) result.timestamp = decoded.timestamp;
-  const failure = checkSignature(decoded, data, options.verifier ?? nobleVerifyDigest);
+  const failure = checkSignature(decoded, data, verifierOf(options));
   if (failure === undefined) {
     result.valid = true;
     return result;
@@ -136,6 +150,5 @@ export function verifyDecodedBsig(decoded: DecodedBsig, data: Uint8Array, option
  * decoded at all throws DecodeError (BSIG_MALFORMED, BSIG_MISSING_FIELD).
  */
 export function verifyBsig(bsig: Uint8Array, data: Uint8Array, options: VerifyOptions = {}): BsigVerification {
-  expectBytes(data, 'data');
   return verifyDecodedBsig(decodeBsig(bsig), data, options);
 }
