@@ -10,11 +10,12 @@ export const ERROR_CODES = {
   BAD_BASE64: 'Text is not valid base64.',
   BAD_INPUT_ENCODING: 'Input is neither raw bytes, hex nor base64.',
   // MessagePack
-  MSGPACK_TRUNCATED: 'MessagePack data ends before the value does.',
+  MSGPACK_TRUNCATED: 'MessagePack data ends before the value does, or declares a length longer than the bytes left.',
   MSGPACK_INVALID: 'MessagePack data holds a byte that starts no valid value.',
   MSGPACK_TRAILING: 'Bytes remain after the MessagePack value.',
-  MSGPACK_LIMIT: 'MessagePack value is nested too deeply or declares an oversize length.',
+  MSGPACK_LIMIT: 'MessagePack value is nested too deeply or holds too many values.',
   MSGPACK_UNSUPPORTED: 'A value cannot be represented in MessagePack by this encoder.',
+  MSGPACK_DUPLICATE_KEY: 'A MessagePack map holds the same key twice.',
   // transaction container
   TX_NOT_MAP: 'The transaction container is not a MessagePack map.',
   TX_MISSING_KEY: 'The transaction container lacks a mandatory key.',
