@@ -1,0 +1,112 @@
+// How fast this device mines, and with which kernel. Both WASM binaries run here in
+// alternating slices of a few milliseconds on a sample register body. The SIMD
+// binary does not win everywhere (on the Zen 5 dev machine scalar does 6.9 MH/s, SIMD
+// 5.7, see scripts/gen-kernels.mjs), so 'auto' takes the measured winner instead of
+// trusting `WebAssembly.validate` alone. Slices yield to the event loop in between.
+
+import { ArgumentError } from '../errors.js';
+import { availableKernels, loadKernel, type KernelName, type MiningKernel } from './kernel.js';
+
+export interface Calibration {
+  /** The fastest kernel here. */
+  kernel: KernelName;
+  /** Its hashes per second on one thread. */
+  hashRate: number;
+  /** Best measured hashes per second of every kernel tried. */
+  rates: Partial<Record<KernelName, number>>;
+  elapsedMs: number;
+}
+
+export interface CalibrateOptions {
+  /** Total measuring time (default 400 ms, at most 1000). */
+  durationMs?: number;
+  /** Kernels to try (default: every WASM kernel this engine runs, else 'js'). */
+  kernels?: KernelName[];
+}
+
+/** A register body's size with one key and no extra data: one SHA-512 block. */
+const SAMPLE_BODY_LENGTH = 66;
+
+let last: Promise<Calibration> | undefined;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+export async function calibrate(options: CalibrateOptions = {}): Promise<Calibration> {
+  const durationMs = options.durationMs ?? 400;
+  if (typeof durationMs !== 'number' || !(durationMs > 0) || durationMs > 1000) {
+    throw new ArgumentError(`"durationMs" expected a number in (0, 1000], got ${String(durationMs)}`);
+  }
+  let names = options.kernels ?? availableKernels().filter((n) => n !== 'js');
+  if (names.length === 0) names = ['js'];
+  const began = performance.now();
+  const kernels: MiningKernel[] = [];
+  const body = new Uint8Array(SAMPLE_BODY_LENGTH).map((_, i) => (i * 151 + 7) & 0xff);
+  for (const name of names) {
+    const kernel = await loadKernel(name);
+    kernel.init(body);
+    kernels.push(kernel);
+  }
+  // rates[i][r]: kernel i's hashes per second in round r; one round runs every kernel once,
+  // back to back, so a round's kernels share whatever else the core was doing.
+  const rates: number[][] = kernels.map(() => []);
+  const slice = kernels.map((k) => 256 * k.lanes);
+  const nonce = kernels.map(() => 0n);
+  const sliceMs = 4;
+  while (performance.now() - began < durationMs) {
+    for (let i = 0; i < kernels.length; i++) {
+      const t0 = performance.now();
+      // Difficulty 64 qualifies with probability 2^-64: every nonce is hashed.
+      kernels[i].search(nonce[i], slice[i], 64);
+      const took = Math.max(performance.now() - t0, 0.001);
+      nonce[i] += BigInt(slice[i]);
+      rates[i].push((slice[i] / took) * 1000);
+      const next = (slice[i] * sliceMs) / took;
+      slice[i] = Math.max(kernels[i].lanes, Math.round(Math.min(next, slice[i] * 4) / kernels[i].lanes) * kernels[i].lanes);
+    }
+    await yieldToEventLoop();
+  }
+  // The winner is decided on paired rounds of the second half (the engine has optimised
+  // by then): the median ratio to the first kernel, robust to another process taking
+  // the core for a while. The reported rate is each kernel's best round.
+  const rounds = rates[0].length;
+  const from = Math.floor(rounds / 2);
+  const median = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    return sorted.length === 0 ? 0 : sorted[Math.floor(sorted.length / 2)];
+  };
+  const score = kernels.map((_, i) => median(rates[i].slice(from).map((r, j) => r / rates[0][from + j])));
+  let winner = 0;
+  score.forEach((value, i) => {
+    if (value > score[winner]) winner = i;
+  });
+  const best: Partial<Record<KernelName, number>> = {};
+  kernels.forEach((k, i) => {
+    best[k.name] = Math.max(0, ...rates[i]);
+  });
+  const name = kernels[winner].name;
+  const result: Calibration = { kernel: name, hashRate: best[name] ?? 0, rates: best, elapsedMs: performance.now() - began };
+  if (!options.kernels) last = Promise.resolve(result);
+  return result;
+}
+
+/**
+ * The kernel to mine with: an explicit name as given, 'auto' the winner of this
+ * process's last default calibration (running a short one the first time).
+ */
+export async function resolveKernel(kernel: KernelName | 'auto' = 'auto'): Promise<KernelName> {
+  if (kernel !== 'auto') {
+    if (!availableKernels().includes(kernel)) {
+      throw new ArgumentError(`"kernel" expected one of ${availableKernels().join(', ')} or 'auto', got ${String(kernel)}`);
+    }
+    return kernel;
+  }
+  const names = availableKernels().filter((n) => n !== 'js');
+  if (names.length <= 1) return names[0] ?? 'js';
+  if (!last) {
+    last = calibrate({ durationMs: 300 });
+    last.catch(() => {
+      last = undefined;
+    });
+  }
+  return (await last).kernel;
+}

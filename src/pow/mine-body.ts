@@ -1,0 +1,85 @@
+// Mining a body whose last 8 bytes are a big-endian uint64 nonce: the register body
+// (R2) is encoded once with the nonce last, and only those bytes change. The search
+// runs on a miner pool; the answer is re-checked with the plain JS SHA-512 before it
+// is returned.
+
+import { expectBytes } from '../bytes.js';
+import { ArgumentError, TpkitError } from '../errors.js';
+import { powBits } from './bits.js';
+import { resolveKernel } from './calibrate.js';
+import type { KernelName } from './kernel.js';
+import { searchNonce, type MinerPool, type MiningProgress } from './search.js';
+
+/** A piscina pool, seen structurally so this file stays free of Node imports. */
+export interface PiscinaLike {
+  run(task: any): Promise<any>;
+  readonly options: { readonly maxThreads: number };
+}
+
+export interface MineOptions {
+  difficulty: number;
+  /** Threads to use (default: every thread of the pool, one per core for the shared pool). */
+  threads?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: MiningProgress) => void;
+  /** A miner pool or a piscina pool made by createMinerPool() (default: the process's shared pool). */
+  pool?: MinerPool | PiscinaLike;
+  /** Kernel to run (default 'auto': the fastest measured here). */
+  kernel?: KernelName | 'auto';
+  /** First nonce searched (default 0). */
+  startNonce?: bigint;
+}
+
+export interface MineResult {
+  /** The body with the qualifying nonce in its last 8 bytes. */
+  body: Uint8Array;
+  nonce: bigint;
+  /** Leading zero bits of SHA-512(body): at least the difficulty. */
+  bits: number;
+  hashes: number;
+  elapsedMs: number;
+  kernel: KernelName;
+}
+
+export async function resolvePool(pool: MinerPool | PiscinaLike | undefined): Promise<MinerPool> {
+  if (pool === undefined) {
+    // Node's default; a browser build passes its own Web Worker pool.
+    const node = await import('./pool.node.js');
+    return node.piscinaMinerPool(node.sharedMinerPool());
+  }
+  if (pool && typeof pool.run === 'function') {
+    if (typeof (pool as MinerPool).threads === 'number') return pool as MinerPool;
+    const piscina = pool as PiscinaLike;
+    if (piscina.options && Number.isInteger(piscina.options.maxThreads)) {
+      return { threads: piscina.options.maxThreads, run: (task) => piscina.run(task) };
+    }
+  }
+  throw new ArgumentError('"pool" expected a MinerPool or a piscina pool from createMinerPool()');
+}
+
+/** Finds a nonce for `body` (nonce = its last 8 bytes) with at least `difficulty` leading zero bits. */
+export async function mineBody(body: Uint8Array, options: MineOptions): Promise<MineResult> {
+  expectBytes(body, 'body');
+  if (body.length < 9) throw new ArgumentError(`"body" expected at least 9 bytes, got ${body.length}`);
+  const kernel = await resolveKernel(options.kernel);
+  const pool = await resolvePool(options.pool);
+  const outcome = await searchNonce({
+    body,
+    difficulty: options.difficulty,
+    pool,
+    kernel,
+    threads: options.threads,
+    signal: options.signal,
+    onProgress: options.onProgress,
+    startNonce: options.startNonce,
+  });
+  const mined = body.slice();
+  new DataView(mined.buffer).setBigUint64(mined.length - 8, outcome.nonce);
+  const bits = powBits(mined);
+  if (bits < options.difficulty) {
+    throw new TpkitError('MINING_BAD_RESULT', 'Mined nonce failed the SHA-512 re-check', {
+      details: `nonce ${outcome.nonce} gives ${bits} bits, difficulty ${options.difficulty}`,
+    });
+  }
+  return { body: mined, nonce: outcome.nonce, bits, hashes: outcome.hashes, elapsedMs: outcome.elapsedMs, kernel };
+}

@@ -1,0 +1,130 @@
+// The multi-threaded miner on a real piscina pool: answers re-checked with node:crypto,
+// stop on first solution, abort, progress, and no thread left hashing afterwards.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createHash, randomBytes } from 'node:crypto';
+import { AbortError, TpkitError } from '../src/errors.js';
+import { leadingZeroBits } from '../src/pow/bits.js';
+import { mineBody } from '../src/pow/mine-body.js';
+import { createMinerPool, piscinaMinerPool } from '../src/pow/pool.node.js';
+import type { MinerPool, MiningProgress } from '../src/pow/search.js';
+
+const pool = createMinerPool(2);
+
+/** Wraps the pool to record when each task settled and what it returned. */
+function recordingPool(): MinerPool & { settled: { at: number; found: boolean; hashes: number }[] } {
+  const inner = piscinaMinerPool(pool);
+  const settled: { at: number; found: boolean; hashes: number }[] = [];
+  return {
+    threads: inner.threads,
+    settled,
+    run: async (task) => {
+      const result = await inner.run(task);
+      settled.push({ at: performance.now(), found: result.nonce !== null, hashes: result.hashes });
+      return result;
+    },
+  };
+}
+
+const sha512Bits = (body: Uint8Array) => leadingZeroBits(createHash('sha512').update(body).digest());
+
+test('mines a body on two threads; the answer holds under node:crypto', async () => {
+  for (const kernel of ['scalar', 'simd', 'js'] as const) {
+    const body = randomBytes(66);
+    const result = await mineBody(body, { difficulty: kernel === 'js' ? 10 : 14, pool, kernel });
+    assert.is(result.kernel, kernel);
+    assert.is(Buffer.from(result.body).subarray(0, 58).toString('hex'), body.subarray(0, 58).toString('hex'));
+    assert.is(Buffer.from(result.body).readBigUInt64BE(58), result.nonce);
+    assert.is(sha512Bits(result.body), result.bits);
+    assert.ok(result.bits >= (kernel === 'js' ? 10 : 14));
+    assert.ok(result.hashes > 0);
+  }
+});
+
+test('the first solution stops every thread within 50 ms, and none is left running', async () => {
+  for (let trial = 0; trial < 3; trial++) {
+    const recording = recordingPool();
+    const completedBefore = pool.completed;
+    const result = await mineBody(randomBytes(80), { difficulty: 18, pool: recording, kernel: 'scalar' });
+    assert.ok(sha512Bits(result.body) >= 18);
+    assert.is(recording.settled.length, 2, 'both tasks settled before the promise');
+    assert.is(pool.completed - completedBefore, 2);
+    assert.is(pool.queueSize, 0);
+    const winner = recording.settled.find((s) => s.found)!;
+    const last = Math.max(...recording.settled.map((s) => s.at));
+    assert.ok(last - winner.at < 50, `last thread stopped ${(last - winner.at).toFixed(1)} ms after the solution`);
+    // The result's count is every thread's hashes, published through the shared counter.
+    assert.is(result.hashes, recording.settled.reduce((sum, s) => sum + s.hashes, 0));
+  }
+});
+
+test('abort rejects with AbortError (ABORTED) within 50 ms; progress events arrive meanwhile', async () => {
+  const recording = recordingPool();
+  const controller = new AbortController();
+  const events: MiningProgress[] = [];
+  const mining = mineBody(randomBytes(100), {
+    difficulty: 60,
+    pool: recording,
+    kernel: 'simd',
+    signal: controller.signal,
+    onProgress: (p) => events.push(p),
+  });
+  // progressIntervalMs is 250 by default: wait for a few events.
+  await new Promise((resolve) => setTimeout(resolve, 800));
+  const abortedAt = performance.now();
+  controller.abort();
+  const error = await mining.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  const settledAt = performance.now();
+  assert.ok(error instanceof AbortError);
+  assert.is((error as TpkitError).code, 'ABORTED');
+  assert.ok(settledAt - abortedAt < 50, `settled ${(settledAt - abortedAt).toFixed(1)} ms after abort`);
+  assert.is(recording.settled.length, 2);
+  assert.ok(Math.max(...recording.settled.map((s) => s.at)) <= settledAt);
+  assert.ok(events.length >= 2, `${events.length} progress events`);
+  for (let i = 1; i < events.length; i++) assert.ok(events[i].hashes >= events[i - 1].hashes);
+  const lastEvent = events[events.length - 1];
+  assert.ok(lastEvent.hashRate > 0 && lastEvent.elapsedMs > 0);
+  // At difficulty 60 the median is ln 2 · 2^60 hashes away.
+  assert.ok(Math.abs(lastEvent.expected.medianMs / lastEvent.expected.meanMs - Math.LN2) < 1e-6);
+  assert.ok(lastEvent.expected.p95Ms > lastEvent.expected.medianMs);
+  const countedAfter = pool.completed;
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  assert.is(pool.completed, countedAfter, 'no task completed late: none was still running');
+});
+
+test('an already aborted signal rejects before any thread starts', async () => {
+  const recording = recordingPool();
+  const error = await mineBody(randomBytes(66), { difficulty: 8, pool: recording, kernel: 'scalar', signal: AbortSignal.abort() }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof AbortError);
+  assert.is(recording.settled.length, 0);
+});
+
+test('bad options throw ArgumentError', async () => {
+  const bad: [Uint8Array, Record<string, unknown>][] = [
+    [randomBytes(66), { difficulty: -1 }],
+    [randomBytes(66), { difficulty: 513 }],
+    [randomBytes(66), { difficulty: 8, threads: 0 }],
+    [randomBytes(66), { difficulty: 8, kernel: 'gpu' }],
+    [randomBytes(66), { difficulty: 8, pool: {} }],
+    [randomBytes(8), { difficulty: 8 }],
+  ];
+  for (const [body, options] of bad) {
+    const error = await mineBody(body, { pool, kernel: 'scalar', ...options } as never).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof TpkitError && error.code === 'INVALID_ARGUMENT', JSON.stringify(options));
+  }
+});
+
+test.after(async () => {
+  await pool.destroy();
+});
+
+test.run();
