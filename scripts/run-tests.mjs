@@ -7,7 +7,8 @@ import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const uvu = join(root, 'node_modules', 'uvu', 'bin.js');
-const pattern = process.argv[2] ?? '\\.test\\.js$';
+// An optional argument narrows the run to test files whose name matches it.
+const pattern = `${process.argv[2] ?? ''}.*\\.test\\.js$`;
 
 const child = spawn(process.execPath, [uvu, 'dist/test', pattern, '--no-color'], {
   cwd: root,
