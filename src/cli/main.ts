@@ -12,6 +12,7 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
+  bench: { summary: 'Measure register mining speed against openssl, node:crypto and @noble/hashes', load: () => import('./bench.js') },
 };
 
 function usage(): string {

@@ -1,0 +1,415 @@
+// `tpkit bench`: how fast this machine mines register bodies, against the obvious
+// alternatives, in one run.
+//
+// 1. Baselines, one thread, SHA-512 of a one-block (80-byte) message: `openssl speed
+//    -evp sha512 -bytes 80` (when openssl is installed), a node:crypto loop, an
+//    @noble/hashes loop, and tpkit's own kernels (WASM scalar, WASM SIMD, JS fallback)
+//    mining an 80-byte body. Each is printed as a ratio to openssl (else node:crypto).
+// 2. Throughput of the miner pool for each thread count: hashes per second while a
+//    search runs for --duration ms, and the scaling efficiency rate(T) / (T · rate(1)).
+// 3. The difficulty sweep: for every difficulty × thread count, --repeats real solves of
+//    random 66-byte bodies (the size of a one-key register body), with the measured
+//    mean / median / p95 time to solution next to the geometric expectation at the
+//    row's own hash rate.
+//
+// --json prints one object (schema "tpkit-bench/1"):
+//   { schema, date, machine: { cpu, cores, node, v8, platform, arch, simd, kernel, loadAverage },
+//     options: { difficulties, threads, repeats, durationMs, kernel },
+//     baselines: [{ name, hashRate, ratio, reference, note? }],        // hashes/s, one thread
+//     throughput: [{ threads, hashRate, perThread, efficiency }],      // efficiency vs 1 thread
+//     rows: [{ difficulty, threads, solves, hashes, hashRate, perThread, efficiency,
+//              measured: { meanMs, medianMs, p95Ms }, expected: { meanMs, medianMs, p95Ms } }] }
+// Rates are hashes per second; efficiency is null when there is no 1-thread figure; ratio
+// is null for the reference itself or when a baseline could not run.
+
+import { spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { sha512 as nobleSha512 } from '@noble/hashes/sha2.js';
+import { ArgumentError } from '../errors.js';
+import { resolveKernel } from '../pow/calibrate.js';
+import { estimateMining } from '../pow/estimate.js';
+import { createKernel, availableKernels, type KernelName } from '../pow/kernel.js';
+import { mineBody } from '../pow/mine-body.js';
+import { createMinerPool, piscinaMinerPool } from '../pow/pool.node.js';
+import { searchNonce } from '../pow/search.js';
+import { simdSupported } from '../wasm/kernel.js';
+import { Progress, formatCount, formatDuration } from './progress.js';
+
+const HELP = `Usage: tpkit bench [options]
+
+Measures SHA-512 register mining on this machine: baselines (openssl, node:crypto,
+@noble/hashes, tpkit's WASM scalar / SIMD and JS kernels), pool throughput per
+thread count, and time to solution for each difficulty and thread count.
+
+Options:
+  --difficulties LIST  difficulties to solve (default 8,12,16,20,24)
+  --threads LIST       thread counts (default 1..cores)
+  --repeats N          solves per difficulty and thread count (default 10)
+  --duration MS        measuring time of each baseline and throughput run (default 1500)
+  --kernel NAME        auto, simd, scalar or js (default auto: the fastest measured here)
+  --no-baselines       skip the baselines
+  --json               print the results as JSON (schema in src/cli/bench.ts)
+  -h, --help           show this help
+
+A short run for CI: tpkit bench --difficulties 8,12 --threads 1 --repeats 3 --duration 200`;
+
+interface Quantiles {
+  meanMs: number;
+  medianMs: number;
+  p95Ms: number;
+}
+
+export interface BenchBaseline {
+  name: string;
+  hashRate: number | null;
+  ratio: number | null;
+  reference: string;
+  note?: string;
+}
+
+export interface BenchThroughput {
+  threads: number;
+  hashRate: number;
+  perThread: number;
+  efficiency: number | null;
+}
+
+export interface BenchRow {
+  difficulty: number;
+  threads: number;
+  solves: number;
+  hashes: number;
+  hashRate: number;
+  perThread: number;
+  efficiency: number | null;
+  measured: Quantiles;
+  expected: Quantiles;
+}
+
+export interface BenchReport {
+  schema: 'tpkit-bench/1';
+  date: string;
+  machine: {
+    cpu: string;
+    cores: number;
+    node: string;
+    v8: string;
+    platform: string;
+    arch: string;
+    simd: boolean;
+    kernel: KernelName;
+    loadAverage: number[];
+  };
+  options: { difficulties: number[]; threads: number[]; repeats: number; durationMs: number; kernel: string };
+  baselines: BenchBaseline[];
+  throughput: BenchThroughput[];
+  rows: BenchRow[];
+}
+
+function parseList(text: string, label: string, min: number, max: number): number[] {
+  const values = text.split(',').map((part) => Number(part.trim()));
+  if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < min || v > max)) {
+    throw new ArgumentError(`"--${label}" expected a comma-separated list of integers ${min}..${max}, got '${text}'`);
+  }
+  return [...new Set(values)];
+}
+
+function parsePositive(text: string, label: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new ArgumentError(`"--${label}" expected a positive integer, got '${text}'`);
+  return value;
+}
+
+function quantiles(values: number[]): Quantiles {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { meanMs: values.reduce((a, b) => a + b, 0) / values.length, medianMs: at(0.5), p95Ms: at(0.95) };
+}
+
+/** Runs `step(n)` (hashing n messages) in growing batches for `durationMs`; returns hashes per second. */
+function loopRate(durationMs: number, step: (n: number) => void): number {
+  step(64); // warm-up
+  let batch = 64;
+  let hashes = 0;
+  const began = performance.now();
+  let elapsed = 0;
+  while (elapsed < durationMs) {
+    step(batch);
+    hashes += batch;
+    elapsed = performance.now() - began;
+    if (elapsed < durationMs / 20) batch *= 2;
+  }
+  return (hashes / elapsed) * 1000;
+}
+
+/** `openssl speed -evp sha512 -bytes 80`: SHA-512 messages per second, or null with the reason. */
+function opensslRate(durationMs: number): { rate: number | null; note?: string } {
+  const seconds = String(Math.max(1, Math.round(durationMs / 1000)));
+  const result = spawnSync('openssl', ['speed', '-seconds', seconds, '-evp', 'sha512', '-bytes', '80'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (result.error) return { rate: null, note: `openssl not available (${result.error.message})` };
+  // The result line: "sha512   244770.83k" (1000s of bytes per second at 80 bytes).
+  const match = /^sha512\s+([\d.]+)k\s*$/m.exec(result.stdout ?? '');
+  if (!match) return { rate: null, note: 'could not parse openssl speed output' };
+  return { rate: (Number(match[1]) * 1000) / 80 };
+}
+
+function kernelRate(name: KernelName, durationMs: number): number {
+  const kernel = createKernel(name);
+  kernel.init(randomBytes(80));
+  let nonce = 0n;
+  // Let the engine optimise the kernel before the clock starts.
+  const warmUntil = performance.now() + Math.min(400, durationMs);
+  while (performance.now() < warmUntil) {
+    kernel.search(nonce, 4096, 64);
+    nonce += 4096n;
+  }
+  return loopRate(durationMs, (n) => {
+    kernel.search(nonce, n, 64);
+    nonce += BigInt(n);
+  });
+}
+
+function measureBaselines(durationMs: number, progress: Progress): BenchBaseline[] {
+  const message = randomBytes(80);
+  const found: { name: string; rate: number | null; note?: string }[] = [];
+  progress.status('openssl speed -evp sha512 -bytes 80');
+  const openssl = opensslRate(durationMs);
+  found.push({ name: 'openssl speed -evp sha512 -bytes 80', rate: openssl.rate, note: openssl.note });
+  progress.tick(1, 'node:crypto sha512');
+  found.push({
+    name: 'node:crypto createHash(sha512), 80 B',
+    rate: loopRate(durationMs, (n) => {
+      for (let i = 0; i < n; i++) createHash('sha512').update(message).digest();
+    }),
+  });
+  progress.tick(1, '@noble/hashes sha512');
+  found.push({
+    name: '@noble/hashes sha512, 80 B',
+    rate: loopRate(durationMs, (n) => {
+      for (let i = 0; i < n; i++) nobleSha512(message);
+    }),
+  });
+  for (const name of ['scalar', 'simd', 'js'] as KernelName[]) {
+    progress.tick(1, `tpkit ${name} kernel`);
+    if (!availableKernels().includes(name)) {
+      found.push({ name: `tpkit ${name} kernel, 80 B body`, rate: null, note: 'not supported by this engine' });
+      continue;
+    }
+    found.push({ name: `tpkit ${name} kernel, 80 B body`, rate: kernelRate(name, durationMs) });
+  }
+  progress.tick(1);
+  const reference = openssl.rate !== null ? found[0] : found[1];
+  return found.map((b) => ({
+    name: b.name,
+    hashRate: b.rate,
+    ratio: b === reference || b.rate === null || reference.rate === null ? null : b.rate / reference.rate,
+    reference: reference.name,
+    ...(b.note ? { note: b.note } : {}),
+  }));
+}
+
+async function measureThroughput(
+  pool: ReturnType<typeof createMinerPool>,
+  threads: number,
+  kernel: KernelName,
+  durationMs: number,
+): Promise<number> {
+  const controller = new AbortController();
+  let hashes = 0;
+  let elapsed = 0;
+  let from: { hashes: number; at: number } | undefined;
+  const search = searchNonce({
+    body: randomBytes(66),
+    difficulty: 512,
+    pool: piscinaMinerPool(pool),
+    kernel,
+    threads,
+    signal: controller.signal,
+    progressIntervalMs: 50,
+    onProgress: (p) => {
+      // The first quarter warms the threads' kernels up; the rest is measured.
+      if (!from && p.elapsedMs >= durationMs / 4) from = { hashes: p.hashes, at: p.elapsedMs };
+      if (from) {
+        hashes = p.hashes - from.hashes;
+        elapsed = p.elapsedMs - from.at;
+      }
+      if (p.elapsedMs >= durationMs + durationMs / 4) controller.abort();
+    },
+  });
+  await search.catch(() => undefined);
+  return elapsed > 0 ? (hashes / elapsed) * 1000 : 0;
+}
+
+function pad(text: string, width: number, right = false): string {
+  return right ? text.padStart(width) : text.padEnd(width);
+}
+
+function table(headers: string[], rows: string[][], rightFrom = 1): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i], i >= rightFrom)).join('  ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+function render(report: BenchReport): string {
+  const m = report.machine;
+  const out: string[] = [];
+  out.push(`Machine: ${m.cpu}, ${m.cores} cores, Node ${m.node} (V8 ${m.v8}), ${m.platform}/${m.arch}`);
+  out.push(`WASM SIMD: ${m.simd ? 'on' : 'off'}; miner kernel: ${m.kernel}; load average at start: ${m.loadAverage.map((l) => l.toFixed(2)).join(' ')}`);
+  if (report.baselines.length > 0) {
+    out.push('', 'Baselines (one thread, SHA-512 of one 128-byte block):');
+    out.push(
+      table(
+        ['', 'H/s', `ratio to ${report.baselines[0].reference.split(' ')[0]}`],
+        report.baselines.map((b) => [
+          b.name,
+          b.hashRate === null ? '-' : formatCount(b.hashRate),
+          b.ratio === null ? (b.hashRate === null ? b.note ?? '-' : '1.00x') : `${b.ratio.toFixed(2)}x`,
+        ]),
+      ),
+    );
+  }
+  if (report.throughput.length > 0) {
+    out.push('', 'Miner pool throughput:');
+    out.push(
+      table(
+        ['threads', 'H/s total', 'H/s per thread', 'efficiency'],
+        report.throughput.map((t) => [
+          String(t.threads),
+          formatCount(t.hashRate),
+          formatCount(t.perThread),
+          t.efficiency === null ? '-' : `${(t.efficiency * 100).toFixed(0)}%`,
+        ]),
+      ),
+    );
+  }
+  if (report.rows.length > 0) {
+    out.push('', 'Time to solution (measured over repeated solves / expected at the row\'s H/s):');
+    out.push(
+      table(
+        ['difficulty', 'threads', 'solves', 'H/s total', 'H/s/thread', 'eff.', 'mean', 'median', 'p95'],
+        report.rows.map((r) => [
+          String(r.difficulty),
+          String(r.threads),
+          String(r.solves),
+          formatCount(r.hashRate),
+          formatCount(r.perThread),
+          r.efficiency === null ? '-' : `${(r.efficiency * 100).toFixed(0)}%`,
+          `${formatDuration(r.measured.meanMs)} / ${formatDuration(r.expected.meanMs)}`,
+          `${formatDuration(r.measured.medianMs)} / ${formatDuration(r.expected.medianMs)}`,
+          `${formatDuration(r.measured.p95Ms)} / ${formatDuration(r.expected.p95Ms)}`,
+        ]),
+      ),
+    );
+  }
+  return out.join('\n');
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      difficulties: { type: 'string', default: '8,12,16,20,24' },
+      threads: { type: 'string' },
+      repeats: { type: 'string', default: '10' },
+      duration: { type: 'string', default: '1500' },
+      kernel: { type: 'string', default: 'auto' },
+      'no-baselines': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const cores = availableParallelism();
+  const difficulties = parseList(values.difficulties, 'difficulties', 0, 40);
+  const threadCounts = values.threads
+    ? parseList(values.threads, 'threads', 1, 256)
+    : Array.from({ length: cores }, (_, i) => i + 1);
+  const repeats = parsePositive(values.repeats, 'repeats');
+  const durationMs = parsePositive(values.duration, 'duration');
+  const kernel = await resolveKernel(values.kernel as KernelName | 'auto');
+
+  const report: BenchReport = {
+    schema: 'tpkit-bench/1',
+    date: new Date().toISOString(),
+    machine: {
+      cpu: cpus()[0]?.model.trim() ?? 'unknown',
+      cores,
+      node: process.versions.node,
+      v8: process.versions.v8,
+      platform: process.platform,
+      arch: process.arch,
+      simd: simdSupported(),
+      kernel,
+      loadAverage: loadavg(),
+    },
+    options: { difficulties, threads: threadCounts, repeats, durationMs, kernel: values.kernel },
+    baselines: [],
+    throughput: [],
+    rows: [],
+  };
+
+  const steps = (values['no-baselines'] ? 0 : 7) + threadCounts.length * (1 + difficulties.length * repeats);
+  const progress = new Progress({ label: 'bench', total: steps });
+  try {
+    if (!values['no-baselines']) report.baselines = measureBaselines(durationMs, progress);
+    const oneThread = new Map<number, number>();
+    let oneThreadThroughput: number | undefined;
+    for (const threads of threadCounts) {
+      const pool = createMinerPool(threads);
+      try {
+        progress.status(`throughput, ${threads} thread${threads > 1 ? 's' : ''}`);
+        const rate = await measureThroughput(pool, threads, kernel, durationMs);
+        if (threads === 1) oneThreadThroughput = rate;
+        report.throughput.push({
+          threads,
+          hashRate: rate,
+          perThread: rate / threads,
+          efficiency: oneThreadThroughput ? rate / (threads * oneThreadThroughput) : null,
+        });
+        progress.tick(1);
+        for (const difficulty of difficulties) {
+          const times: number[] = [];
+          let hashes = 0;
+          for (let i = 0; i < repeats; i++) {
+            progress.status(`difficulty ${difficulty}, ${threads} thread${threads > 1 ? 's' : ''}, solve ${i + 1}/${repeats}`);
+            const result = await mineBody(randomBytes(66), { difficulty, pool, kernel, threads });
+            times.push(result.elapsedMs);
+            hashes += result.hashes;
+            progress.tick(1);
+          }
+          const totalMs = times.reduce((a, b) => a + b, 0);
+          const hashRate = totalMs > 0 ? (hashes / totalMs) * 1000 : 0;
+          if (threads === 1) oneThread.set(difficulty, hashRate);
+          const single = oneThread.get(difficulty);
+          const expected = estimateMining(difficulty, Math.max(hashRate, 1));
+          report.rows.push({
+            difficulty,
+            threads,
+            solves: repeats,
+            hashes,
+            hashRate,
+            perThread: hashRate / threads,
+            efficiency: single ? hashRate / (threads * single) : null,
+            measured: quantiles(times),
+            expected: { meanMs: expected.meanMs, medianMs: expected.medianMs, p95Ms: expected.p95Ms },
+          });
+        }
+      } finally {
+        await pool.destroy();
+      }
+    }
+  } finally {
+    progress.finish();
+  }
+  console.log(values.json ? JSON.stringify(report, null, 2) : render(report));
+  return 0;
+}
