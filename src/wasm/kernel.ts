@@ -4,7 +4,7 @@
 // worker threads, browsers and bundlers. Nothing is decoded, compiled or instantiated
 // at import time: only when a caller asks for a module.
 
-import { base64ToBytes } from '../bytes.js';
+import { base64ToBytes, expectBytes } from '../bytes.js';
 import { ArgumentError, TpkitError } from '../errors.js';
 import { SCALAR_WASM_BASE64 } from './scalar.generated.js';
 import { SIMD_WASM_BASE64 } from './simd.generated.js';
@@ -149,6 +149,7 @@ export class WasmModule {
   }
 
   sha256(data: Uint8Array): Uint8Array {
+    expectBytes(data, 'data');
     const x = this.#x;
     x.sha256Init();
     this.#absorb(data, x.sha256Update);
@@ -157,6 +158,7 @@ export class WasmModule {
   }
 
   sha512(data: Uint8Array): Uint8Array {
+    expectBytes(data, 'data');
     const x = this.#x;
     x.sha512Init();
     this.#absorb(data, x.sha512Update);
