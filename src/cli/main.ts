@@ -12,6 +12,9 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
+  decode: { summary: 'Explain a transaction (base64, hex, a file or -)', load: () => import('./decode.js') },
+  address: { summary: 'Convert and validate an address (text or 0x hex)', load: () => import('./address.js') },
+  keygen: { summary: 'Generate a secp256k1 key', load: () => import('./keygen.js') },
   bench: { summary: 'Measure register mining speed against openssl, node:crypto and @noble/hashes', load: () => import('./bench.js') },
 };
 

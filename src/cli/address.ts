@@ -1,0 +1,46 @@
+// `tpkit address <text | 0x…>`: convert an address between its forms and validate it.
+
+import { parseArgs } from 'node:util';
+import { addressFromText, addressParts, addressToHex, addressToText } from '../codec/address.js';
+
+const HELP = `Usage: tpkit address <address> [--json]
+
+Validates an address and prints its forms: text (AA100000001677722412, or 18 hex
+characters for private addresses), 0x hex (8 bytes) and its parts (group, block =
+chain, wallet). Letters are case-insensitive and spaces are ignored.
+
+Options:
+  --json      print the result as JSON
+  -h, --help  show this help
+
+Exit status: 0 for a valid address, 1 for an invalid one (the reason is printed).`;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    console.error(`tpkit address: expected an address\n\n${HELP}`);
+    return 2;
+  }
+  const bytes = addressFromText(positionals.join(' '));
+  const parts = addressParts(bytes);
+  const result = { text: addressToText(bytes), hex: addressToHex(bytes), ...parts };
+  if (values.json) {
+    console.log(JSON.stringify(result, null, 2));
+  } else {
+    console.log(`text    ${result.text}`);
+    console.log(`hex     ${result.hex}`);
+    console.log(`kind    ${parts.kind}`);
+    if (parts.kind === 'public') console.log(`group   ${parts.group}`);
+    console.log(`block   ${parts.block}${parts.kind === 'public' ? ' (chain)' : ''}`);
+    console.log(`wallet  ${parts.wallet}`);
+  }
+  return 0;
+}

@@ -1,0 +1,21 @@
+// Reading what a user hands a command: a literal (base64/hex), a file path, or `-` for stdin.
+
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { bytesFromInput } from '../bytes.js';
+
+function readStdin(): Buffer {
+  return readFileSync(0);
+}
+
+/** Text files are read as hex or base64; anything else in a file is taken as raw bytes. */
+function fromFileContent(content: Buffer, label: string): Uint8Array {
+  const text = content.toString('latin1').trim();
+  if (/^[0-9A-Za-z+/=_\-\s]*$/.test(text) && text.length > 0) return bytesFromInput(text, label);
+  return new Uint8Array(content);
+}
+
+export function readBytesArgument(arg: string, label: string): Uint8Array {
+  if (arg === '-') return fromFileContent(readStdin(), label);
+  if (existsSync(arg) && statSync(arg).isFile()) return fromFileContent(readFileSync(arg), label);
+  return bytesFromInput(arg, label);
+}
