@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex, hexToBytes } from '../src/bytes.js';
-import { encodeDerSignature, parseDerSignature } from '../src/crypto/der.js';
+import { encodeDerSignature, encodeDerSignatureBytes, parseDerSignature } from '../src/crypto/der.js';
 import { TpkitError } from '../src/errors.js';
 import { vectors } from './vectors.js';
 
@@ -38,6 +38,9 @@ test('encodeDerSignature equals noble DER for random signatures, and parses back
     const der = encodeDerSignature(r, s);
     assert.is(bytesToHex(der), new secp256k1.Signature(r, s).toHex('der'));
     assert.equal(parseDerSignature(der), { r, s });
+    // fixed-width 32-byte halves, as in a compact signature, give the same DER
+    const compact = new secp256k1.Signature(r, s).toBytes('compact');
+    assert.equal(encodeDerSignatureBytes(compact.subarray(0, 32), compact.subarray(32)), der);
   }
 });
 

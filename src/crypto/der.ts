@@ -76,11 +76,19 @@ export function parseDerSignature(der: Uint8Array): DerSignature {
   return { r, s };
 }
 
-/** Minimal big-endian magnitude, with a 0x00 in front when the top bit is set (DER INTEGER content). */
-function integerContent(value: bigint): Uint8Array {
+/** DER INTEGER content of an unsigned big-endian number: leading zeros dropped, 0x00 put back before a top bit. */
+function integerContent(magnitude: Uint8Array): Uint8Array {
+  let start = 0;
+  while (start < magnitude.length - 1 && magnitude[start] === 0) start++;
+  const pad = magnitude.length === 0 || magnitude[start] & 0x80 ? 1 : 0;
+  const out = new Uint8Array(pad + magnitude.length - start);
+  out.set(magnitude.subarray(start), pad);
+  return out;
+}
+
+function bigintBytes(value: bigint): Uint8Array {
   let hex = value.toString(16);
   if (hex.length % 2) hex = '0' + hex;
-  if (parseInt(hex.slice(0, 2), 16) & 0x80) hex = '00' + hex;
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
   return out;
@@ -92,24 +100,24 @@ function lengthBytes(length: number): number[] {
   return [0x82, length >> 8, length & 0xff];
 }
 
-/** The strict-DER encoding of (r, s): the one encoding parseDerSignature and OpenSSL accept. */
-export function encodeDerSignature(r: bigint, s: bigint): Uint8Array {
-  for (const [name, value] of [['r', r], ['s', s]] as const) {
-    if (typeof value !== 'bigint' || value < 0n) {
-      throw new ArgumentError(`"${name}" expected a non-negative bigint, got ${typeof value === 'bigint' ? value : typeof value}`);
-    }
-  }
+/**
+ * The strict-DER encoding of r and s given as unsigned big-endian bytes (e.g. the two halves of
+ * a 64-byte compact signature): the one encoding parseDerSignature and OpenSSL accept.
+ */
+export function encodeDerSignatureBytes(r: Uint8Array, s: Uint8Array): Uint8Array {
+  expectBytes(r, 'r');
+  expectBytes(s, 's');
   const rc = integerContent(r);
   const sc = integerContent(s);
   const rl = lengthBytes(rc.length);
   const sl = lengthBytes(sc.length);
   const contentLength = 2 + rl.length + rc.length + sl.length + sc.length;
   if (contentLength > 0xffff) throw new ArgumentError('"r" and "s" are too large for a DER signature');
-  const sl0 = lengthBytes(contentLength);
-  const out = new Uint8Array(1 + sl0.length + contentLength);
+  const sequenceLength = lengthBytes(contentLength);
+  const out = new Uint8Array(1 + sequenceLength.length + contentLength);
   let pos = 0;
   out[pos++] = SEQUENCE;
-  for (const b of sl0) out[pos++] = b;
+  for (const b of sequenceLength) out[pos++] = b;
   out[pos++] = INTEGER;
   for (const b of rl) out[pos++] = b;
   out.set(rc, pos);
@@ -118,4 +126,14 @@ export function encodeDerSignature(r: bigint, s: bigint): Uint8Array {
   for (const b of sl) out[pos++] = b;
   out.set(sc, pos);
   return out;
+}
+
+/** The strict-DER encoding of (r, s). */
+export function encodeDerSignature(r: bigint, s: bigint): Uint8Array {
+  for (const [name, value] of [['r', r], ['s', s]] as const) {
+    if (typeof value !== 'bigint' || value < 0n) {
+      throw new ArgumentError(`"${name}" expected a non-negative bigint, got ${typeof value === 'bigint' ? value : typeof value}`);
+    }
+  }
+  return encodeDerSignatureBytes(bigintBytes(r), bigintBytes(s));
 }

@@ -4,7 +4,7 @@
 
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { expectBytes } from '../bytes.js';
-import { encodeDerSignature } from './der.js';
+import { encodeDerSignatureBytes } from './der.js';
 import { type SecretKeyInput, toSecretKeyBytes } from './keys.js';
 
 const CURVE_ORDER = secp256k1.Point.Fn.ORDER;
@@ -54,14 +54,7 @@ export function compactSignature(r: bigint, s: bigint): Uint8Array {
 }
 
 function compactToDer(compact: Uint8Array): Uint8Array {
-  const view = new DataView(compact.buffer, compact.byteOffset, compact.byteLength);
-  let r = 0n;
-  let s = 0n;
-  for (let i = 0; i < 4; i++) {
-    r = (r << 64n) | view.getBigUint64(8 * i);
-    s = (s << 64n) | view.getBigUint64(32 + 8 * i);
-  }
-  return encodeDerSignature(r, s);
+  return encodeDerSignatureBytes(compact.subarray(0, 32), compact.subarray(32, 64));
 }
 
 /** Signs a 32-byte digest: DER, low S, RFC 6979. */
