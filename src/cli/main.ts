@@ -15,7 +15,9 @@ const COMMANDS: Record<string, Command> = {
   decode: { summary: 'Explain a transaction (base64, hex, a file or -)', load: () => import('./decode.js') },
   address: { summary: 'Convert and validate an address (text or 0x hex)', load: () => import('./address.js') },
   keygen: { summary: 'Generate a secp256k1 key', load: () => import('./keygen.js') },
+  mine: { summary: 'Mine a register body (or signed register tx) at a difficulty', load: () => import('./mine.js') },
   bench: { summary: 'Measure register mining speed against openssl, node:crypto and @noble/hashes', load: () => import('./bench.js') },
+  node: { summary: 'Run a local node: the full HTTP API on a persistent ledger that makes blocks', load: () => import('./node.js') },
 };
 
 function usage(): string {

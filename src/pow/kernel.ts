@@ -56,3 +56,28 @@ export async function loadKernel(name: KernelName): Promise<MiningKernel> {
   checkName(name);
   return name === 'js' ? createJsKernel() : fromWasm(await loadWasm(name));
 }
+
+const rangeKernels = new Map<KernelName, MiningKernel>();
+
+/**
+ * One thread, synchronous: the first nonce in start .. start + count - 1 for which
+ * SHA-512(body with that nonce in its last 8 bytes) has at least `difficulty` leading
+ * zero bits, or null. Kernel instances are reused between calls.
+ */
+export function mineRange(
+  body: Uint8Array,
+  start: bigint,
+  count: number,
+  difficulty: number,
+  kernel: KernelName = wasmAvailable() ? 'scalar' : 'js',
+): bigint | null {
+  checkName(kernel);
+  let instance = rangeKernels.get(kernel);
+  if (!instance) {
+    instance = createKernel(kernel);
+    rangeKernels.set(kernel, instance);
+  }
+  instance.init(body);
+  const offset = instance.search(start, count, difficulty);
+  return offset < 0 ? null : start + BigInt(offset);
+}

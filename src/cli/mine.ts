@@ -1,0 +1,146 @@
+// `tpkit mine`: mines a register body for a public key and prints it, or, given the
+// secret key file, the signed register transaction ready for POST /api/tx/new.
+
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { bytesToBase64, bytesToHex } from '../bytes.js';
+import { publicKeyOf, normalizePublicKey, toSecretKeyBytes } from '../crypto/keys.js';
+import { signTx } from '../crypto/sign-tx.js';
+import { AbortError, ArgumentError } from '../errors.js';
+import { estimateMining } from '../pow/estimate.js';
+import type { KernelName } from '../pow/kernel.js';
+import { mineRegister } from '../pow/mine-register.js';
+import { closeSharedMinerPool, createMinerPool } from '../pow/pool.node.js';
+import { Progress, formatCount, formatDuration } from './progress.js';
+
+const HELP = `Usage: tpkit mine --difficulty N (--key FILE | --pubkey HEX) [options]
+
+Mines a register (kind 17) body whose SHA-512 has at least N leading zero bits.
+With --pubkey it prints the body; with --key (a file holding the 32-byte secret key
+as hex) it prints the signed transaction, base64, for POST /api/tx/new.
+
+Options:
+  --difficulty N   leading zero bits required (settings.current.register.diff)
+  --key FILE       secret key file (64 hex digits)
+  --pubkey HEX     compressed (33-byte) or uncompressed public key, hex
+  --timestamp MS   body time t in milliseconds (default: now)
+  --threads N      worker threads (default: one per core)
+  --kernel NAME    auto, simd, scalar or js (default auto)
+  --json           print the result as JSON
+  -h, --help       show this help`;
+
+function readSecretKey(file: string): Uint8Array {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (cause) {
+    throw new ArgumentError(`"--key" could not read '${file}'`, { cause, details: (cause as Error).message });
+  }
+  return toSecretKeyBytes(text.trim().replace(/^0x/i, ''), '--key');
+}
+
+function integerOption(text: string | undefined, label: string, min: number, max: number): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ArgumentError(`"--${label}" expected an integer ${min}..${max}, got '${text}'`);
+  }
+  return value;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      difficulty: { type: 'string' },
+      key: { type: 'string' },
+      pubkey: { type: 'string' },
+      timestamp: { type: 'string' },
+      threads: { type: 'string' },
+      kernel: { type: 'string', default: 'auto' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const difficulty = integerOption(values.difficulty, 'difficulty', 0, 512);
+  if (difficulty === undefined) throw new ArgumentError('"--difficulty" is required');
+  if ((values.key === undefined) === (values.pubkey === undefined)) {
+    throw new ArgumentError('expected exactly one of "--key FILE" and "--pubkey HEX"');
+  }
+  const secretKey = values.key !== undefined ? readSecretKey(values.key) : undefined;
+  const publicKey = secretKey ? publicKeyOf(secretKey) : normalizePublicKey(values.pubkey as string, '--pubkey');
+  const timestamp = values.timestamp === undefined ? Date.now() : integerOption(values.timestamp, 'timestamp', 0, Number.MAX_SAFE_INTEGER);
+  const threads = integerOption(values.threads, 'threads', 1, 256);
+
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once('SIGINT', onSignal);
+  const progress = new Progress({ label: 'mining' });
+  const pool = threads !== undefined ? createMinerPool(threads) : undefined;
+  let result;
+  try {
+    result = await mineRegister({
+      publicKeys: [publicKey],
+      timestamp,
+      difficulty,
+      pool,
+      kernel: values.kernel as KernelName | 'auto',
+      signal: controller.signal,
+      onProgress: (p) => {
+        const median = estimateMining(difficulty, Math.max(p.hashRate, 1)).medianMs;
+        progress.status(
+          `${formatCount(p.hashRate)}H/s, ${formatCount(p.hashes)} hashes, ${formatDuration(p.elapsedMs)}` +
+            ` (median ${formatDuration(median)} at this rate)`,
+        );
+      },
+    });
+  } catch (err) {
+    if (err instanceof AbortError) {
+      progress.clear();
+      console.error('tpkit mine: interrupted');
+      return 130;
+    }
+    throw err;
+  } finally {
+    progress.finish();
+    process.removeListener('SIGINT', onSignal);
+    if (pool) await pool.destroy();
+    else await closeSharedMinerPool();
+  }
+
+  const tx = secretKey ? signTx(result.body, [secretKey]) : undefined;
+  const hashRate = result.elapsedMs > 0 ? (result.hashes / result.elapsedMs) * 1000 : 0;
+  if (values.json) {
+    console.log(
+      JSON.stringify(
+        {
+          publicKey: bytesToHex(publicKey),
+          difficulty,
+          nonce: result.nonce.toString(),
+          bits: result.bits,
+          hashes: result.hashes,
+          elapsedMs: result.elapsedMs,
+          hashRate,
+          kernel: result.kernel,
+          body: bytesToHex(result.body),
+          bodyBase64: bytesToBase64(result.body),
+          ...(tx ? { tx: bytesToBase64(tx) } : {}),
+        },
+        null,
+        2,
+      ),
+    );
+  } else {
+    console.log(`nonce ${result.nonce}: ${result.bits} leading zero bits (difficulty ${difficulty})`);
+    console.log(`${formatCount(result.hashes)} hashes in ${formatDuration(result.elapsedMs)}, ${formatCount(hashRate)}H/s, ${result.kernel} kernel`);
+    console.log(`body (hex):    ${bytesToHex(result.body)}`);
+    console.log(`body (base64): ${bytesToBase64(result.body)}`);
+    if (tx) console.log(`tx (base64):   ${bytesToBase64(tx)}`);
+  }
+  return 0;
+}

@@ -1,0 +1,104 @@
+// mineRegister end to end, and the `tpkit mine` / `tpkit bench` commands.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { hexToBytes } from '../src/bytes.js';
+import { decodeBody } from '../src/codec/body-decode.js';
+import { keysHash } from '../src/crypto/keys-hash.js';
+import { publicKeyOf } from '../src/crypto/keys.js';
+import { verifyTx } from '../src/crypto/sign-tx.js';
+import { leadingZeroBits } from '../src/pow/bits.js';
+import { mineRange } from '../src/pow/kernel.js';
+import { mineRegister } from '../src/pow/mine-register.js';
+import { createMinerPool } from '../src/pow/pool.node.js';
+import { vectors } from './vectors.js';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const cli = join(root, 'dist', 'src', 'cli', 'main.js');
+const pool = createMinerPool(2);
+const sha512Bits = (body: Uint8Array) => leadingZeroBits(createHash('sha512').update(body).digest());
+
+test('mineRegister: a register body with h, t and the nonce last, at the difficulty', async () => {
+  const keys = vectors.public_keys.slice(0, 2).map((k) => hexToBytes(k.public_key));
+  const result = await mineRegister({ publicKeys: keys, timestamp: 1700000000000, difficulty: 13, pool, extra: { msg: 'hi' } });
+  const body = decodeBody(result.body);
+  assert.is(body.kind, 'register');
+  if (body.kind !== 'register') return;
+  assert.is(body.timestamp, 1700000000000);
+  assert.equal(body.keysHash, keysHash(keys));
+  assert.is(body.nonce, result.nonce);
+  assert.is(Buffer.from(result.body).readBigUInt64BE(result.body.length - 8), result.nonce);
+  assert.ok(sha512Bits(result.body) >= 13);
+  assert.is(result.bits, sha512Bits(result.body));
+  // The same range searched on one thread finds the same nonce when thread 0 found it.
+  if (result.nonce < 1n << 56n) assert.is(mineRange(result.body, 0n, Number(result.nonce) + 1, 13, 'js'), result.nonce);
+});
+
+test('tpkit mine --key prints a signed transaction that verifies; --pubkey prints the body', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tpkit-mine-'));
+  try {
+    const keyFile = join(dir, 'key.hex');
+    writeFileSync(keyFile, `${vectors.bsig_hello.secret_key}\n`);
+    const signed = JSON.parse((await run(process.execPath, [cli, 'mine', '--difficulty', '12', '--key', keyFile, '--threads', '2', '--json'])).stdout);
+    const verification = verifyTx(signed.tx);
+    assert.ok(verification.valid);
+    assert.is(Buffer.from(verification.body).toString('hex'), signed.body);
+    assert.ok(sha512Bits(verification.body) >= 12);
+    assert.is(signed.publicKey.toUpperCase(), vectors.bsig_hello.public_key);
+
+    const pub = Buffer.from(publicKeyOf(vectors.bsig_hello.secret_key)).toString('hex');
+    const { stdout } = await run(process.execPath, [cli, 'mine', '--difficulty', '10', '--pubkey', pub, '--timestamp', '1234']);
+    const hex = /body \(hex\):\s+([0-9a-f]+)/.exec(stdout)?.[1];
+    assert.ok(hex, stdout);
+    const body = decodeBody(hexToBytes(hex!));
+    assert.ok(body.kind === 'register' && body.timestamp === 1234);
+    assert.ok(sha512Bits(hexToBytes(hex!)) >= 10);
+
+    const bad = await run(process.execPath, [cli, 'mine', '--difficulty', '10']).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
+    assert.is(bad?.code, 1);
+    assert.match(bad!.stderr, /--key FILE/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('tpkit bench --json: a short run gives the documented schema', async () => {
+  const { stdout } = await run(process.execPath, [
+    cli, 'bench', '--difficulties', '4,6', '--threads', '1,2', '--repeats', '2', '--duration', '100', '--json',
+  ]);
+  const report = JSON.parse(stdout);
+  assert.is(report.schema, 'tpkit-bench/1');
+  assert.ok(report.machine.cores >= 1 && typeof report.machine.cpu === 'string' && typeof report.machine.simd === 'boolean');
+  assert.ok(['simd', 'scalar', 'js'].includes(report.machine.kernel));
+  const names = report.baselines.map((b: { name: string }) => b.name);
+  for (const part of ['openssl', 'node:crypto', '@noble/hashes', 'tpkit scalar', 'tpkit simd', 'tpkit js']) {
+    assert.ok(names.some((n: string) => n.includes(part)), part);
+  }
+  for (const b of report.baselines.filter((x: { name: string }) => x.name.startsWith('tpkit'))) assert.ok(b.hashRate > 0, b.name);
+  assert.equal(report.throughput.map((t: { threads: number }) => t.threads), [1, 2]);
+  assert.is(report.throughput[0].efficiency, 1);
+  assert.is(report.rows.length, 4);
+  for (const row of report.rows) {
+    assert.is(row.solves, 2);
+    assert.ok(row.hashes >= 2 && row.hashRate > 0);
+    for (const key of ['meanMs', 'medianMs', 'p95Ms']) {
+      assert.ok(row.measured[key] > 0 && row.expected[key] > 0, key);
+    }
+  }
+});
+
+test.after(async () => {
+  await pool.destroy();
+});
+
+test.run();
