@@ -8,7 +8,7 @@ export {
   type PublicKeyInput, type SecretKeyInput,
 } from './keys.js';
 export { pemToPublicKey, publicKeyToPem, publicKeyToSpki, spkiToPublicKey } from './pem.js';
-export { type DerSignature, encodeDerSignature, parseDerSignature } from './der.js';
+export { type DerSignature, encodeDerSignature, encodeDerSignatureBytes, parseDerSignature } from './der.js';
 export {
   createSigner, type DigestVerifier, nobleVerifyDigest, signDigest, type Signer,
 } from './ecdsa.js';
@@ -20,3 +20,6 @@ export {
   type BsigFieldInput, type BsigInvalidReason, type BsigVerification, bsigDigest, signBsig, type SignBsigOptions,
   verifyBsig, verifyDecodedBsig, type VerifyOptions,
 } from './bsig.js';
+export {
+  addSignature, signTx, type SigningKey, type SignTxOptions, type TxVerification, verifyTx,
+} from './sign-tx.js';
