@@ -6,7 +6,9 @@ import { hexToBytes } from '../src/bytes.js';
 import {
   bsigDigest, createSigner, decodeBsig, encodeBsig, encodeDerSignature, encodeTlv, generateSecretKey, normalizePublicKey,
   parseDerSignature, pemToPublicKey, publicKeyOf, publicKeyToPem, signBsig, signDigest, verifyBsig,
+  addSignature, signTx, verifyTx,
 } from '../src/crypto/index.js';
+import { encodeTx } from '../src/codec/container.js';
 import { TpkitError } from '../src/errors.js';
 import { vectors } from './vectors.js';
 
@@ -145,6 +147,30 @@ test('signBsig options: bad timestamps, options and extra fields', () => {
   for (const digest of [new Uint8Array(31), new Uint8Array(33), 'ab'.repeat(32), undefined]) {
     expectCode('signDigest digest', () => signDigest(digest as Uint8Array, sk), 'INVALID_ARGUMENT');
     expectCode('Signer.signDigest digest', () => createSigner(sk).signDigest(digest as Uint8Array), 'INVALID_ARGUMENT');
+  }
+});
+
+test('transactions: wrong types, no keys, bad keys, undecodable containers and BSigs', () => {
+  const tx = signTx(data, sk, { timestamp: 1 });
+  for (const v of notBytes) {
+    expectCode('signTx body type', () => signTx(v as Uint8Array, sk), 'INVALID_ARGUMENT');
+    if (v !== undefined && !Array.isArray(v)) expectCode('signTx key type', () => signTx(data, v as Uint8Array), 'INVALID_ARGUMENT');
+    expectCode('verifyTx type', () => verifyTx(v as Uint8Array), 'INVALID_ARGUMENT');
+    expectCode('addSignature tx type', () => addSignature(v as Uint8Array, sk), 'INVALID_ARGUMENT');
+    if (v !== undefined) expectCode('addSignature key type', () => addSignature(tx, v as Uint8Array), 'INVALID_ARGUMENT');
+  }
+  expectCode('signTx no keys', () => signTx(data, []), 'INVALID_ARGUMENT');
+  expectCode('signTx undefined key', () => signTx(data, undefined as never), 'INVALID_ARGUMENT');
+  expectCode('signTx second key invalid', () => signTx(data, [sk, be32(0n)]), 'KEY_INVALID');
+  expectCode('signTx options', () => signTx(data, sk, 5 as never), 'INVALID_ARGUMENT');
+  expectCode('signTx timestamp', () => signTx(data, sk, { timestamp: -5 }), 'INVALID_ARGUMENT');
+  expectCode('addSignature key zero', () => addSignature(tx, be32(0n)), 'KEY_INVALID');
+  expectCode('verifyTx garbage text', () => verifyTx('not a tx!'), 'BAD_INPUT_ENCODING');
+  expectCode('verifyTx truncated', () => verifyTx(tx.subarray(0, tx.length - 3)), 'MSGPACK_TRUNCATED');
+  expectCode('verifyTx not a map', () => verifyTx(Uint8Array.of(0x90)), 'TX_NOT_MAP');
+  for (const [label, sig, code] of [['empty BSig', new Uint8Array(0), 'BSIG_MISSING_FIELD'], ['truncated BSig', hello.subarray(0, 50), 'BSIG_MALFORMED'],
+    ['BSig without pubkey', hello.subarray(0, 72), 'BSIG_MISSING_FIELD']] as const) {
+    expectCode(`verifyTx ${label}`, () => verifyTx(encodeTx({ body: data, sigs: [sig] })), code);
   }
 });
 

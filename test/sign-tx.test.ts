@@ -117,6 +117,13 @@ test('verifyTx: any valid signature counts, a tampered body fails, an unusable k
   const withBadKey = check([good, offCurveKey]);
   assert.not.ok(withBadKey.valid);
   assert.is(withBadKey.signatures[1].reason, 'KEY_INVALID');
+  // a BSig that does not decode makes the container undecodable, as in the reference node
+  try {
+    check([good, Uint8Array.of(255, 9, 1)]);
+    assert.unreachable('expected BSIG_MALFORMED');
+  } catch (error) {
+    assert.is((error as { code?: string }).code, 'BSIG_MALFORMED');
+  }
   const tampered = body.slice();
   tampered[0] ^= 1;
   assert.not.ok(verifyTx(encodeTx({ body: tampered, sigs: [good] })).valid);
@@ -132,6 +139,7 @@ test('addSignature: signers take turns; a key that signed is not added twice', (
   assert.ok(result.valid);
   assert.equal(result.signatures.map((s) => [s.valid, hex(s.publicKey)]), [k1, k2, k3].map((k) => [true, hex(publicKeyOf(k))]));
   assert.equal(addSignature(three, k2), three);
+  assert.equal(addSignature(bytesToHex(three), createSigner(k1)), three, 'hex in, the same bytes out');
   assert.equal(decodeTx(three).sigs.slice(0, 2), decodeTx(two).sigs, 'earlier signatures kept byte for byte');
 });
 

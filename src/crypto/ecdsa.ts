@@ -75,7 +75,11 @@ export interface Signer {
 }
 
 export function createSigner(secretKey: SecretKeyInput, label = 'secretKey'): Signer {
-  const key = toSecretKeyBytes(secretKey, label).slice();
+  return signerOver(toSecretKeyBytes(secretKey, label).slice());
+}
+
+/** A signer closing over `key`, a checked private copy of a secret key. */
+function signerOver(key: Uint8Array): Signer {
   const publicKey = secp256k1.getPublicKey(key, true);
   return Object.freeze({
     publicKey,
@@ -109,7 +113,8 @@ export function toSigner(input: SecretKeyInput | Signer, label = 'secretKey'): S
   if (!(input instanceof Uint8Array)) return createSigner(input, label);
   const hit = signerCache.get(input);
   if (hit && sameBytes(hit.key, input)) return hit.signer;
-  const signer = createSigner(input, label);
-  signerCache.set(input, { key: input.slice(), signer });
+  const key = toSecretKeyBytes(input, label).slice();
+  const signer = signerOver(key);
+  signerCache.set(input, { key, signer });
   return signer;
 }

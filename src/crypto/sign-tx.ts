@@ -1,9 +1,9 @@
 // Transaction signatures: one BSig per key over the exact body bytes, wrapped in the container
 // (spec 2.3, R6). Signing is composition: body bytes -> BSigs -> container.
 
-import { expectBytes } from '../bytes.js';
+import { bytesFromInput, equalBytes, expectBytes } from '../bytes.js';
 import { decodeTx, encodeTx } from '../codec/container.js';
-import { ArgumentError } from '../errors.js';
+import { ArgumentError, describeValue } from '../errors.js';
 import { type BsigVerification, signBsig, type SignBsigOptions, verifyBsig, type VerifyOptions } from './bsig.js';
 import { decodeBsig } from './bsig-tlv.js';
 import { type Signer, toSigner } from './ecdsa.js';
@@ -26,8 +26,11 @@ function signingKeys(keys: SigningKey | readonly SigningKey[]): readonly Signing
  */
 export function signTx(body: Uint8Array, secretKeys: SigningKey | readonly SigningKey[], options: SignTxOptions = {}): Uint8Array {
   expectBytes(body, 'body');
+  if (typeof options !== 'object' || options === null) {
+    throw new ArgumentError(`"options" expected an object, got ${describeValue(options)}`);
+  }
   const list = signingKeys(secretKeys);
-  const shared = { ...options, timestamp: options?.timestamp ?? Date.now() };
+  const shared = { ...options, timestamp: options.timestamp ?? Date.now() };
   const sigs = list.map((key, i) => signBsig(body, toSigner(key, `secretKeys[${i}]`), shared));
   return encodeTx({ body, sigs });
 }
@@ -61,18 +64,18 @@ export function verifyTx(tx: Uint8Array | string, options: VerifyOptions = {}): 
  * has already signed is not signed again: the container comes back unchanged.
  */
 export function addSignature(tx: Uint8Array | string, secretKey: SigningKey, options: SignTxOptions = {}): Uint8Array {
-  const decoded = decodeTx(tx);
+  const bytes = bytesFromInput(tx, 'tx');
+  const decoded = decodeTx(bytes);
   const signer = toSigner(secretKey);
   for (const sig of decoded.sigs) {
     let key: Uint8Array;
     try {
       key = normalizePublicKey(decodeBsig(sig).publicKey);
     } catch {
-      continue;
+      continue; // not ours to judge here; verifyTx reports it
     }
-    if (key.every((b, i) => b === signer.publicKey[i])) return typeof tx === 'string' ? encodeTx(decoded) : tx;
+    if (equalBytes(key, signer.publicKey)) return bytes;
   }
   const sig = signBsig(decoded.body, signer, options);
   return encodeTx({ ...decoded, sigs: [...decoded.sigs, sig] });
 }
-
