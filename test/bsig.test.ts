@@ -236,6 +236,16 @@ test('uncompressed 65-byte public keys verify, as in the reference node', () => 
   assert.equal(result.publicKey, full, 'the key as carried');
 });
 
+test('BSigs as the official SDK writes them (pubkey only, no timestamp) verify', () => {
+  const sk = generateSecretKey();
+  const data = utf8.encode('sdk body');
+  const signedFields = encodeTlv(BSIG_TAG.pubkey, publicKeyOf(sk));
+  const bsig = encodeBsig(createSigner(sk).signDigest(sha256(concatBytes(signedFields, data))), signedFields);
+  const result = verifyBsig(bsig, data);
+  assert.ok(result.valid);
+  assert.is(result.timestamp, undefined);
+});
+
 test('a plugged-in verifier gets r ‖ s, the digest and the key; a throwing one means invalid', () => {
   const sk = generateSecretKey();
   const data = utf8.encode('plug');
