@@ -1,0 +1,68 @@
+// `tpkit node`: a local ThePower node for wallet development, as `anvil` is for Ethereum.
+
+import { resolve } from 'node:path';
+import { bytesToHex } from '../bytes.js';
+import { addressToHex, addressToText } from '../codec/address.js';
+import { DEFAULT_HTTPS_PORT, nodeHelp, parseNodeArgs, type NodeConfig } from '../node/config.js';
+import { startNode, type LocalNode } from '../node/node.js';
+
+function banner(node: LocalNode, config: NodeConfig): string {
+  const chain = node.chain;
+  const fees = Object.entries(config.fees).map(([cur, r]) => `${cur} base ${r.base}, baseextra ${r.baseextra}, kb ${r.kb}`);
+  const lines = [
+    '',
+    'tpkit local node',
+    '',
+    `  URL         ${node.url}  (API under /api, e.g. ${node.url}/api/node/status)`,
+    `  Chain       ${config.chain}, node name ${config.nodeName}, height ${chain.height}`,
+    `  Difficulty  ${config.difficulty} bits of register proof of work${config.difficulty === 0 ? ' (off)' : ''}`,
+    `  Block time  ${config.instant ? 'instant: a block as soon as transactions arrive' : `${config.blockTimeMs} ms`}`,
+    `  Data dir    ${config.memory ? 'none: --memory, nothing is saved' : resolve(config.dataDir)}`,
+    `  Fees        ${fees.length ? fees.join('; ') : 'none'} -> ${addressToText(chain.feeAddress)}`,
+  ];
+  if (node.tls) {
+    lines.push(`  TLS         ${node.tls.devCertPath ? `self-signed development certificate ${resolve(node.tls.devCertPath)}` : 'certificate from --tls-cert'}`);
+  }
+  if (chain.accounts.length) {
+    const balances = Object.entries(config.faucet).map(([cur, v]) => `${v} ${cur}`).join(', ') || 'nothing';
+    lines.push('', `  Development accounts, each funded at genesis with ${balances}.`);
+    lines.push('  DEVELOPMENT KEYS: they are public, anyone can spend from them. Never use them on a real chain.');
+    for (const a of chain.accounts) {
+      lines.push(`  (${a.index}) ${addressToText(a.address)}  ${addressToHex(a.address)}`);
+      lines.push(`      secret key ${bytesToHex(a.secretKey)}`);
+    }
+  }
+  lines.push('', `listening on ${node.url}`, '');
+  return lines.join('\n');
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const parsed = parseNodeArgs(argv);
+  if (parsed.help) {
+    console.log(nodeHelp());
+    return 0;
+  }
+  let config = parsed.config;
+  if ((config.tls.cert !== undefined || config.tls.selfSigned) && !parsed.portGiven) config = { ...config, port: DEFAULT_HTTPS_PORT };
+  const node = await startNode(config);
+  process.stdout.write(banner(node, config) + '\n');
+
+  await new Promise<void>((done) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) {
+        process.stderr.write(`${signal} again: exiting without waiting\n`);
+        process.exit(130);
+      }
+      stopping = true;
+      process.stderr.write(`${signal}: stopping (pending transactions are kept for the next start)\n`);
+      node.close().then(done, (err) => {
+        process.stderr.write(`error while stopping: ${(err as Error).message}\n`);
+        done();
+      });
+    };
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+  });
+  return 0;
+}

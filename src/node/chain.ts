@@ -1,0 +1,441 @@
+// The local chain: the ledger in memory, the store on disk, the mempool and the block
+// producer. Each block is one store batch holding the block, its transactions, their statuses,
+// the wallets it changed and the chain head, so a crash at any moment leaves either the whole
+// block or none of it. Accepted transactions are written ahead (`p:` keys) through the same
+// serial write queue, before any block that deletes them, and are reloaded on start.
+//
+// Store keys:
+//   meta            chain head and genesis parameters (JSON)
+//   b:<height>      block record (JSON), height as 12 hex digits so keys sort by height
+//   h:<HASH>        height of a block hash
+//   x:<txid>        transaction container as received
+//   s:<txid>        status JSON as GET /api/tx/status answers it
+//   d:<body hash>   txid of the included, successful transaction with that body
+//   w:<address>     wallet (JSON)
+//   p:<txid>        pending transaction container
+
+import { bytesToHex, hexToBytes } from '../bytes.js';
+import { addressToText, makeAddress } from '../codec/address.js';
+import { decodeTxid, encodeTxid } from '../codec/txid.js';
+import { ValidationError } from '../errors.js';
+import { applyTx, BlockDraft, depositFees, type ApplyContext } from './apply.js';
+import { blockHash, blockRecord, txRoot, type BlockRecord } from './block.js';
+import type { NodeConfig } from './config.js';
+import type { FeeRate } from './fee.js';
+import { buildGenesis, devAccounts, type DevAccount } from './genesis.js';
+import type { JsonValue } from './json.js';
+import { silentLogger, type Logger } from './log.js';
+import { Mempool } from './mempool.js';
+import { merkleRoot } from './merkle.js';
+import type { NodeTx } from './node-tx.js';
+import { feeRates, settingsTree } from './settings.js';
+import type { Store, StoreOp } from './store.js';
+import { validateSubmission, type SubmissionContext } from './validate.js';
+import { decodeWallet, encodeWallet, walletStateBytes, ZERO_HASH, type Wallet } from './wallet.js';
+
+export interface ChainOptions {
+  /** Milliseconds since the epoch; tests inject a fixed clock to replay old vectors. */
+  clock?: () => number;
+  logger?: Logger;
+}
+
+interface Meta {
+  version: 1;
+  chain: number;
+  allocGroup: number;
+  nodeName: string;
+  feeAddress: string;
+  height: number;
+  hash: string;
+  time: number;
+  allocLast: number;
+}
+
+const STATUS_CACHE = 100_000;
+const RETRY_MS = 500;
+
+const utf8 = new TextEncoder();
+const text = new TextDecoder();
+const json = (bytes: Uint8Array) => JSON.parse(text.decode(bytes));
+const heightKey = (h: number) => 'b:' + h.toString(16).padStart(12, '0');
+
+/** Runs store writes one after another, in the order they were queued. */
+class WriteQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(write: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(write, write);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+  idle(): Promise<unknown> {
+    return this.tail;
+  }
+}
+
+export class Chain {
+  readonly mempool = new Mempool();
+  readonly wallets = new Map<string, Wallet>();
+  readonly fees: Map<string, FeeRate>;
+  readonly accounts: DevAccount[];
+  height = 0;
+  hash: Uint8Array = ZERO_HASH;
+  time = 0;
+  allocLast = 0;
+  feeAddress: Uint8Array = new Uint8Array(8);
+  settings: { [key: string]: JsonValue } = {};
+
+  private readonly clock: () => number;
+  private readonly logger: Logger;
+  private readonly writes = new WriteQueue();
+  private pendingOps: StoreOp[] = [];
+  private readonly statusCache = new Map<string, string>();
+  private lastTimeNs = 0n;
+  private producing: Promise<void> | undefined;
+  private scheduled = false;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  private constructor(
+    readonly config: NodeConfig,
+    readonly store: Store,
+    options: ChainOptions,
+  ) {
+    this.clock = options.clock ?? Date.now;
+    this.logger = options.logger ?? silentLogger;
+    this.fees = feeRates(config);
+    this.accounts = devAccounts(config);
+  }
+
+  /** Opens the chain in `store`: creates the genesis block the first time, else resumes. */
+  static async open(config: NodeConfig, store: Store, options: ChainOptions = {}): Promise<Chain> {
+    const chain = new Chain(config, store, options);
+    try {
+      encodeTxid({ chain: config.chain, height: 0, timeNs: 0n, node: config.nodeName });
+    } catch (cause) {
+      throw new ValidationError('CONFIG_INVALID', `--node-name: ${JSON.stringify(config.nodeName)} cannot end a txid`, { details: 'use letters, digits and . _ ~ - only', cause });
+    }
+    const meta = await store.get('meta');
+    if (meta) await chain.resume(json(meta) as Meta);
+    else await chain.createGenesis();
+    chain.refreshSettings();
+    chain.start();
+    return chain;
+  }
+
+  private async createGenesis(): Promise<void> {
+    const genesis = buildGenesis(this.config);
+    const ops: StoreOp[] = [];
+    const addresses = [...genesis.wallets.keys()].sort();
+    // A fixed time: the same config always gives the same genesis hash.
+    const header = {
+      chain: this.config.chain,
+      height: 0,
+      parent: ZERO_HASH,
+      txroot: merkleRoot([]),
+      balroot: merkleRoot(addresses.map((a) => walletStateBytes(a, genesis.wallets.get(a)!))),
+      time: 0,
+    };
+    const hash = blockHash(header);
+    const bals: Record<string, unknown> = {};
+    for (const a of addresses) {
+      const w = genesis.wallets.get(a)!;
+      w.lastblk = hash;
+      this.wallets.set(a, w);
+      const stored = encodeWallet(w);
+      bals[a.toUpperCase()] = json(stored);
+      ops.push({ type: 'put', key: 'w:' + a, value: stored });
+    }
+    const record = blockRecord(header, hash, { txs: [], failed: {}, registered: {}, bals });
+    this.hash = hash;
+    this.allocLast = genesis.allocLast;
+    this.feeAddress = genesis.feeAddress;
+    ops.push({ type: 'put', key: heightKey(0), value: utf8.encode(JSON.stringify(record)) });
+    ops.push({ type: 'put', key: 'h:' + record.hash, value: utf8.encode('0') });
+    ops.push({ type: 'put', key: 'meta', value: this.metaBytes() });
+    await this.store.batch(ops, { sync: true });
+    this.logger.info(`genesis block ${record.hash} for chain ${this.config.chain}`);
+  }
+
+  private async resume(meta: Meta): Promise<void> {
+    const c = this.config;
+    if (meta.chain !== c.chain || meta.allocGroup !== c.allocGroup) {
+      throw new ValidationError('CONFIG_INVALID', 'The data directory holds another chain', {
+        details: `it has chain ${meta.chain} (group ${meta.allocGroup}); the config asks for chain ${c.chain} (group ${c.allocGroup}): use another --data-dir or the same settings`,
+      });
+    }
+    this.height = meta.height;
+    this.hash = hexToBytes(meta.hash);
+    this.time = meta.time;
+    this.allocLast = meta.allocLast;
+    this.feeAddress = hexToBytes(meta.feeAddress);
+    for await (const [key, value] of this.store.entries('w:')) this.wallets.set(key.slice(2), decodeWallet(value));
+    const pending: NodeTx[] = [];
+    for await (const [key, raw] of this.store.entries('p:')) {
+      const txid = key.slice(2);
+      if (await this.store.get('s:' + txid)) continue; // included already
+      try {
+        const tx = validateSubmission(raw, this.submissionContext(), { restoring: true });
+        tx.txid = txid;
+        tx.timeNs = decodeTxid(txid).timeNs;
+        pending.push(tx);
+      } catch (err) {
+        this.logger.warn(`dropping pending ${txid}: ${(err as Error).message}`);
+      }
+    }
+    pending.sort((a, b) => (a.timeNs < b.timeNs ? -1 : a.timeNs > b.timeNs ? 1 : 0));
+    for (const tx of pending) {
+      this.mempool.add(tx);
+      if (tx.timeNs > this.lastTimeNs) this.lastTimeNs = tx.timeNs;
+    }
+    this.logger.info(`resumed chain ${c.chain} at height ${this.height} (${meta.hash}), ${this.wallets.size} wallets, ${pending.length} pending`);
+  }
+
+  private metaBytes(head: { height: number; hash: Uint8Array; time: number; allocLast: number } = this): Uint8Array {
+    const meta: Meta = {
+      version: 1,
+      chain: this.config.chain,
+      allocGroup: this.config.allocGroup,
+      nodeName: this.config.nodeName,
+      feeAddress: bytesToHex(this.feeAddress),
+      height: head.height,
+      hash: bytesToHex(head.hash, true),
+      time: head.time,
+      allocLast: head.allocLast,
+    };
+    return utf8.encode(JSON.stringify(meta));
+  }
+
+  private refreshSettings(): void {
+    this.settings = settingsTree({ config: this.config, feeAddress: this.feeAddress, allocLast: this.allocLast });
+  }
+
+  now(): number {
+    return this.clock();
+  }
+
+  /** A txid for a transaction accepted now: its time part is strictly increasing. */
+  private nextTxid(): { txid: string; timeNs: bigint } {
+    let timeNs = BigInt(this.clock()) * 1_000_000n;
+    if (timeNs <= this.lastTimeNs) timeNs = this.lastTimeNs + 1n;
+    this.lastTimeNs = timeNs;
+    return { txid: encodeTxid({ chain: this.config.chain, height: this.height, timeNs, node: this.config.nodeName }), timeNs };
+  }
+
+  private submissionContext(): SubmissionContext {
+    return {
+      now: this.clock(),
+      chain: this.config.chain,
+      difficulty: this.config.difficulty,
+      limits: this.config.limits,
+      wallet: (address) => this.wallets.get(address),
+    };
+  }
+
+  /**
+   * Checks a container and queues it; returns its txid. An identical body already pending or
+   * included successfully returns the first txid and queues nothing.
+   */
+  async submit(raw: Uint8Array): Promise<{ txid: string; duplicate: boolean }> {
+    if (this.closed) throw new ValidationError('MEMPOOL_FULL', 'The node is shutting down');
+    const tx = validateSubmission(raw, this.submissionContext());
+    let pending = this.mempool.txidForBody(tx.bodyHash);
+    if (pending) return { txid: pending, duplicate: true };
+    if (this.mayBeIncluded(tx)) {
+      const included = await this.store.get('d:' + tx.bodyHash);
+      if (included) return { txid: text.decode(included), duplicate: true };
+      pending = this.mempool.txidForBody(tx.bodyHash); // it may have arrived meanwhile
+      if (pending) return { txid: pending, duplicate: true };
+    }
+    if (this.mempool.size >= this.config.limits.maxPending) {
+      throw new ValidationError('MEMPOOL_FULL', 'Too many pending transactions', { details: `${this.mempool.size} are waiting for a block; retry later` });
+    }
+    // The txid is taken only now, so a rejected or duplicate transaction consumes none.
+    const { txid, timeNs } = this.nextTxid();
+    tx.txid = txid;
+    tx.timeNs = timeNs;
+    this.mempool.add(tx);
+    this.pendingOps.push({ type: 'put', key: 'p:' + txid, value: tx.raw });
+    if (this.pendingOps.length === 1) setImmediate(() => this.flushPending());
+    if (this.config.instant) this.schedule();
+    return { txid, duplicate: false };
+  }
+
+  /** Only a register, or a sender transaction whose seq is already used, can repeat an included one. */
+  private mayBeIncluded(tx: NodeTx): boolean {
+    const b = tx.body;
+    if (b.kind === 'register') return true;
+    const w = this.wallets.get(bytesToHex(b.from));
+    return w !== undefined && b.seq <= w.seq;
+  }
+
+  private flushPending(): Promise<void> {
+    if (this.pendingOps.length === 0) return Promise.resolve();
+    const ops = this.pendingOps;
+    this.pendingOps = [];
+    return this.writes.run(() => this.store.batch(ops)).catch((err) => {
+      this.logger.error(`writing pending transactions failed: ${(err as Error).message}`);
+    });
+  }
+
+  /** GET /api/tx/status: null while pending or unknown, else the result object as JSON. */
+  async statusJson(txid: string): Promise<string | null> {
+    decodeTxid(txid); // a malformed txid is a 400, not a silent null
+    if (this.mempool.get(txid)) return null;
+    const cached = this.statusCache.get(txid);
+    if (cached) return cached;
+    const stored = await this.store.get('s:' + txid);
+    return stored ? text.decode(stored) : null;
+  }
+
+  async blockAt(height: number): Promise<BlockRecord | undefined> {
+    if (!Number.isSafeInteger(height) || height < 0 || height > this.height) return undefined;
+    const bytes = await this.store.get(heightKey(height));
+    return bytes ? (json(bytes) as BlockRecord) : undefined;
+  }
+
+  async blockByHash(hashHex: string): Promise<BlockRecord | undefined> {
+    const h = await this.store.get('h:' + hashHex.toUpperCase());
+    return h ? this.blockAt(Number(text.decode(h))) : undefined;
+  }
+
+  txContainer(txid: string): Promise<Uint8Array | undefined> {
+    return this.store.get('x:' + txid);
+  }
+
+  private start(): void {
+    if (!this.config.instant) {
+      this.timer = setInterval(() => this.schedule(), this.config.blockTimeMs);
+      this.timer.unref();
+    }
+    if (this.mempool.size > 0) this.schedule();
+  }
+
+  /** Asks for a block soon; one block is built at a time. */
+  schedule(): void {
+    if (this.scheduled || this.producing || this.closed) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (this.producing || this.closed || this.mempool.size === 0) return;
+      this.producing = this.produce().finally(() => {
+        this.producing = undefined;
+        if (this.config.instant && this.mempool.size > 0) this.schedule();
+      });
+    });
+  }
+
+  /** Builds and commits one block from the front of the mempool. */
+  private async produce(): Promise<void> {
+    const txs = this.mempool.peek(this.config.limits.maxBlockTxs);
+    if (txs.length === 0) return;
+    const now = this.clock();
+    const height = this.height + 1;
+    const draft = new BlockDraft(this.wallets, this.allocLast);
+    const ctx: ApplyContext = {
+      now,
+      fees: this.fees,
+      allocAddress: (n) => makeAddress({ group: this.config.allocGroup, block: this.config.chain, wallet: n }),
+    };
+    const outcomes = txs.map((tx) => applyTx(draft, tx, ctx));
+    depositFees(draft, bytesToHex(this.feeAddress));
+
+    const addresses = [...draft.changed.keys()].sort();
+    const header = {
+      chain: this.config.chain,
+      height,
+      parent: this.hash,
+      txroot: txRoot(txs),
+      balroot: merkleRoot(addresses.map((a) => walletStateBytes(a, draft.changed.get(a)!))),
+      time: Math.max(now, this.time),
+    };
+    const hash = blockHash(header);
+    const hashHex = bytesToHex(hash, true);
+
+    const ops: StoreOp[] = [];
+    const statuses: [string, string][] = [];
+    const failed: Record<string, string> = {};
+    const registered: Record<string, string> = {};
+    txs.forEach((tx, i) => {
+      const outcome = outcomes[i];
+      let status: string;
+      if (outcome.ok) {
+        if (outcome.address) {
+          registered[tx.txid] = addressToText(outcome.address);
+          const a = JSON.stringify(registered[tx.txid]);
+          status = `{"ok":true,"res":${a},"address":${a},"block":"${hashHex}"}`;
+        } else {
+          status = `{"ok":true,"res":"ok","block":"${hashHex}"}`;
+        }
+        ops.push({ type: 'put', key: 'd:' + tx.bodyHash, value: utf8.encode(tx.txid) });
+      } else {
+        failed[tx.txid] = outcome.reason;
+        const cost = outcome.cost === undefined ? '' : `,"cost":${outcome.cost}`;
+        status = `{"error":true,"res":"${outcome.reason}"${cost},"block":"${hashHex}"}`;
+      }
+      statuses.push([tx.txid, status]);
+      ops.push({ type: 'del', key: 'p:' + tx.txid });
+      ops.push({ type: 'put', key: 'x:' + tx.txid, value: tx.raw });
+      ops.push({ type: 'put', key: 's:' + tx.txid, value: utf8.encode(status) });
+    });
+    const bals: Record<string, unknown> = {};
+    for (const a of addresses) {
+      const w = draft.changed.get(a)!;
+      w.preblk = w.lastblk;
+      w.lastblk = hash;
+      const stored = encodeWallet(w);
+      bals[a.toUpperCase()] = json(stored);
+      ops.push({ type: 'put', key: 'w:' + a, value: stored });
+    }
+    const record = blockRecord(header, hash, { txs: txs.map((tx) => tx.txid), failed, registered, bals });
+    ops.push({ type: 'put', key: heightKey(height), value: utf8.encode(JSON.stringify(record)) });
+    ops.push({ type: 'put', key: 'h:' + hashHex, value: utf8.encode(String(height)) });
+
+    ops.push({ type: 'put', key: 'meta', value: this.metaBytes({ height, hash, time: header.time, allocLast: draft.allocLast }) });
+
+    this.flushPending();
+    try {
+      await this.writes.run(() => this.store.batch(ops, { sync: this.store.persistent }));
+    } catch (err) {
+      this.logger.error(`committing block ${height} failed, retrying: ${(err as Error).message}`);
+      await new Promise((r) => setTimeout(r, RETRY_MS));
+      return;
+    }
+    for (const a of addresses) this.wallets.set(a, draft.changed.get(a)!);
+    this.height = height;
+    this.hash = hash;
+    this.time = header.time;
+    if (this.allocLast !== draft.allocLast) {
+      this.allocLast = draft.allocLast;
+      this.refreshSettings();
+    }
+    for (const [txid, status] of statuses) this.statusCache.set(txid, status);
+    if (this.statusCache.size > STATUS_CACHE) {
+      let excess = this.statusCache.size - STATUS_CACHE;
+      for (const key of this.statusCache.keys()) {
+        if (excess-- <= 0) break;
+        this.statusCache.delete(key);
+      }
+    }
+    this.mempool.shift(txs.length);
+    this.logger.info(`block ${height} ${hashHex}: ${txs.length} txs (${Object.keys(failed).length} failed)`);
+  }
+
+  /** Stops making blocks, lets the current one finish and writes what is pending. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.producing;
+    await this.flushPending();
+    await this.writes.idle();
+    await this.store.close();
+  }
+
+  /** Waits until every transaction accepted so far is in a committed block (tests, tools). */
+  async settle(): Promise<void> {
+    while (this.mempool.size > 0 || this.producing || this.scheduled) {
+      if (!this.producing && !this.scheduled) this.schedule();
+      await (this.producing ?? new Promise((r) => setImmediate(r)));
+    }
+  }
+}

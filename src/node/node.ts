@@ -1,0 +1,57 @@
+// Starts a local node: store, chain, HTTP(S) server; and stops it cleanly.
+
+import { join } from 'node:path';
+import { Chain, type ChainOptions } from './chain.js';
+import type { NodeConfig } from './config.js';
+import { startServer, type RunningServer } from './http-server.js';
+import { createLogger, type Logger } from './log.js';
+import { createRoutes } from './routes.js';
+import { MemoryStore, type Store } from './store.js';
+import { LevelStore } from './store-level.js';
+import { loadTls, type TlsMaterial } from './tls.js';
+
+export interface NodeOptions extends ChainOptions {
+  /** Replaces the store the config names (tests pass a shared MemoryStore to simulate restarts). */
+  store?: Store;
+}
+
+export interface LocalNode {
+  chain: Chain;
+  url: string;
+  tls?: TlsMaterial;
+  ledgerDir?: string;
+  close(): Promise<void>;
+}
+
+export async function startNode(config: NodeConfig, options: NodeOptions = {}): Promise<LocalNode> {
+  const logger: Logger = options.logger ?? createLogger(config.logLevel);
+  const tls = loadTls(config);
+  const ledgerDir = config.memory ? undefined : join(config.dataDir, 'ledger');
+  const store = options.store ?? (ledgerDir ? await LevelStore.open(ledgerDir) : new MemoryStore());
+  let chain: Chain;
+  try {
+    chain = await Chain.open(config, store, { ...options, logger });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  let server: RunningServer;
+  try {
+    server = await startServer({ routes: createRoutes(chain), maxRequestBytes: config.limits.maxRequestBytes, tls, logger }, config.host, config.port);
+  } catch (err) {
+    await chain.close();
+    throw err;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    chain,
+    url: server.url,
+    tls,
+    ledgerDir,
+    close: () =>
+      (closing ??= (async () => {
+        await server.close();
+        await chain.close();
+      })()),
+  };
+}

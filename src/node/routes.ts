@@ -1,0 +1,160 @@
+// The endpoints: the specification's four, the ones the official SDK and explorers call, each
+// a small function from request to JSON. Errors are thrown and mapped in api-errors.ts.
+
+import { base64ToBytes, bytesToHex, hexToBytes } from '../bytes.js';
+import { addressParts, addressToText, parseAddress } from '../codec/address.js';
+import { ValidationError } from '../errors.js';
+import type { BlockRecord } from './block.js';
+import type { Chain } from './chain.js';
+import type { Reply, RequestContext, Route } from './http-server.js';
+import { toJson, type JsonValue } from './json.js';
+import { settingsAt } from './settings.js';
+import { headerView, storedWalletView, txView, walletInfo, withAddress } from './views.js';
+
+const VERSION = 'tpkit-node/0.1';
+
+const reply = (body: { [key: string]: JsonValue }, status?: number): Reply => ({ json: toJson(body), status });
+
+function addressParam(text: string): Uint8Array {
+  return parseAddress(text);
+}
+
+function heightParam(text: string): number {
+  if (!/^\d{1,15}$/.test(text)) {
+    throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid block height', { details: `expected a non-negative integer, got ${JSON.stringify(text)}` });
+  }
+  return Number(text);
+}
+
+function blockNotFound(what: string): ValidationError {
+  return new ValidationError('BLOCK_NOT_FOUND', 'Not found', { details: `no block ${what}` });
+}
+
+const MSGPACK_TYPES = new Set(['application/msgpack', 'application/x-msgpack', 'application/vnd.msgpack', 'application/octet-stream']);
+
+/**
+ * The container from POST /api/tx/new: JSON `{"tx": base64}` (or `"0x…"` hex, as the reference
+ * node also reads), or the raw MessagePack bytes under a binary content type.
+ */
+export function containerFromRequest(ctx: RequestContext): Uint8Array {
+  const type = (ctx.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (MSGPACK_TYPES.has(type)) return ctx.body;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(ctx.body.buffer, ctx.body.byteOffset, ctx.body.byteLength).toString('utf8'));
+  } catch {
+    throw new ValidationError('NOT_JSON', 'Request body is not JSON', {
+      details: ctx.body.length === 0 ? 'empty body' : 'expected {"tx": "<base64 container>"}',
+    });
+  }
+  const tx = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as { tx?: unknown }).tx : undefined;
+  if (typeof tx !== 'string' || tx.length === 0) {
+    throw new ValidationError('MISSING_TX', 'Request has no "tx" string', {
+      field: 'tx',
+      details: tx === undefined ? 'expected {"tx": "<base64 container>"}' : `"tx" is ${Array.isArray(tx) ? 'an array' : tx === '' ? 'empty' : typeof tx}`,
+    });
+  }
+  return tx.startsWith('0x') || tx.startsWith('0X') ? hexToBytes(tx) : base64ToBytes(tx);
+}
+
+async function blockFor(chain: Chain, id: string): Promise<BlockRecord> {
+  let record: BlockRecord | undefined;
+  if (id === 'last') record = await chain.blockAt(chain.height);
+  else if (id === 'genesis') record = await chain.blockAt(0);
+  else if (/^(0x)?[0-9a-fA-F]{64}$/.test(id)) record = await chain.blockByHash(id.replace(/^0x/, ''));
+  else throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid block id', { details: `expected "last", "genesis" or a 64-digit hex hash, got ${JSON.stringify(id)}` });
+  if (!record) throw blockNotFound(id);
+  return record;
+}
+
+async function fullBlock(chain: Chain, r: BlockRecord): Promise<{ [key: string]: JsonValue }> {
+  const txs: { [key: string]: JsonValue } = {};
+  for (const txid of r.txs) {
+    const raw = await chain.txContainer(txid);
+    if (raw) txs[txid] = txView(raw, r.registered?.[txid]);
+  }
+  const bals: { [key: string]: JsonValue } = {};
+  for (const [address, stored] of Object.entries(r.bals)) bals[address] = storedWalletView(stored);
+  return { hash: r.hash, header: headerView(r), time: r.time, txs, failed: { ...r.failed }, bals, sign: [] };
+}
+
+function blockInfo(r: BlockRecord): { [key: string]: JsonValue } {
+  return { hash: r.hash, header: headerView(r), time: r.time, txs_count: r.txs.length, txs_ids: [...r.txs], failed: { ...r.failed }, sign: [] };
+}
+
+export function createRoutes(chain: Chain): Route[] {
+  const get = (prefix: string[], params: number | 'rest', handler: Route['handler']): Route => ({ method: 'GET', prefix, params, handler });
+  return [
+    get(['address'], 1, (ctx) => {
+      const address = addressParam(ctx.params[0]);
+      const wallet = chain.wallets.get(bytesToHex(address));
+      if (!wallet) throw new ValidationError('WALLET_NOT_FOUND', 'Not found', { details: `no wallet ${addressToText(address)}` });
+      return reply(withAddress(address, { result: 'ok', info: walletInfo(wallet, ctx.query.get('pubkey')) }));
+    }),
+    get(['address'], 2, (ctx) => {
+      if (ctx.params[1] !== 'seq') throw new ValidationError('ROUTE_NOT_FOUND', 'No such endpoint', { details: `/api/address/{address}/${ctx.params[1]}` });
+      const address = addressParam(ctx.params[0]);
+      const wallet = chain.wallets.get(bytesToHex(address));
+      if (!wallet) throw new ValidationError('WALLET_NOT_FOUND', 'Not found', { details: `no wallet ${addressToText(address)}` });
+      return reply(withAddress(address, { result: 'ok', seq: wallet.seq }));
+    }),
+    {
+      method: 'POST',
+      prefix: ['tx', 'new'],
+      params: 0,
+      handler: async (ctx) => {
+        const { txid } = await chain.submit(containerFromRequest(ctx));
+        return { json: `{"result":"ok","txid":"${txid}","ok":true}` };
+      },
+    },
+    get(['tx', 'status'], 1, async (ctx) => {
+      const status = await chain.statusJson(ctx.params[0]);
+      const res = status ?? 'null';
+      return { json: `{"res":${res},"Res":${res},"ok":true}` };
+    }),
+    get(['settings'], 'rest', (ctx) => {
+      const settings = settingsAt(chain.settings, ctx.params);
+      if (settings === undefined) throw new ValidationError('ROUTE_NOT_FOUND', 'No such setting', { details: ctx.params.join('/') });
+      return reply({ result: 'ok', settings, ok: true });
+    }),
+    get(['node', 'status'], 0, async () => {
+      const last = await chain.blockAt(chain.height);
+      return reply({
+        result: 'ok',
+        status: {
+          nodeid: chain.config.nodeName,
+          nodename: chain.config.nodeName,
+          public_key: '',
+          blockchain: { chain: chain.config.chain, hash: bytesToHex(chain.hash, true), header: last ? headerView(last) : null, signatures: [], temporary: false },
+          is_sync: true,
+          pending: chain.mempool.size,
+          ver: VERSION,
+        },
+        ok: true,
+      });
+    }),
+    get(['block'], 1, async (ctx) => reply({ result: 'ok', block: await fullBlock(chain, await blockFor(chain, ctx.params[0])), ok: true })),
+    get(['blockn'], 1, async (ctx) => {
+      const height = heightParam(ctx.params[0]);
+      const record = await chain.blockAt(height);
+      if (!record) throw blockNotFound(`at height ${height}`);
+      return reply({ result: 'ok', block: await fullBlock(chain, record), ok: true });
+    }),
+    get(['blockinfo'], 1, async (ctx) => reply({ result: 'ok', block: blockInfo(await blockFor(chain, ctx.params[0])), ok: true })),
+    get(['blockhash'], 1, async (ctx) => {
+      const height = heightParam(ctx.params[0]);
+      const record = await chain.blockAt(height);
+      if (!record) throw blockNotFound(`at height ${height}`);
+      return reply({ result: 'ok', blockhash: record.hash, ok: true });
+    }),
+    get(['where'], 1, (ctx) => {
+      const address = addressParam(ctx.params[0]);
+      const parts = addressParts(address);
+      const local = parts.kind === 'private' || parts.block === chain.config.chain;
+      if (local && !chain.wallets.has(bytesToHex(address))) {
+        throw new ValidationError('WALLET_NOT_FOUND', 'Not found', { details: `no wallet ${addressToText(address)}` });
+      }
+      return reply(withAddress(address, { result: local ? 'found' : 'other_chain', chain: parts.kind === 'private' ? chain.config.chain : parts.block, chain_nodes: {} }));
+    }),
+  ];
+}
