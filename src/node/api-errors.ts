@@ -82,7 +82,7 @@ export function apiErrorSpec(code: ErrorCode): ApiErrorSpec {
   return API_ERRORS[code] ?? OTHER_BAD_INPUT;
 }
 
-/** `{ok:false, result, code, msg, error}`; `result` is "not_found" for 404s, "error" otherwise. */
+/** `{ok:false, result, code, msg, error, details?, field?}`; `result` is "not_found" for 404s, "error" otherwise. */
 export function errorResponse(err: unknown): ApiErrorResponse {
   if (!(err instanceof TpkitError)) {
     return {
@@ -91,15 +91,15 @@ export function errorResponse(err: unknown): ApiErrorResponse {
     };
   }
   const spec = apiErrorSpec(err.code);
-  const specMessage = SPEC_MESSAGES[err.code];
-  const msg = specMessage && !err.details ? specMessage : specMessage ? `${specMessage}: ${err.details}` : err.message;
   const body: { [key: string]: JsonValue } = {
     ok: false,
     result: spec.status === 404 ? 'not_found' : 'error',
     code: spec.code,
-    msg,
+    // The spec's own messages stay verbatim; the rest carry their details, since SDKs show only msg.
+    msg: SPEC_MESSAGES[err.code] ?? err.message,
     error: err.code,
   };
+  if (err.details) body.details = err.details;
   if (err.field) body.field = err.field;
   return { status: spec.status, body };
 }
