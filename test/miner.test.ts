@@ -112,7 +112,7 @@ test('bad options throw ArgumentError', async () => {
     [randomBytes(66), { difficulty: 8, threads: 0 }],
     [randomBytes(66), { difficulty: 8, kernel: 'gpu' }],
     [randomBytes(66), { difficulty: 8, pool: {} }],
-    [randomBytes(8), { difficulty: 8 }],
+    [randomBytes(7), { difficulty: 8 }],
   ];
   for (const [body, options] of bad) {
     const error = await mineBody(body, { pool, kernel: 'scalar', ...options } as never).then(

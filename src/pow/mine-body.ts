@@ -60,7 +60,7 @@ export async function resolvePool(pool: MinerPool | PiscinaLike | undefined): Pr
 /** Finds a nonce for `body` (nonce = its last 8 bytes) with at least `difficulty` leading zero bits. */
 export async function mineBody(body: Uint8Array, options: MineOptions): Promise<MineResult> {
   expectBytes(body, 'body');
-  if (body.length < 9) throw new ArgumentError(`"body" expected at least 9 bytes, got ${body.length}`);
+  if (body.length < 8) throw new ArgumentError(`"body" expected at least 8 bytes (the nonce), got ${body.length}`);
   const kernel = await resolveKernel(options.kernel);
   const pool = await resolvePool(options.pool);
   const outcome = await searchNonce({
