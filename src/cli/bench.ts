@@ -13,7 +13,8 @@
 //    row's own hash rate.
 //
 // --json prints one object (schema "tpkit-bench/1"):
-//   { schema, date, machine: { cpu, cores, node, v8, platform, arch, simd, kernel, loadAverage },
+//   { schema, date, machine: { cpu, cores, node, v8, platform, arch, simd, kernel,
+//       loadAverage: { start, end } },                                  // 1/5/15-minute load averages
 //     options: { difficulties, threads, repeats, durationMs, kernel },
 //     baselines: [{ name, hashRate, ratio, reference, note? }],        // hashes/s, one thread
 //     throughput: [{ threads, hashRate, perThread, efficiency }],      // efficiency vs 1 thread
@@ -100,7 +101,7 @@ export interface BenchReport {
     arch: string;
     simd: boolean;
     kernel: KernelName;
-    loadAverage: number[];
+    loadAverage: { start: number[]; end: number[] };
   };
   options: { difficulties: number[]; threads: number[]; repeats: number; durationMs: number; kernel: string };
   baselines: BenchBaseline[];
@@ -259,7 +260,9 @@ function render(report: BenchReport): string {
   const m = report.machine;
   const out: string[] = [];
   out.push(`Machine: ${m.cpu}, ${m.cores} cores, Node ${m.node} (V8 ${m.v8}), ${m.platform}/${m.arch}`);
-  out.push(`WASM SIMD: ${m.simd ? 'on' : 'off'}; miner kernel: ${m.kernel}; load average at start: ${m.loadAverage.map((l) => l.toFixed(2)).join(' ')}`);
+  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
+  out.push(`WASM SIMD: ${m.simd ? 'on' : 'off'}; miner kernel: ${m.kernel}`);
+  out.push(`Load average (1/5/15 min): ${load(m.loadAverage.start)} at start, ${load(m.loadAverage.end)} at end`);
   if (report.baselines.length > 0) {
     out.push('', 'Baselines (one thread, SHA-512 of one 128-byte block):');
     out.push(
@@ -349,7 +352,7 @@ export async function run(argv: string[]): Promise<number> {
       arch: process.arch,
       simd: simdSupported(),
       kernel,
-      loadAverage: loadavg(),
+      loadAverage: { start: loadavg(), end: [] },
     },
     options: { difficulties, threads: threadCounts, repeats, durationMs, kernel: values.kernel },
     baselines: [],
@@ -410,6 +413,7 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     progress.finish();
   }
+  report.machine.loadAverage.end = loadavg();
   console.log(values.json ? JSON.stringify(report, null, 2) : render(report));
   return 0;
 }
