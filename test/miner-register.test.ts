@@ -74,7 +74,7 @@ test('tpkit mine --key prints a signed transaction that verifies; --pubkey print
 
 test('tpkit bench --json: a short run gives the documented schema', async () => {
   const { stdout } = await run(process.execPath, [
-    cli, 'bench', '--difficulties', '4,6', '--threads', '1,2', '--repeats', '2', '--duration', '100', '--json',
+    cli, 'bench', '--difficulties', '4,6', '--threads', '1,2', '--repeats', '2', '--duration', '100', '--rounds', '1', '--json',
   ]);
   const report = JSON.parse(stdout);
   assert.is(report.schema, 'tpkit-bench/1');

@@ -15,8 +15,9 @@
 // --json prints one object (schema "tpkit-bench/1"):
 //   { schema, date, machine: { cpu, cores, node, v8, platform, arch, simd, kernel,
 //       loadAverage: { start, end } },                                  // 1/5/15-minute load averages
-//     options: { difficulties, threads, repeats, durationMs, kernel },
-//     baselines: [{ name, hashRate, ratio, reference, note? }],        // hashes/s, one thread
+//     options: { difficulties, threads, repeats, durationMs, rounds, kernel },
+//     baselines: [{ name, hashRate, ratio, reference, note? }],        // hashes/s, one thread,
+//                                          // medians over rounds; ratio: median per-round ratio
 //     throughput: [{ threads, hashRate, perThread, efficiency }],      // efficiency vs 1 thread
 //     rows: [{ difficulty, threads, solves, hashes, hashRate, perThread, efficiency,
 //              measured: { meanMs, medianMs, p95Ms }, expected: { meanMs, medianMs, p95Ms } }] }
@@ -48,13 +49,14 @@ Options:
   --difficulties LIST  difficulties to solve (default 8,12,16,20,24)
   --threads LIST       thread counts (default 1..cores)
   --repeats N          solves per difficulty and thread count (default 10)
-  --duration MS        measuring time of each baseline and throughput run (default 1500)
+  --duration MS        measuring time of each baseline and throughput run (default 1000)
+  --rounds N           baseline rounds; rates and ratios are medians over rounds (default 3)
   --kernel NAME        auto, simd, scalar or js (default auto: the fastest measured here)
   --no-baselines       skip the baselines
   --json               print the results as JSON (schema in src/cli/bench.ts)
   -h, --help           show this help
 
-A short run for CI: tpkit bench --difficulties 8,12 --threads 1 --repeats 3 --duration 200`;
+A short run for CI: tpkit bench --difficulties 8,12 --threads 1 --repeats 3 --duration 200 --rounds 1`;
 
 interface Quantiles {
   meanMs: number;
@@ -103,7 +105,7 @@ export interface BenchReport {
     kernel: KernelName;
     loadAverage: { start: number[]; end: number[] };
   };
-  options: { difficulties: number[]; threads: number[]; repeats: number; durationMs: number; kernel: string };
+  options: { difficulties: number[]; threads: number[]; repeats: number; durationMs: number; rounds: number; kernel: string };
   baselines: BenchBaseline[];
   throughput: BenchThroughput[];
   rows: BenchRow[];
@@ -159,59 +161,94 @@ function opensslRate(durationMs: number): { rate: number | null; note?: string }
   return { rate: (Number(match[1]) * 1000) / 80 };
 }
 
-function kernelRate(name: KernelName, durationMs: number): number {
+/** A baseline: a name and a function measuring its hashes per second (null: cannot run here). */
+interface Contender {
+  name: string;
+  measure: (durationMs: number) => { rate: number | null; note?: string };
+}
+
+function kernelContender(name: KernelName): Contender {
+  const label = `tpkit ${name} kernel, 80 B body`;
+  if (!availableKernels().includes(name)) {
+    return { name: label, measure: () => ({ rate: null, note: 'not supported by this engine' }) };
+  }
   const kernel = createKernel(name);
   kernel.init(randomBytes(80));
   let nonce = 0n;
-  // Let the engine optimise the kernel before the clock starts.
-  const warmUntil = performance.now() + Math.min(400, durationMs);
-  while (performance.now() < warmUntil) {
-    kernel.search(nonce, 4096, 64);
-    nonce += 4096n;
-  }
-  return loopRate(durationMs, (n) => {
+  let warm = false;
+  const hash = (n: number) => {
+    // Difficulty 64 qualifies with probability 2^-64: every nonce is hashed.
     kernel.search(nonce, n, 64);
     nonce += BigInt(n);
-  });
+  };
+  return {
+    name: label,
+    measure: (durationMs) => {
+      if (!warm) {
+        // Let the engine optimise the kernel before the clock starts.
+        const until = performance.now() + 400;
+        while (performance.now() < until) hash(4096);
+        warm = true;
+      }
+      return { rate: loopRate(durationMs, hash) };
+    },
+  };
 }
 
-function measureBaselines(durationMs: number, progress: Progress): BenchBaseline[] {
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+/**
+ * Every baseline runs once per round, back to back, so each round's figures share the
+ * machine's state of the moment (other processes, a busy sibling hardware thread).
+ * A rate is the median over rounds; a ratio is the median of the per-round ratios.
+ */
+function measureBaselines(durationMs: number, rounds: number, progress: Progress): BenchBaseline[] {
   const message = randomBytes(80);
-  const found: { name: string; rate: number | null; note?: string }[] = [];
-  progress.status('openssl speed -evp sha512 -bytes 80');
-  const openssl = opensslRate(durationMs);
-  found.push({ name: 'openssl speed -evp sha512 -bytes 80', rate: openssl.rate, note: openssl.note });
-  progress.tick(1, 'node:crypto sha512');
-  found.push({
-    name: 'node:crypto createHash(sha512), 80 B',
-    rate: loopRate(durationMs, (n) => {
-      for (let i = 0; i < n; i++) createHash('sha512').update(message).digest();
-    }),
-  });
-  progress.tick(1, '@noble/hashes sha512');
-  found.push({
-    name: '@noble/hashes sha512, 80 B',
-    rate: loopRate(durationMs, (n) => {
-      for (let i = 0; i < n; i++) nobleSha512(message);
-    }),
-  });
-  for (const name of ['scalar', 'simd', 'js'] as KernelName[]) {
-    progress.tick(1, `tpkit ${name} kernel`);
-    if (!availableKernels().includes(name)) {
-      found.push({ name: `tpkit ${name} kernel, 80 B body`, rate: null, note: 'not supported by this engine' });
-      continue;
-    }
-    found.push({ name: `tpkit ${name} kernel, 80 B body`, rate: kernelRate(name, durationMs) });
+  const contenders: Contender[] = [
+    { name: 'openssl speed -evp sha512 -bytes 80', measure: opensslRate },
+    {
+      name: 'node:crypto createHash(sha512), 80 B',
+      measure: (ms) => ({
+        rate: loopRate(ms, (n) => {
+          for (let i = 0; i < n; i++) createHash('sha512').update(message).digest();
+        }),
+      }),
+    },
+    {
+      name: '@noble/hashes sha512, 80 B',
+      measure: (ms) => ({
+        rate: loopRate(ms, (n) => {
+          for (let i = 0; i < n; i++) nobleSha512(message);
+        }),
+      }),
+    },
+    ...(['scalar', 'simd', 'js'] as KernelName[]).map(kernelContender),
+  ];
+  const rates: (number | null)[][] = contenders.map(() => []);
+  const notes: (string | undefined)[] = contenders.map(() => undefined);
+  for (let round = 0; round < rounds; round++) {
+    contenders.forEach((c, i) => {
+      progress.status(`baselines, round ${round + 1}/${rounds}: ${c.name}`);
+      const { rate, note } = c.measure(durationMs);
+      rates[i].push(rate);
+      notes[i] ??= note;
+      progress.tick(1);
+    });
   }
-  progress.tick(1);
-  const reference = openssl.rate !== null ? found[0] : found[1];
-  return found.map((b) => ({
-    name: b.name,
-    hashRate: b.rate,
-    ratio: b === reference || b.rate === null || reference.rate === null ? null : b.rate / reference.rate,
-    reference: reference.name,
-    ...(b.note ? { note: b.note } : {}),
-  }));
+  const ref = rates[0].every((r) => r !== null) ? 0 : 1;
+  return contenders.map((c, i) => {
+    const valid = rates[i].every((r) => r !== null) && rates[ref].every((r) => r !== null);
+    return {
+      name: c.name,
+      hashRate: rates[i].every((r) => r !== null) ? median(rates[i] as number[]) : null,
+      ratio: i === ref || !valid ? null : median(rates[i].map((r, j) => (r as number) / (rates[ref][j] as number))),
+      reference: contenders[ref].name,
+      ...(notes[i] ? { note: notes[i] } : {}),
+    };
+  });
 }
 
 async function measureThroughput(
@@ -319,7 +356,8 @@ export async function run(argv: string[]): Promise<number> {
       difficulties: { type: 'string', default: '8,12,16,20,24' },
       threads: { type: 'string' },
       repeats: { type: 'string', default: '10' },
-      duration: { type: 'string', default: '1500' },
+      rounds: { type: 'string', default: '3' },
+      duration: { type: 'string', default: '1000' },
       kernel: { type: 'string', default: 'auto' },
       'no-baselines': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
@@ -338,6 +376,7 @@ export async function run(argv: string[]): Promise<number> {
     : Array.from({ length: cores }, (_, i) => i + 1);
   const repeats = parsePositive(values.repeats, 'repeats');
   const durationMs = parsePositive(values.duration, 'duration');
+  const rounds = parsePositive(values.rounds, 'rounds');
   const kernel = await resolveKernel(values.kernel as KernelName | 'auto');
 
   const report: BenchReport = {
@@ -354,16 +393,16 @@ export async function run(argv: string[]): Promise<number> {
       kernel,
       loadAverage: { start: loadavg(), end: [] },
     },
-    options: { difficulties, threads: threadCounts, repeats, durationMs, kernel: values.kernel },
+    options: { difficulties, threads: threadCounts, repeats, durationMs, rounds, kernel: values.kernel },
     baselines: [],
     throughput: [],
     rows: [],
   };
 
-  const steps = (values['no-baselines'] ? 0 : 7) + threadCounts.length * (1 + difficulties.length * repeats);
+  const steps = (values['no-baselines'] ? 0 : 6 * rounds) + threadCounts.length * (1 + difficulties.length * repeats);
   const progress = new Progress({ label: 'bench', total: steps });
   try {
-    if (!values['no-baselines']) report.baselines = measureBaselines(durationMs, progress);
+    if (!values['no-baselines']) report.baselines = measureBaselines(durationMs, rounds, progress);
     const oneThread = new Map<number, number>();
     let oneThreadThroughput: number | undefined;
     for (const threads of threadCounts) {
