@@ -41,6 +41,15 @@ test('mines a body on two threads; the answer holds under node:crypto', async ()
   }
 });
 
+test("kernel 'auto' (the default) mines with the WASM kernels and reports what each did", async () => {
+  const result = await mineBody(randomBytes(90), { difficulty: 16, pool });
+  assert.ok(sha512Bits(result.body) >= 16);
+  assert.ok(result.kernel === 'scalar' || result.kernel === 'simd');
+  const counted = Object.values(result.byKernel).reduce((a, b) => a + (b ?? 0), 0);
+  assert.is(counted, result.hashes);
+  assert.is(result.byKernel.js, undefined);
+});
+
 test('the first solution stops every thread within 50 ms, and none is left running', async () => {
   for (let trial = 0; trial < 3; trial++) {
     const recording = recordingPool();

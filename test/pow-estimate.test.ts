@@ -3,9 +3,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash } from 'node:crypto';
 import { TpkitError } from '../src/errors.js';
-import { calibrate, resolveKernel } from '../src/pow/calibrate.js';
+import { calibrate } from '../src/pow/calibrate.js';
 import { estimateMining } from '../src/pow/estimate.js';
-import { createKernel } from '../src/pow/kernel.js';
+import { checkKernelChoice, createKernel } from '../src/pow/kernel.js';
 
 const close = (actual: number, expected: number, relative: number) =>
   Math.abs(actual - expected) <= Math.abs(expected) * relative;
@@ -56,8 +56,9 @@ test('calibrate measures every WASM kernel in well under a second and names the 
   assert.ok(result.kernel === 'scalar' || result.kernel === 'simd');
   assert.ok((result.rates.scalar ?? 0) > 100_000 && (result.rates.simd ?? 0) > 100_000, JSON.stringify(result.rates));
   assert.is(result.hashRate, result.rates[result.kernel]);
-  assert.is(await resolveKernel('auto'), result.kernel);
-  assert.is(await resolveKernel('js'), 'js');
+  assert.is(checkKernelChoice('auto'), 'auto');
+  assert.is(checkKernelChoice('js'), 'js');
+  assert.throws(() => checkKernelChoice('gpu' as never), (e: unknown) => e instanceof TpkitError && e.code === 'INVALID_ARGUMENT');
   const js = await calibrate({ durationMs: 50, kernels: ['js'] });
   assert.is(js.kernel, 'js');
   assert.ok(js.hashRate > 1000);

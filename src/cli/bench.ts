@@ -20,7 +20,8 @@
 //                                          // medians over rounds; ratio: median per-round ratio
 //     throughput: [{ threads, hashRate, perThread, efficiency }],      // efficiency vs 1 thread
 //     rows: [{ difficulty, threads, solves, hashes, hashRate, perThread, efficiency,
-//              measured: { meanMs, medianMs, p95Ms }, expected: { meanMs, medianMs, p95Ms } }] }
+//              measured: { meanMs, medianMs, p95Ms }, expected: { meanMs, medianMs, p95Ms },
+//              byKernel: { simd?, scalar?, js? } }] }                    // hashes done by each kernel
 // Rates are hashes per second; efficiency is null when there is no 1-thread figure; ratio
 // is null for the reference itself or when a baseline could not run.
 
@@ -30,9 +31,9 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sha512 as nobleSha512 } from '@noble/hashes/sha2.js';
 import { ArgumentError } from '../errors.js';
-import { resolveKernel } from '../pow/calibrate.js';
 import { estimateMining } from '../pow/estimate.js';
-import { createKernel, availableKernels, type KernelName } from '../pow/kernel.js';
+import { availableKernels, checkKernelChoice, createKernel, type KernelName } from '../pow/kernel.js';
+import type { KernelChoice } from '../pow/search-task.js';
 import { mineBody } from '../pow/mine-body.js';
 import { createMinerPool, piscinaMinerPool } from '../pow/pool.node.js';
 import { searchNonce } from '../pow/search.js';
@@ -89,6 +90,8 @@ export interface BenchRow {
   efficiency: number | null;
   measured: Quantiles;
   expected: Quantiles;
+  /** Hashes done by each kernel (with --kernel auto each thread keeps the fastest). */
+  byKernel: Partial<Record<KernelName, number>>;
 }
 
 export interface BenchReport {
@@ -102,7 +105,7 @@ export interface BenchReport {
     platform: string;
     arch: string;
     simd: boolean;
-    kernel: KernelName;
+    kernel: KernelChoice;
     loadAverage: { start: number[]; end: number[] };
   };
   options: { difficulties: number[]; threads: number[]; repeats: number; durationMs: number; rounds: number; kernel: string };
@@ -254,7 +257,7 @@ function measureBaselines(durationMs: number, rounds: number, progress: Progress
 async function measureThroughput(
   pool: ReturnType<typeof createMinerPool>,
   threads: number,
-  kernel: KernelName,
+  kernel: KernelChoice,
   durationMs: number,
 ): Promise<number> {
   const controller = new AbortController();
@@ -293,12 +296,19 @@ function table(headers: string[], rows: string[][], rightFrom = 1): string {
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
+/** "simd 80%, scalar 20%": the share of hashes each kernel did. */
+function kernelShares(byKernel: Partial<Record<KernelName, number>>): string {
+  const entries = (Object.entries(byKernel) as [KernelName, number][]).sort((a, b) => b[1] - a[1]);
+  const total = entries.reduce((sum, [, n]) => sum + n, 0);
+  return entries.map(([name, n]) => `${name} ${Math.round((n / total) * 100)}%`).join(', ');
+}
+
 function render(report: BenchReport): string {
   const m = report.machine;
   const out: string[] = [];
   out.push(`Machine: ${m.cpu}, ${m.cores} cores, Node ${m.node} (V8 ${m.v8}), ${m.platform}/${m.arch}`);
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
-  out.push(`WASM SIMD: ${m.simd ? 'on' : 'off'}; miner kernel: ${m.kernel}`);
+  out.push(`WASM SIMD: ${m.simd ? 'on' : 'off'}; miner kernel: ${m.kernel}${m.kernel === 'auto' ? ' (each thread keeps the faster of its WASM kernels)' : ''}`);
   out.push(`Load average (1/5/15 min): ${load(m.loadAverage.start)} at start, ${load(m.loadAverage.end)} at end`);
   if (report.baselines.length > 0) {
     out.push('', 'Baselines (one thread, SHA-512 of one 128-byte block):');
@@ -331,7 +341,7 @@ function render(report: BenchReport): string {
     out.push('', 'Time to solution (measured over repeated solves / expected at the row\'s H/s):');
     out.push(
       table(
-        ['difficulty', 'threads', 'solves', 'H/s total', 'H/s/thread', 'eff.', 'mean', 'median', 'p95'],
+        ['difficulty', 'threads', 'solves', 'H/s total', 'H/s/thread', 'eff.', 'mean', 'median', 'p95', 'kernels'],
         report.rows.map((r) => [
           String(r.difficulty),
           String(r.threads),
@@ -342,6 +352,7 @@ function render(report: BenchReport): string {
           `${formatDuration(r.measured.meanMs)} / ${formatDuration(r.expected.meanMs)}`,
           `${formatDuration(r.measured.medianMs)} / ${formatDuration(r.expected.medianMs)}`,
           `${formatDuration(r.measured.p95Ms)} / ${formatDuration(r.expected.p95Ms)}`,
+          kernelShares(r.byKernel),
         ]),
       ),
     );
@@ -377,7 +388,7 @@ export async function run(argv: string[]): Promise<number> {
   const repeats = parsePositive(values.repeats, 'repeats');
   const durationMs = parsePositive(values.duration, 'duration');
   const rounds = parsePositive(values.rounds, 'rounds');
-  const kernel = await resolveKernel(values.kernel as KernelName | 'auto');
+  const kernel = checkKernelChoice(values.kernel as KernelChoice);
 
   const report: BenchReport = {
     schema: 'tpkit-bench/1',
@@ -421,11 +432,15 @@ export async function run(argv: string[]): Promise<number> {
         for (const difficulty of difficulties) {
           const times: number[] = [];
           let hashes = 0;
+          const byKernel: Partial<Record<KernelName, number>> = {};
           for (let i = 0; i < repeats; i++) {
             progress.status(`difficulty ${difficulty}, ${threads} thread${threads > 1 ? 's' : ''}, solve ${i + 1}/${repeats}`);
             const result = await mineBody(randomBytes(66), { difficulty, pool, kernel, threads });
             times.push(result.elapsedMs);
             hashes += result.hashes;
+            for (const [name, count] of Object.entries(result.byKernel) as [KernelName, number][]) {
+              byKernel[name] = (byKernel[name] ?? 0) + count;
+            }
             progress.tick(1);
           }
           const totalMs = times.reduce((a, b) => a + b, 0);
@@ -443,6 +458,7 @@ export async function run(argv: string[]): Promise<number> {
             efficiency: single ? hashRate / (threads * single) : null,
             measured: quantiles(times),
             expected: { meanMs: expected.meanMs, medianMs: expected.medianMs, p95Ms: expected.p95Ms },
+            byKernel,
           });
         }
       } finally {

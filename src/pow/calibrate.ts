@@ -1,8 +1,10 @@
-// How fast this device mines, and with which kernel. Both WASM binaries run here in
-// alternating slices of a few milliseconds on a sample register body. The SIMD
-// binary does not win everywhere (on the Zen 5 dev machine scalar does 6.9 MH/s, SIMD
-// 5.7, see scripts/gen-kernels.mjs), so 'auto' takes the measured winner instead of
-// trusting `WebAssembly.validate` alone. Slices yield to the event loop in between.
+// How fast this device mines, and with which kernel, measured in well under a second so a
+// wallet can show the expected registration time (estimate.ts) before it starts. Every
+// WASM binary runs here in alternating slices of a few milliseconds on a sample register
+// body, yielding to the event loop in between. The SIMD binary does not win everywhere
+// (on the Zen 5 dev machine scalar does 6.9 MH/s, SIMD 5.7, see scripts/gen-kernels.mjs);
+// mining with kernel 'auto' does not rely on this one measurement but keeps re-measuring
+// in every worker (search-task.ts).
 
 import { ArgumentError } from '../errors.js';
 import { availableKernels, loadKernel, type KernelName, type MiningKernel } from './kernel.js';
@@ -26,8 +28,6 @@ export interface CalibrateOptions {
 
 /** A register body's size with one key and no extra data: one SHA-512 block. */
 const SAMPLE_BODY_LENGTH = 66;
-
-let last: Promise<Calibration> | undefined;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -85,28 +85,5 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
   });
   const name = kernels[winner].name;
   const result: Calibration = { kernel: name, hashRate: best[name] ?? 0, rates: best, elapsedMs: performance.now() - began };
-  if (!options.kernels) last = Promise.resolve(result);
   return result;
-}
-
-/**
- * The kernel to mine with: an explicit name as given, 'auto' the winner of this
- * process's last default calibration (running a short one the first time).
- */
-export async function resolveKernel(kernel: KernelName | 'auto' = 'auto'): Promise<KernelName> {
-  if (kernel !== 'auto') {
-    if (!availableKernels().includes(kernel)) {
-      throw new ArgumentError(`"kernel" expected one of ${availableKernels().join(', ')} or 'auto', got ${String(kernel)}`);
-    }
-    return kernel;
-  }
-  const names = availableKernels().filter((n) => n !== 'js');
-  if (names.length <= 1) return names[0] ?? 'js';
-  if (!last) {
-    last = calibrate({ durationMs: 300 });
-    last.catch(() => {
-      last = undefined;
-    });
-  }
-  return (await last).kernel;
 }

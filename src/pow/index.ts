@@ -3,9 +3,10 @@
 
 export { leadingZeroBits, powBits } from './bits.js';
 export { estimateMining, hashesForProbability, type MiningEstimate } from './estimate.js';
-export { calibrate, resolveKernel, type Calibration, type CalibrateOptions } from './calibrate.js';
+export { calibrate, type Calibration, type CalibrateOptions } from './calibrate.js';
 export {
   availableKernels,
+  checkKernelChoice,
   createKernel,
   loadKernel,
   mineRange,
@@ -16,4 +17,4 @@ export {
 export { mineBody, type MineOptions, type MineResult, type PiscinaLike } from './mine-body.js';
 export { mineRegister, type MineRegisterOptions } from './mine-register.js';
 export { searchNonce, type MinerPool, type MiningProgress, type SearchOptions, type SearchOutcome } from './search.js';
-export { runSearchTask, RUNNING, SOLVED, ABORTED, type SearchTask, type SearchTaskResult } from './search-task.js';
+export { runSearchTask, RUNNING, SOLVED, ABORTED, PROBE_EVERY, type KernelChoice, type SearchTask, type SearchTaskResult } from './search-task.js';

@@ -39,6 +39,14 @@ function fromWasm(module: WasmModule): MiningKernel {
   };
 }
 
+/** A kernel choice checked against this engine: a name it runs, or 'auto'. */
+export function checkKernelChoice(kernel: KernelName | 'auto' = 'auto'): KernelName | 'auto' {
+  if (kernel !== 'auto' && !availableKernels().includes(kernel)) {
+    throw new ArgumentError(`"kernel" expected one of ${availableKernels().join(', ')} or 'auto', got ${String(kernel)}`);
+  }
+  return kernel;
+}
+
 function checkName(name: KernelName): void {
   if (!KERNEL_NAMES.includes(name)) {
     throw new ArgumentError(`"kernel" expected one of ${KERNEL_NAMES.join(', ')}, got ${String(name)}`);

@@ -6,8 +6,7 @@
 import { expectBytes } from '../bytes.js';
 import { ArgumentError, TpkitError } from '../errors.js';
 import { powBits } from './bits.js';
-import { resolveKernel } from './calibrate.js';
-import type { KernelName } from './kernel.js';
+import { checkKernelChoice, type KernelName } from './kernel.js';
 import { searchNonce, type MinerPool, type MiningProgress } from './search.js';
 
 /** A piscina pool, seen structurally so this file stays free of Node imports. */
@@ -24,7 +23,7 @@ export interface MineOptions {
   onProgress?: (progress: MiningProgress) => void;
   /** A miner pool or a piscina pool made by createMinerPool() (default: the process's shared pool). */
   pool?: MinerPool | PiscinaLike;
-  /** Kernel to run (default 'auto': the fastest measured here). */
+  /** Kernel to run (default 'auto': each thread keeps whichever WASM kernel runs fastest). */
   kernel?: KernelName | 'auto';
   /** First nonce searched (default 0). */
   startNonce?: bigint;
@@ -38,7 +37,10 @@ export interface MineResult {
   bits: number;
   hashes: number;
   elapsedMs: number;
+  /** The kernel that did most of the hashes. */
   kernel: KernelName;
+  /** Hashes done by each kernel. */
+  byKernel: Partial<Record<KernelName, number>>;
 }
 
 export async function resolvePool(pool: MinerPool | PiscinaLike | undefined): Promise<MinerPool> {
@@ -61,7 +63,7 @@ export async function resolvePool(pool: MinerPool | PiscinaLike | undefined): Pr
 export async function mineBody(body: Uint8Array, options: MineOptions): Promise<MineResult> {
   expectBytes(body, 'body');
   if (body.length < 8) throw new ArgumentError(`"body" expected at least 8 bytes (the nonce), got ${body.length}`);
-  const kernel = await resolveKernel(options.kernel);
+  const kernel = checkKernelChoice(options.kernel);
   const pool = await resolvePool(options.pool);
   const outcome = await searchNonce({
     body,
@@ -81,5 +83,14 @@ export async function mineBody(body: Uint8Array, options: MineOptions): Promise<
       details: `nonce ${outcome.nonce} gives ${bits} bits, difficulty ${options.difficulty}`,
     });
   }
-  return { body: mined, nonce: outcome.nonce, bits, hashes: outcome.hashes, elapsedMs: outcome.elapsedMs, kernel };
+  const used = (Object.entries(outcome.byKernel) as [KernelName, number][]).sort((a, b) => b[1] - a[1]);
+  return {
+    body: mined,
+    nonce: outcome.nonce,
+    bits,
+    hashes: outcome.hashes,
+    elapsedMs: outcome.elapsedMs,
+    kernel: used[0]?.[0] ?? (kernel === 'auto' ? 'js' : kernel),
+    byKernel: outcome.byKernel,
+  };
 }

@@ -8,7 +8,7 @@
 import { AbortError, ArgumentError, TpkitError } from '../errors.js';
 import { estimateMining } from './estimate.js';
 import type { KernelName } from './kernel.js';
-import { ABORTED, RUNNING, type SearchTask, type SearchTaskResult } from './search-task.js';
+import { ABORTED, RUNNING, type KernelChoice, type SearchTask, type SearchTaskResult } from './search-task.js';
 
 export interface MinerPool {
   /** Threads the pool runs at once; a search uses at most this many. */
@@ -30,7 +30,8 @@ export interface SearchOptions {
   body: Uint8Array;
   difficulty: number;
   pool: MinerPool;
-  kernel: KernelName;
+  /** A kernel, or 'auto': each thread keeps whichever of its kernels runs fastest. */
+  kernel: KernelChoice;
   /** Threads to use (default: all of the pool's). */
   threads?: number;
   signal?: AbortSignal;
@@ -52,6 +53,8 @@ export interface SearchOutcome {
   nonce: bigint;
   hashes: number;
   elapsedMs: number;
+  /** Hashes done by each kernel, all threads together. */
+  byKernel: Partial<Record<KernelName, number>>;
 }
 
 const NONCE_LIMIT = 1n << 64n;
@@ -108,6 +111,7 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
 
   let found: bigint | null = null;
   let failure: unknown;
+  const byKernel: Partial<Record<KernelName, number>> = {};
   const tasks: Promise<void>[] = [];
   for (let i = 0; i < threads; i++) {
     const start = first + BigInt(i) * range;
@@ -118,6 +122,9 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
       pool.run(task).then(
         (result) => {
           if (result.nonce !== null && found === null) found = result.nonce;
+          for (const [name, count] of Object.entries(result.byKernel) as [KernelName, number][]) {
+            byKernel[name] = (byKernel[name] ?? 0) + count;
+          }
         },
         (err: unknown) => {
           failure ??= err;
@@ -140,5 +147,5 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
     });
   }
   report();
-  return { nonce: found, hashes: Number(Atomics.load(done, 0)), elapsedMs: performance.now() - began };
+  return { nonce: found, hashes: Number(Atomics.load(done, 0)), elapsedMs: performance.now() - began, byKernel };
 }

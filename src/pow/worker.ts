@@ -7,17 +7,18 @@ import { runSearchTask, type SearchTask, type SearchTaskResult } from './search-
 
 async function setup(): Promise<(task: SearchTask) => SearchTaskResult> {
   const kernels = new Map<KernelName, MiningKernel>();
-  for (const name of availableKernels()) {
-    if (name !== 'js') kernels.set(name, createKernel(name));
-  }
-  return (task) => {
-    let kernel = kernels.get(task.kernel);
+  const get = (name: KernelName) => {
+    let kernel = kernels.get(name);
     if (!kernel) {
-      kernel = createKernel(task.kernel);
-      kernels.set(task.kernel, kernel);
+      kernel = createKernel(name);
+      kernels.set(name, kernel);
     }
-    return runSearchTask(kernel, task);
+    return kernel;
   };
+  // 'auto' runs every WASM kernel this engine has (SIMD first), else the JS one.
+  const wasm = availableKernels().filter((name) => name !== 'js');
+  const auto = (wasm.length > 0 ? wasm : (['js'] as KernelName[])).map(get);
+  return (task) => runSearchTask(task.kernel === 'auto' ? auto : get(task.kernel), task);
 }
 
 export default setup();

@@ -1,0 +1,78 @@
+// One worker's share of a search (runSearchTask), run in this thread: slices, the shared
+// stop flag and counter, and 'auto' keeping the faster of several kernels.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { randomBytes } from 'node:crypto';
+import { createKernel, mineRange, type KernelName, type MiningKernel } from '../src/pow/kernel.js';
+import { RUNNING, SOLVED, runSearchTask, type SearchTask } from '../src/pow/search-task.js';
+
+function task(body: Uint8Array, difficulty: number, start: bigint, count: bigint): SearchTask {
+  return {
+    body,
+    difficulty,
+    start,
+    end: start + count,
+    kernel: 'auto',
+    control: new SharedArrayBuffer(4),
+    counter: new SharedArrayBuffer(8),
+    sliceMs: 4,
+  };
+}
+
+/** A real kernel made `factor` times slower by busy-waiting after each call, under another name. */
+function slowed(inner: MiningKernel, name: KernelName, factor: number): MiningKernel {
+  return {
+    name,
+    lanes: inner.lanes,
+    init: (body) => inner.init(body),
+    search: (start, count, difficulty) => {
+      const began = performance.now();
+      const result = inner.search(start, count, difficulty);
+      const until = began + (performance.now() - began) * factor;
+      while (performance.now() < until);
+      return result;
+    },
+  };
+}
+
+test('a task finds the first qualifying nonce of its range, sets SOLVED and counts its hashes', () => {
+  const body = randomBytes(70);
+  const t = task(body, 10, 5000n, 1_000_000n);
+  const result = runSearchTask(createKernel('scalar'), t);
+  assert.is(result.nonce, mineRange(body, 5000n, 1_000_000, 10, 'js'));
+  assert.is(new Int32Array(t.control)[0], SOLVED);
+  assert.is(Number(new BigInt64Array(t.counter)[0]), result.hashes);
+  assert.is(result.hashes, Number(result.nonce! - 5000n) + 1);
+  assert.equal(result.byKernel, { scalar: result.hashes });
+});
+
+test('a task that sees the stop flag set does no work; a range without a solution returns null', () => {
+  const body = randomBytes(70);
+  const stopped = task(body, 1, 0n, 1000n);
+  new Int32Array(stopped.control)[0] = SOLVED;
+  assert.equal(runSearchTask(createKernel('scalar'), stopped), { nonce: null, hashes: 0, byKernel: {} });
+  const empty = task(body, 64, 0n, 3000n);
+  const result = runSearchTask(createKernel('simd'), empty);
+  assert.is(result.nonce, null);
+  assert.is(result.hashes, 3000);
+  assert.is(new Int32Array(empty.control)[0], RUNNING);
+});
+
+test("'auto' moves to the faster kernel and keeps probing the other; answers do not change", () => {
+  const body = randomBytes(66);
+  const fast = createKernel('scalar');
+  const slow = slowed(createKernel('scalar'), 'simd', 3);
+  // The slow one first: the task starts on it and must find out.
+  const result = runSearchTask([slow, fast], task(body, 64, 0n, 1_500_000n));
+  const onFast = result.byKernel.scalar ?? 0;
+  const onSlow = result.byKernel.simd ?? 0;
+  assert.is(onFast + onSlow, 1_500_000);
+  assert.ok(onFast > 4 * onSlow, `fast ${onFast}, slow ${onSlow}`);
+  assert.ok(onSlow > 0);
+  // Switching mid-range: the first solution is still the first of the range.
+  const mixed = randomBytes(75);
+  const found = runSearchTask([slowed(createKernel('simd'), 'simd', 2), createKernel('scalar')], task(mixed, 14, 0n, 2_000_000n));
+  assert.is(found.nonce, mineRange(mixed, 0n, 2_000_000, 14, 'scalar'));
+});
+
+test.run();
