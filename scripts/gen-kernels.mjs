@@ -25,10 +25,14 @@
 //   σ0's rotr 8 as one i8x16.shuffle                                     SIMD 4.4
 //   Ch as v128.bitselect                                                 SIMD 5.4 vs 5.4
 //   two interleaved streams (SIMD+SIMD 4 nonces, scalar+scalar, scalar+SIMD)  4.2, 3.3, 4.0
+//   schedule words computed 2, 4 or 8 rounds ahead                       no change
+//   schedule words stored to memory, as OpenSSL keeps them               paired 0.89x, SIMD 0.87x
+// ("paired": median ratio over alternating runs, robust to other load on the machine.)
 // The engine decides register allocation: every "better" variant spilled more. SIMD
 // loses to scalar on this CPU because a rotation costs three vector instructions
 // (shl, shr_u, or) against one `ror`, and V8 reloads spilled vectors instead of folding
-// them into operands; the host therefore races both binaries (src/wasm/select.ts).
+// them into operands. Which binary wins also changes with the load on the cores, so the
+// miner's workers keep measuring both (src/pow/search-task.ts).
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
