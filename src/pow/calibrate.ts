@@ -14,7 +14,7 @@ export interface Calibration {
   kernel: KernelName;
   /** Its hashes per second on one thread. */
   hashRate: number;
-  /** Best measured hashes per second of every kernel tried. */
+  /** Hashes per second of every kernel tried (median over the measuring rounds). */
   rates: Partial<Record<KernelName, number>>;
   elapsedMs: number;
 }
@@ -65,9 +65,10 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
     }
     await yieldToEventLoop();
   }
-  // The winner is decided on paired rounds of the second half (the engine has optimised
-  // by then): the median ratio to the first kernel, robust to another process taking
-  // the core for a while. The reported rate is each kernel's best round.
+  // Only the second half counts (the engine has optimised the kernels by then). The
+  // winner has the best median ratio to the first kernel over paired rounds, robust to
+  // another process taking the core for a while; a rate is the median round, the
+  // figure to expect rather than the best moment.
   const rounds = rates[0].length;
   const from = Math.floor(rounds / 2);
   const median = (xs: number[]) => {
@@ -79,11 +80,10 @@ export async function calibrate(options: CalibrateOptions = {}): Promise<Calibra
   score.forEach((value, i) => {
     if (value > score[winner]) winner = i;
   });
-  const best: Partial<Record<KernelName, number>> = {};
+  const typical: Partial<Record<KernelName, number>> = {};
   kernels.forEach((k, i) => {
-    best[k.name] = Math.max(0, ...rates[i]);
+    typical[k.name] = median(rates[i].slice(from));
   });
   const name = kernels[winner].name;
-  const result: Calibration = { kernel: name, hashRate: best[name] ?? 0, rates: best, elapsedMs: performance.now() - began };
-  return result;
+  return { kernel: name, hashRate: typical[name] ?? 0, rates: typical, elapsedMs: performance.now() - began };
 }
