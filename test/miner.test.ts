@@ -7,7 +7,7 @@ import { AbortError, TpkitError } from '../src/errors.js';
 import { leadingZeroBits } from '../src/pow/bits.js';
 import { mineBody } from '../src/pow/mine-body.js';
 import { createMinerPool, piscinaMinerPool } from '../src/pow/pool.node.js';
-import type { MinerPool, MiningProgress } from '../src/pow/search.js';
+import { searchNonce, type MinerPool, type MiningProgress } from '../src/pow/search.js';
 
 const pool = createMinerPool(2);
 
@@ -102,6 +102,20 @@ test('abort rejects with AbortError (ABORTED) within 50 ms; progress events arri
   const countedAfter = pool.completed;
   await new Promise((resolve) => setTimeout(resolve, 60));
   assert.is(pool.completed, countedAfter, 'no task completed late: none was still running');
+});
+
+test('explicit ranges: threads search disjoint slices from startNonce; an empty search is MINING_EXHAUSTED', async () => {
+  const body = randomBytes(66);
+  const found = await searchNonce({ body, difficulty: 6, pool: piscinaMinerPool(pool), kernel: 'scalar', startNonce: 5000n, rangePerThread: 1000n });
+  assert.ok(found.nonce >= 5000n && found.nonce < 7000n, String(found.nonce));
+  const copy = Buffer.from(body);
+  copy.writeBigUInt64BE(found.nonce, 58);
+  assert.ok(sha512Bits(copy) >= 6);
+  const error = await searchNonce({ body, difficulty: 40, pool: piscinaMinerPool(pool), kernel: 'simd', rangePerThread: 777n }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof TpkitError && error.code === 'MINING_EXHAUSTED');
 });
 
 test('an already aborted signal rejects before any thread starts', async () => {

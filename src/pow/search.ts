@@ -5,6 +5,7 @@
 // settled. A pool is anything that runs a SearchTask on some thread: piscina in Node
 // (pool.node.ts), Web Workers in browsers.
 
+import { expectBytes } from '../bytes.js';
 import { AbortError, ArgumentError, TpkitError } from '../errors.js';
 import { estimateMining } from './estimate.js';
 import type { KernelName } from './kernel.js';
@@ -60,7 +61,9 @@ export interface SearchOutcome {
 const NONCE_LIMIT = 1n << 64n;
 
 function checkOptions(options: SearchOptions): number {
-  const { difficulty, pool } = options;
+  const { body, difficulty, pool } = options;
+  expectBytes(body, 'body');
+  if (body.length < 8) throw new ArgumentError(`"body" expected at least 8 bytes (the nonce), got ${body.length}`);
   if (!Number.isInteger(difficulty) || difficulty < 0 || difficulty > 512) {
     throw new ArgumentError(`"difficulty" expected an integer 0..512, got ${String(difficulty)}`);
   }
