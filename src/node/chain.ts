@@ -307,7 +307,8 @@ export class Chain {
       this.timer = setInterval(() => this.schedule(), this.config.blockTimeMs);
       this.timer.unref();
     }
-    if (this.mempool.size > 0) this.schedule();
+    // Restored pending transactions wait for the first tick, or go at once with --instant.
+    else if (this.mempool.size > 0) this.schedule();
   }
 
   /** Asks for a block soon; one block is built at a time. */
