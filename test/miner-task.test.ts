@@ -50,7 +50,7 @@ test('a task that sees the stop flag set does no work; a range without a solutio
   const body = randomBytes(70);
   const stopped = task(body, 1, 0n, 1000n);
   new Int32Array(stopped.control)[0] = SOLVED;
-  assert.equal(runSearchTask(createKernel('scalar'), stopped), { nonce: null, hashes: 0, byKernel: {} });
+  assert.equal(runSearchTask(createKernel('scalar'), stopped), { nonce: null, hashes: 0, byKernel: {}, kernel: 'scalar' });
   const empty = task(body, 64, 0n, 3000n);
   const result = runSearchTask(createKernel('simd'), empty);
   assert.is(result.nonce, null);
@@ -69,6 +69,7 @@ test("'auto' moves to the faster kernel and keeps probing the other; answers do 
   assert.is(onFast + onSlow, 1_500_000);
   assert.ok(onFast > 4 * onSlow, `fast ${onFast}, slow ${onSlow}`);
   assert.ok(onSlow > 0);
+  assert.is(result.kernel, 'scalar', 'the task ends on the faster kernel');
   // Switching mid-range: the first solution is still the first of the range.
   const mixed = randomBytes(75);
   const found = runSearchTask([slowed(createKernel('simd'), 'simd', 2), createKernel('scalar')], task(mixed, 14, 0n, 2_000_000n));

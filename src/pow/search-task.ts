@@ -3,9 +3,9 @@
 // shared stop flag between slices. Free of any worker API, so the piscina worker, a
 // browser Web Worker and the tests all run this same function.
 //
-// Given several kernels ('auto'), it keeps the fastest: every PROBE_EVERY slices one
-// slice runs on another kernel, and if that slice beats the current kernel's recent rate
-// the task switches. Which binary is faster is not fixed even on one machine: on the
+// Given several kernels ('auto'), it starts with the first and keeps the fastest: every
+// PROBE_EVERY slices one slice runs on another kernel, and if that slice beats the
+// current kernel's recent rate the task switches. Which binary is faster is not fixed even on one machine: on the
 // 2-core dev VM the scalar kernel does 6.6 MH/s while the cores' other hardware threads
 // are idle and about 3.6 when they are busy, where SIMD does 5.4 and 4.4 (both kernels
 // return the same nonces, so switching mid-range changes no answer).
@@ -42,6 +42,8 @@ export interface SearchTaskResult {
   hashes: number;
   /** Hashes done by each kernel. */
   byKernel: Partial<Record<KernelName, number>>;
+  /** The kernel in use when the task ended: the one to start the next task with. */
+  kernel: KernelName;
 }
 
 const MIN_SLICE = 256;
@@ -83,7 +85,7 @@ export function runSearchTask(kernels: MiningKernel | readonly MiningKernel[], t
     Atomics.add(counter, 0, BigInt(done));
     if (offset >= 0) {
       Atomics.compareExchange(stop, 0, RUNNING, SOLVED);
-      return { nonce: cursor + BigInt(offset), hashes, byKernel };
+      return { nonce: cursor + BigInt(offset), hashes, byKernel, kernel: list[current].name };
     }
     cursor += BigInt(count);
     if (took > 0.05) {
@@ -101,5 +103,5 @@ export function runSearchTask(kernels: MiningKernel | readonly MiningKernel[], t
     next = Math.min(MAX_SLICE, Math.max(MIN_SLICE, next - (next % kernel.lanes)));
     slice[use] = next;
   }
-  return { nonce: null, hashes, byKernel };
+  return { nonce: null, hashes, byKernel, kernel: list[current].name };
 }

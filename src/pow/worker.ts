@@ -15,10 +15,16 @@ async function setup(): Promise<(task: SearchTask) => SearchTaskResult> {
     }
     return kernel;
   };
-  // 'auto' runs every WASM kernel this engine has (SIMD first), else the JS one.
+  // 'auto' runs every WASM kernel this engine has, else the JS one; each search starts
+  // with the kernel the previous one ended on.
   const wasm = availableKernels().filter((name) => name !== 'js');
-  const auto = (wasm.length > 0 ? wasm : (['js'] as KernelName[])).map(get);
-  return (task) => runSearchTask(task.kernel === 'auto' ? auto : get(task.kernel), task);
+  let auto = (wasm.length > 0 ? wasm : (['js'] as KernelName[])).map(get);
+  return (task) => {
+    if (task.kernel !== 'auto') return runSearchTask(get(task.kernel), task);
+    const result = runSearchTask(auto, task);
+    auto = [...auto].sort((a, b) => Number(b.name === result.kernel) - Number(a.name === result.kernel));
+    return result;
+  };
 }
 
 export default setup();
