@@ -118,16 +118,19 @@ export function createRoutes(chain: Chain): Route[] {
       return reply({ result: 'ok', settings, ok: true });
     }),
     get(['node', 'status'], 0, async () => {
-      const last = await chain.blockAt(chain.height);
+      // Read the head before awaiting the store: a block may commit meanwhile.
+      const { height, hash } = chain;
+      const pending = chain.mempool.size;
+      const last = await chain.blockAt(height);
       return reply({
         result: 'ok',
         status: {
           nodeid: chain.config.nodeName,
           nodename: chain.config.nodeName,
           public_key: '',
-          blockchain: { chain: chain.config.chain, hash: bytesToHex(chain.hash, true), header: last ? headerView(last) : null, signatures: [], temporary: false },
+          blockchain: { chain: chain.config.chain, hash: bytesToHex(hash, true), header: last ? headerView(last) : null, signatures: [], temporary: false },
           is_sync: true,
-          pending: chain.mempool.size,
+          pending,
           ver: VERSION,
         },
         ok: true,
