@@ -5,7 +5,6 @@ import * as assert from 'uvu/assert';
 import { bytesToBase64, bytesToHex, concatBytes } from '../src/bytes.js';
 import { addressToHex, addressToText, makeAddress } from '../src/codec/address.js';
 import { genericBody } from '../src/codec/body-generic.js';
-import { registerBody } from '../src/codec/body-register.js';
 import { encodeTx } from '../src/codec/container.js';
 import { encodeMsgpack } from '../src/codec/msgpack-write.js';
 import type { MsgValue } from '../src/codec/msgpack-types.js';
@@ -14,7 +13,7 @@ import { generateSecretKey, publicKeyOf } from '../src/crypto/keys.js';
 import { publicKeyToPem } from '../src/crypto/pem.js';
 import { API_ERRORS } from '../src/node/api-errors.js';
 import { recordHash, type BlockRecord } from '../src/node/block.js';
-import { fee, pay, register, sign, startTestNode, transfer, waitStatus, type TestNode } from './node-helpers.js';
+import { fee, minedRegisterBody, pay, register, sign, startTestNode, transfer, waitStatus, type TestNode } from './node-helpers.js';
 
 let node: TestNode;
 let dev: { key: Uint8Array; address: Uint8Array };
@@ -233,7 +232,7 @@ test('every bad submission: 4xx with a stable code; the ledger does not change',
   const body = genericBody({ from: dev.address, to, seq: 1000, timestamp: t, payload: [pay(1)] });
   const goodSig = signBsig(body, dev.key, { timestamp: t });
   const unknownSender = makeAddress({ group: 10, block: 1, wallet: 7777 });
-  const regBody = registerBody({ publicKeys: [publicKeyOf(other)], timestamp: t, nonce: 0n });
+  const regBody = minedRegisterBody(publicKeyOf(other), t, 8);
   const cases: [string, () => Promise<{ status: number; body: any }>, number, string][] = [
     ['not JSON', () => node.post('/api/tx/new', '{tx:'), 400, 'NOT_JSON'],
     ['empty body', () => node.post('/api/tx/new', ''), 400, 'NOT_JSON'],

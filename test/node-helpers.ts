@@ -75,9 +75,14 @@ export function chkey(input: { key: Uint8Array; from: Uint8Array; seq: number; t
 
 /** A register transaction mined to `difficulty` bits with a plain nonce loop. */
 export function register(key: Uint8Array, t: number, difficulty: number): string {
-  const body = registerBody({ publicKeys: [publicKeyOf(key)], timestamp: t, nonce: 0n });
+  return sign(minedRegisterBody(publicKeyOf(key), t, difficulty), [key], t);
+}
+
+/** A register body for `publicKey` whose SHA-512 has at least `difficulty` leading zero bits. */
+export function minedRegisterBody(publicKey: Uint8Array, t: number, difficulty: number): Uint8Array {
+  const body = registerBody({ publicKeys: [publicKey], timestamp: t, nonce: 0n });
   for (let nonce = 0n; powBits(body) < difficulty; nonce++) setRegisterNonce(body, nonce + 1n);
-  return sign(body, [key], t);
+  return body;
 }
 
 export const fee = (amount: number, currency = 'SK'): PayloadItemInput => ({ purpose: 'srcfee', currency, amount });

@@ -30,7 +30,8 @@ import { merkleRoot } from './merkle.js';
 import type { NodeTx } from './node-tx.js';
 import { feeRates, settingsTree } from './settings.js';
 import type { Store, StoreOp } from './store.js';
-import { validateSubmission, type SubmissionContext } from './validate.js';
+import { prepareSubmission, validateSubmission, type SubmissionContext } from './validate.js';
+import { InlineVerifier, WorkerVerifier, type SignatureVerifier } from './verifier.js';
 import { decodeWallet, encodeWallet, walletStateBytes, ZERO_HASH, type Wallet } from './wallet.js';
 
 export interface ChainOptions {
@@ -86,6 +87,7 @@ export class Chain {
 
   private readonly clock: () => number;
   private readonly logger: Logger;
+  private readonly verifier: SignatureVerifier;
   private readonly writes = new WriteQueue();
   private pendingOps: StoreOp[] = [];
   private readonly statusCache = new Map<string, string>();
@@ -104,6 +106,7 @@ export class Chain {
     this.logger = options.logger ?? silentLogger;
     this.fees = feeRates(config);
     this.accounts = devAccounts(config);
+    this.verifier = config.verifyThreads > 0 ? new WorkerVerifier(config.verifyThreads) : new InlineVerifier();
   }
 
   /** Opens the chain in `store`: creates the genesis block the first time, else resumes. */
@@ -114,9 +117,14 @@ export class Chain {
     } catch (cause) {
       throw new ValidationError('CONFIG_INVALID', `--node-name: ${JSON.stringify(config.nodeName)} cannot end a txid`, { details: 'use letters, digits and . _ ~ - only', cause });
     }
-    const meta = await store.get('meta');
-    if (meta) await chain.resume(json(meta) as Meta);
-    else await chain.createGenesis();
+    try {
+      const meta = await store.get('meta');
+      if (meta) await chain.resume(json(meta) as Meta);
+      else await chain.createGenesis();
+    } catch (err) {
+      await chain.verifier.close();
+      throw err;
+    }
     chain.refreshSettings();
     chain.start();
     return chain;
@@ -237,7 +245,8 @@ export class Chain {
    */
   async submit(raw: Uint8Array): Promise<{ txid: string; duplicate: boolean }> {
     if (this.closed) throw new ValidationError('MEMPOOL_FULL', 'The node is shutting down');
-    const tx = validateSubmission(raw, this.submissionContext());
+    const prepared = prepareSubmission(raw, this.submissionContext());
+    const tx = prepared.complete(prepared.jobs.length ? await this.verifier.verify(prepared.jobs) : []);
     let pending = this.mempool.txidForBody(tx.bodyHash);
     if (pending) return { txid: pending, duplicate: true };
     if (this.mayBeIncluded(tx)) {
@@ -429,6 +438,7 @@ export class Chain {
     await this.producing;
     await this.flushPending();
     await this.writes.idle();
+    await this.verifier.close();
     await this.store.close();
   }
 

@@ -53,6 +53,8 @@ export interface NodeConfig {
   wallets: GenesisWalletConfig[];
   tls: { cert?: string; key?: string; selfSigned: boolean };
   logLevel: LogLevel;
+  /** Worker threads that check signatures; 0 checks them on the main thread. */
+  verifyThreads: number;
   limits: NodeLimits;
 }
 
@@ -79,6 +81,7 @@ export function defaultConfig(): NodeConfig {
     wallets: [],
     tls: { selfSigned: false },
     logLevel: 'info',
+    verifyThreads: 0,
     limits: {
       maxRequestBytes: 256 * 1024,
       maxTxBytes: 64 * 1024,
@@ -190,6 +193,7 @@ export function applyConfigObject(config: NodeConfig, raw: unknown, source: stri
     if (t.selfSigned !== undefined) out.tls.selfSigned = Boolean(t.selfSigned);
   }
   if (obj.logLevel !== undefined) out.logLevel = logLevel(at('logLevel'), obj.logLevel);
+  if (obj.verifyThreads !== undefined) out.verifyThreads = integer(at('verifyThreads'), obj.verifyThreads, 0, 64);
   if (obj.limits !== undefined) {
     const l = obj.limits as Record<string, unknown>;
     if (typeof l !== 'object' || l === null) throw invalid(at('limits'), 'expected an object');
@@ -233,6 +237,7 @@ export const NODE_FLAGS: FlagSpec[] = [
   { flag: '--tls-cert', value: 'file', help: 'serve HTTPS with this PEM certificate (needs --tls-key)' },
   { flag: '--tls-key', value: 'file', help: 'PEM private key for --tls-cert' },
   { flag: '--tls-self-signed', help: 'serve HTTPS with a generated development certificate (kept in the data dir)' },
+  { flag: '--verify-threads', value: 'n', help: 'worker threads that check signatures, 0 = on the main thread (default 0)' },
   { flag: '--max-pending', value: 'n', help: 'pending transactions held before new ones get 503 (default 200000)' },
   { flag: '--log-level', value: 'level', help: `one of ${LOG_LEVELS.join(', ')} (default info)` },
   { flag: '--help', help: 'print this list' },
@@ -321,6 +326,7 @@ export function parseNodeArgs(argv: readonly string[], readFile: (path: string) 
       case '--tls-cert': config.tls.cert = text(flag, s); break;
       case '--tls-key': config.tls.key = text(flag, s); break;
       case '--tls-self-signed': config.tls.selfSigned = true; break;
+      case '--verify-threads': config.verifyThreads = integer(flag, s, 0, 64); break;
       case '--max-pending': config.limits.maxPending = integer(flag, s, 1, 2 ** 31); break;
       case '--log-level': config.logLevel = logLevel(flag, s); break;
     }

@@ -11,14 +11,13 @@ import { decodeBody } from '../codec/body-decode.js';
 import type { Body } from '../codec/body-types.js';
 import { decodeTx } from '../codec/container.js';
 import { decodeBsig, type DecodedBsig } from '../crypto/bsig-tlv.js';
-import { verifyDecodedBsig, type BsigVerification } from '../crypto/bsig.js';
 import { keysHash } from '../crypto/keys-hash.js';
 import { normalizePublicKey } from '../crypto/keys.js';
 import { CryptoError, TpkitError, ValidationError } from '../errors.js';
 import { powBits } from '../pow/bits.js';
 import type { NodeLimits } from './config.js';
-import { nativeVerifyDigest } from './native-verifier.js';
 import { TIMESTAMP_WINDOW_MS, type NodeTx, type NodeTxBody } from './node-tx.js';
+import { verifyJob, type VerifyJob, type VerifyOutcome } from './verifier.js';
 import type { Wallet } from './wallet.js';
 
 export interface SubmissionContext {
@@ -46,8 +45,6 @@ const UNSUPPORTED: Record<string, string> = {
   tstore: 'it keeps no TStore data',
 };
 
-const verifyOptions = { verifier: nativeVerifyDigest };
-
 function decodeSignature(bsig: Uint8Array, index: number): DecodedBsig {
   try {
     return decodeBsig(bsig);
@@ -59,9 +56,14 @@ function decodeSignature(bsig: Uint8Array, index: number): DecodedBsig {
   }
 }
 
-function signatureError(v: BsigVerification, index: number): TpkitError {
-  const code = v.reason ?? 'SIG_INVALID';
-  return new CryptoError(code, `Signature sig[${index}] is not valid`, { field: `sig[${index}]`, details: v.details });
+const OUTCOME_DETAILS: Record<Exclude<VerifyOutcome, 'valid'>, string> = {
+  SIG_INVALID: 'the signature does not match the body and the public key, or r/s is out of range',
+  BSIG_BAD_DER: 'the signature is not strict DER',
+  KEY_INVALID: 'the public key is not a secp256k1 point',
+};
+
+function signatureError(outcome: Exclude<VerifyOutcome, 'valid'>, index: number): TpkitError {
+  return new CryptoError(outcome, `Signature sig[${index}] is not valid`, { field: `sig[${index}]`, details: OUTCOME_DETAILS[outcome] });
 }
 
 function compressed(key: Uint8Array): Uint8Array {
@@ -78,23 +80,19 @@ function checkOnChain(address: Uint8Array, field: string, chain: number): void {
   }
 }
 
+/** Signatures to check, and what their outcomes mean. */
+interface SignatureCheck {
+  jobs: VerifyJob[];
+  /** Signature index of each job, for error messages. */
+  indexes: number[];
+  complete(outcomes: VerifyOutcome[]): Uint8Array[];
+}
+
+const job = (d: DecodedBsig, body: Uint8Array): VerifyJob => ({ signature: d.signature, publicKey: d.publicKey, signedFields: d.signedFields, body });
+
 /** Register: every valid signature's key must be in `h`; the body must meet the difficulty. */
-function checkRegister(body: Uint8Array, h: Uint8Array, sigs: DecodedBsig[], ctx: SubmissionContext, options: SubmissionOptions): Uint8Array[] {
-  const valid: Uint8Array[] = [];
-  let firstFailure: TpkitError | undefined;
-  sigs.forEach((decoded, i) => {
-    const v = verifyDecodedBsig(decoded, body, verifyOptions);
-    if (v.valid) valid.push(compressed(v.publicKey));
-    else if (v.reason === 'KEY_INVALID') throw signatureError(v, i); // the reference fails the whole tx
-    else firstFailure ??= signatureError(v, i);
-  });
-  if (valid.length === 0) throw firstFailure!;
-  if (!equalBytes(keysHash(valid), h)) {
-    throw new ValidationError('REGISTER_KEYS_MISMATCH', 'Register body "h" does not match its signers', {
-      field: 'h',
-      details: `h is not SHA-256 of the ${valid.length} key(s) whose signatures verify`,
-    });
-  }
+function registerCheck(body: Uint8Array, h: Uint8Array, sigs: DecodedBsig[], ctx: SubmissionContext, options: SubmissionOptions): SignatureCheck {
+  // Proof of work first: one SHA-512, cheaper than any signature.
   if (!options.restoring && ctx.difficulty > 0) {
     const bits = powBits(body);
     if (bits < ctx.difficulty) {
@@ -104,32 +102,61 @@ function checkRegister(body: Uint8Array, h: Uint8Array, sigs: DecodedBsig[], ctx
       });
     }
   }
-  return valid;
+  const indexes = sigs.map((_, i) => i);
+  return {
+    jobs: sigs.map((d) => job(d, body)),
+    indexes,
+    complete(outcomes) {
+      const valid: Uint8Array[] = [];
+      let firstFailure: TpkitError | undefined;
+      outcomes.forEach((outcome, i) => {
+        if (outcome === 'valid') valid.push(compressed(sigs[i].publicKey));
+        else if (outcome === 'KEY_INVALID') throw signatureError(outcome, i); // the reference fails the whole tx
+        else firstFailure ??= signatureError(outcome, i);
+      });
+      if (valid.length === 0) throw firstFailure!;
+      if (!equalBytes(keysHash(valid), h)) {
+        throw new ValidationError('REGISTER_KEYS_MISMATCH', 'Register body "h" does not match its signers', {
+          field: 'h',
+          details: `h is not SHA-256 of the ${valid.length} key(s) whose signatures verify`,
+        });
+      }
+      return valid;
+    },
+  };
 }
 
 /** Sender transactions: at least one valid signature by the wallet's stored key. */
-function checkSender(from: Uint8Array, body: Uint8Array, sigs: DecodedBsig[], ctx: SubmissionContext, options: SubmissionOptions): Uint8Array[] {
+function senderCheck(from: Uint8Array, body: Uint8Array, sigs: DecodedBsig[], ctx: SubmissionContext, options: SubmissionOptions): SignatureCheck {
   const wallet = ctx.wallet(bytesToHex(from));
   if (!wallet) {
     throw new ValidationError('SENDER_UNKNOWN', 'Unknown sender', { field: 'f', details: `no wallet ${bytesToHex(from, true)} on this chain` });
   }
   const key = wallet.pubkey;
-  let failure: TpkitError | undefined;
+  // Only signatures carrying the wallet's key can count; the others are not even checked.
+  const indexes: number[] = [];
   if (key) {
-    for (let i = 0; i < sigs.length; i++) {
-      const carried = sigs[i].publicKey;
-      if (!(carried.length === 33 ? equalBytes(carried, key) : carried.length === 65 && safeEqualKey(carried, key))) continue;
-      const v = verifyDecodedBsig(sigs[i], body, verifyOptions);
-      if (v.valid) return [key];
-      failure ??= signatureError(v, i);
-    }
+    sigs.forEach((d, i) => {
+      const carried = d.publicKey;
+      if (carried.length === 33 ? equalBytes(carried, key) : carried.length === 65 && safeEqualKey(carried, key)) indexes.push(i);
+    });
   }
-  if (options.restoring) return []; // the key changed meanwhile: block time reports "unverified"
-  if (failure) throw failure;
-  throw new ValidationError('SENDER_KEY_MISMATCH', 'No signature by the sender key', {
-    field: 'sig',
-    details: key ? `wallet ${bytesToHex(from, true)} has key ${bytesToHex(key, true)}` : `wallet ${bytesToHex(from, true)} has no key and cannot send`,
-  });
+  if (indexes.length === 0 && !options.restoring) {
+    throw new ValidationError('SENDER_KEY_MISMATCH', 'No signature by the sender key', {
+      field: 'sig',
+      details: key ? `wallet ${bytesToHex(from, true)} has key ${bytesToHex(key, true)}` : `wallet ${bytesToHex(from, true)} has no key and cannot send`,
+    });
+  }
+  return {
+    jobs: indexes.map((i) => job(sigs[i], body)),
+    indexes,
+    complete(outcomes) {
+      if (outcomes.some((o) => o === 'valid')) return [key!];
+      if (options.restoring) return []; // the key changed meanwhile: block time reports "unverified"
+      const i = outcomes.findIndex((o) => o !== 'valid');
+      throw signatureError(outcomes[i] as Exclude<VerifyOutcome, 'valid'>, indexes[i]);
+    },
+  };
 }
 
 function safeEqualKey(uncompressed: Uint8Array, key: Uint8Array): boolean {
@@ -148,22 +175,22 @@ function checkWindow(t: number, ctx: SubmissionContext, options: SubmissionOptio
   });
 }
 
-function nodeBody(body: Body, sigs: DecodedBsig[], bytes: Uint8Array, ctx: SubmissionContext, options: SubmissionOptions): [NodeTxBody, Uint8Array[]] {
+function nodeBody(body: Body, sigs: DecodedBsig[], bytes: Uint8Array, ctx: SubmissionContext, options: SubmissionOptions): [NodeTxBody, SignatureCheck] {
   switch (body.kind) {
     case 'register':
-      return [{ kind: 'register', t: body.timestamp, keysHash: body.keysHash }, checkRegister(bytes, body.keysHash, sigs, ctx, options)];
+      return [{ kind: 'register', t: body.timestamp, keysHash: body.keysHash }, registerCheck(bytes, body.keysHash, sigs, ctx, options)];
     case 'generic': {
       checkOnChain(body.from, 'f', ctx.chain);
       checkOnChain(body.to, 'to', ctx.chain);
       checkWindow(body.timestamp, ctx, options);
-      const signers = checkSender(body.from, bytes, sigs, ctx, options);
-      return [{ kind: 'generic', from: body.from, to: body.to, seq: body.seq, t: body.timestamp, payload: body.payload }, signers];
+      const check = senderCheck(body.from, bytes, sigs, ctx, options);
+      return [{ kind: 'generic', from: body.from, to: body.to, seq: body.seq, t: body.timestamp, payload: body.payload }, check];
     }
     case 'notify': {
       checkOnChain(body.from, 'f', ctx.chain);
       checkWindow(body.timestamp, ctx, options);
-      const signers = checkSender(body.from, bytes, sigs, ctx, options);
-      return [{ kind: 'notify', from: body.from, seq: body.seq, t: body.timestamp, payload: body.payload }, signers];
+      const check = senderCheck(body.from, bytes, sigs, ctx, options);
+      return [{ kind: 'notify', from: body.from, seq: body.seq, t: body.timestamp, payload: body.payload }, check];
     }
     case 'chkey': {
       checkOnChain(body.from, 'f', ctx.chain);
@@ -175,8 +202,8 @@ function nodeBody(body: Body, sigs: DecodedBsig[], bytes: Uint8Array, ctx: Submi
           throw new ValidationError('BODY_BAD_FIELD', `Invalid body field "y[${i}]"`, { field: `y[${i}]`, details: 'not a secp256k1 public key', cause });
         }
       });
-      const signers = checkSender(body.from, bytes, sigs, ctx, options);
-      return [{ kind: 'chkey', from: body.from, seq: body.seq, t: body.timestamp, keys }, signers];
+      const check = senderCheck(body.from, bytes, sigs, ctx, options);
+      return [{ kind: 'chkey', from: body.from, seq: body.seq, t: body.timestamp, keys }, check];
     }
     default:
       throw unsupported(body);
@@ -190,8 +217,17 @@ function unsupported(body: Body): ValidationError {
   });
 }
 
-/** Checks a container; the caller gives the result its txid. Throws a TpkitError naming the problem. */
-export function validateSubmission(raw: Uint8Array, ctx: SubmissionContext, options: SubmissionOptions = {}): NodeTx {
+/** A container that passed every check but its signatures: the jobs, and how to finish. */
+export interface PreparedSubmission {
+  /** The transaction, without txid and signers yet. */
+  tx: NodeTx;
+  jobs: VerifyJob[];
+  /** Sets `tx.signers` from the outcomes of `jobs`, or throws the error they imply. */
+  complete(outcomes: VerifyOutcome[]): NodeTx;
+}
+
+/** Everything but the signature arithmetic, which the caller may run elsewhere. Throws a TpkitError naming the problem. */
+export function prepareSubmission(raw: Uint8Array, ctx: SubmissionContext, options: SubmissionOptions = {}): PreparedSubmission {
   if (raw.length > ctx.limits.maxTxBytes) {
     throw new ValidationError('TX_TOO_LARGE', 'Transaction too large', { details: `limit ${ctx.limits.maxTxBytes} bytes, got ${raw.length}` });
   }
@@ -203,14 +239,28 @@ export function validateSubmission(raw: Uint8Array, ctx: SubmissionContext, opti
   const body = decodeBody(container.body);
   if (body.kind in UNSUPPORTED) throw unsupported(body);
   const sigs = container.sigs.map(decodeSignature);
-  const [nodeTxBody, signers] = nodeBody(body, sigs, container.body, ctx, options);
-  return {
+  const [nodeTxBody, check] = nodeBody(body, sigs, container.body, ctx, options);
+  const tx: NodeTx = {
     txid: '',
     timeNs: 0n,
     raw,
     bodyLength: container.body.length,
     bodyHash: createHash('sha256').update(container.body).digest('hex'),
     body: nodeTxBody,
-    signers,
+    signers: [],
   };
+  return {
+    tx,
+    jobs: check.jobs,
+    complete(outcomes) {
+      tx.signers = check.complete(outcomes);
+      return tx;
+    },
+  };
+}
+
+/** All submission checks on this thread. */
+export function validateSubmission(raw: Uint8Array, ctx: SubmissionContext, options: SubmissionOptions = {}): NodeTx {
+  const prepared = prepareSubmission(raw, ctx, options);
+  return prepared.complete(prepared.jobs.map(verifyJob));
 }

@@ -1,0 +1,171 @@
+// Where signatures are checked: on the main thread, or on worker threads so verification
+// (libsecp256k1, ~50 us each) overlaps with HTTP parsing and block making. Jobs of one event-
+// loop turn travel together, packed into one transferred buffer, so the per-message cost of
+// worker_threads is paid once per batch, not once per transaction.
+
+import { Worker } from 'node:worker_threads';
+import type { DecodedBsig } from '../crypto/bsig-tlv.js';
+import { verifyDecodedBsig } from '../crypto/bsig.js';
+import { nativeVerifyDigest } from './native-verifier.js';
+
+export interface VerifyJob {
+  signature: Uint8Array;
+  publicKey: Uint8Array;
+  /** The signed TLVs as received. */
+  signedFields: Uint8Array;
+  body: Uint8Array;
+}
+
+export type VerifyOutcome = 'valid' | 'SIG_INVALID' | 'BSIG_BAD_DER' | 'KEY_INVALID';
+const OUTCOMES: VerifyOutcome[] = ['valid', 'SIG_INVALID', 'BSIG_BAD_DER', 'KEY_INVALID'];
+
+export interface SignatureVerifier {
+  verify(jobs: VerifyJob[]): Promise<VerifyOutcome[]>;
+  close(): Promise<void>;
+}
+
+/** One job checked as the crypto module defines it, with libsecp256k1 doing the curve math. */
+export function verifyJob(job: VerifyJob): VerifyOutcome {
+  const decoded = { signature: job.signature, publicKey: job.publicKey, signedFields: job.signedFields, fields: [] } as DecodedBsig;
+  const v = verifyDecodedBsig(decoded, job.body, { verifier: nativeVerifyDigest });
+  return v.valid ? 'valid' : (v.reason ?? 'SIG_INVALID');
+}
+
+export class InlineVerifier implements SignatureVerifier {
+  async verify(jobs: VerifyJob[]): Promise<VerifyOutcome[]> {
+    return jobs.map(verifyJob);
+  }
+  async close(): Promise<void> {}
+}
+
+// Batch layout: per job four u32 lengths (signature, key, fields, body), then the four byte runs.
+export function packJobs(jobs: readonly VerifyJob[]): ArrayBuffer {
+  let size = 4;
+  for (const j of jobs) size += 16 + j.signature.length + j.publicKey.length + j.signedFields.length + j.body.length;
+  const buffer = new ArrayBuffer(size);
+  const view = new DataView(buffer);
+  const bytes = new Uint8Array(buffer);
+  view.setUint32(0, jobs.length);
+  let pos = 4;
+  for (const j of jobs) {
+    for (const part of [j.signature, j.publicKey, j.signedFields, j.body]) {
+      view.setUint32(pos, part.length);
+      pos += 4;
+    }
+    for (const part of [j.signature, j.publicKey, j.signedFields, j.body]) {
+      bytes.set(part, pos);
+      pos += part.length;
+    }
+  }
+  return buffer;
+}
+
+export function unpackJobs(buffer: ArrayBuffer): VerifyJob[] {
+  const view = new DataView(buffer);
+  const bytes = new Uint8Array(buffer);
+  const count = view.getUint32(0);
+  const jobs: VerifyJob[] = [];
+  let pos = 4;
+  for (let i = 0; i < count; i++) {
+    const lengths = [0, 1, 2, 3].map((k) => view.getUint32(pos + 4 * k));
+    pos += 16;
+    const parts = lengths.map((length) => {
+      const part = bytes.subarray(pos, pos + length);
+      pos += length;
+      return part;
+    });
+    jobs.push({ signature: parts[0], publicKey: parts[1], signedFields: parts[2], body: parts[3] });
+  }
+  return jobs;
+}
+
+export function encodeOutcomes(outcomes: VerifyOutcome[]): Uint8Array {
+  return Uint8Array.from(outcomes, (o) => OUTCOMES.indexOf(o));
+}
+
+export function decodeOutcomes(codes: Uint8Array): VerifyOutcome[] {
+  return Array.from(codes, (c) => OUTCOMES[c] ?? 'SIG_INVALID');
+}
+
+interface Pending {
+  jobs: VerifyJob[];
+  resolve: (outcomes: VerifyOutcome[]) => void;
+}
+
+/** Verification on `threads` worker threads; batches go to them in turn. */
+export class WorkerVerifier implements SignatureVerifier {
+  private readonly workers: Worker[];
+  private readonly inflight = new Map<number, { parts: Pending[]; worker: Worker }>();
+  private queue: Pending[] = [];
+  private nextId = 1;
+  private turn = 0;
+  private flushScheduled = false;
+  private closed = false;
+
+  constructor(threads: number) {
+    const entry = new URL('./verify-worker.js', import.meta.url);
+    this.workers = Array.from({ length: threads }, () => {
+      const worker = new Worker(entry);
+      worker.unref();
+      worker.on('message', (msg: { id: number; outcomes: Uint8Array }) => this.done(msg.id, msg.outcomes));
+      worker.on('error', (err) => this.failed(worker, err));
+      return worker;
+    });
+  }
+
+  verify(jobs: VerifyJob[]): Promise<VerifyOutcome[]> {
+    if (jobs.length === 0) return Promise.resolve([]);
+    if (this.closed) return Promise.resolve(jobs.map(verifyJob));
+    return new Promise((resolve) => {
+      this.queue.push({ jobs, resolve });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const parts = this.queue;
+    this.queue = [];
+    if (parts.length === 0) return;
+    const id = this.nextId++;
+    const worker = this.workers[this.turn++ % this.workers.length];
+    this.inflight.set(id, { parts, worker });
+    const buffer = packJobs(parts.flatMap((p) => p.jobs));
+    worker.postMessage({ id, buffer }, [buffer]);
+  }
+
+  private done(id: number, codes: Uint8Array): void {
+    const batch = this.inflight.get(id);
+    if (!batch) return;
+    this.inflight.delete(id);
+    const outcomes = decodeOutcomes(codes);
+    let pos = 0;
+    for (const part of batch.parts) {
+      part.resolve(outcomes.slice(pos, pos + part.jobs.length));
+      pos += part.jobs.length;
+    }
+  }
+
+  /** A crashed worker's batches are checked inline, so no submission waits forever. */
+  private failed(worker: Worker, _err: unknown): void {
+    for (const [id, batch] of this.inflight) {
+      if (batch.worker !== worker) continue;
+      this.inflight.delete(id);
+      for (const part of batch.parts) part.resolve(part.jobs.map(verifyJob));
+    }
+    const i = this.workers.indexOf(worker);
+    if (i >= 0) this.workers.splice(i, 1);
+    if (this.workers.length === 0) this.closed = true;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.flush();
+    await Promise.all(this.workers.map((w) => w.terminate()));
+    for (const batch of this.inflight.values()) for (const part of batch.parts) part.resolve(part.jobs.map(verifyJob));
+    this.inflight.clear();
+  }
+}
