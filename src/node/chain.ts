@@ -18,7 +18,7 @@ import { bytesToHex, hexToBytes } from '../bytes.js';
 import { addressToText, makeAddress } from '../codec/address.js';
 import { decodeTxid, encodeTxid } from '../codec/txid.js';
 import { ValidationError } from '../errors.js';
-import { applyTx, BlockDraft, depositFees, type ApplyContext } from './apply.js';
+import { applyTx, BlockDraft, depositFees, type ApplyContext, type TxOutcome } from './apply.js';
 import { blockHash, blockRecord, txRoot, type BlockRecord } from './block.js';
 import type { NodeConfig } from './config.js';
 import type { FeeRate } from './fee.js';
@@ -32,7 +32,7 @@ import { feeRates, settingsTree } from './settings.js';
 import type { Store, StoreOp } from './store.js';
 import { prepareSubmission, validateSubmission, type SubmissionContext } from './validate.js';
 import { InlineVerifier, WorkerVerifier, type SignatureVerifier } from './verifier.js';
-import { decodeWallet, encodeWallet, walletStateBytes, ZERO_HASH, type Wallet } from './wallet.js';
+import { decodeWallet, encodeWallet, storedWallet, walletStateBytes, ZERO_HASH, type Wallet } from './wallet.js';
 
 export interface ChainOptions {
   /** Milliseconds since the epoch; tests inject a fixed clock to replay old vectors. */
@@ -53,6 +53,9 @@ interface Meta {
 }
 
 const STATUS_CACHE = 100_000;
+/** Transactions applied or serialized between two turns of the event loop. */
+const SLICE = 256;
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 const RETRY_MS = 500;
 
 const utf8 = new TextEncoder();
@@ -334,7 +337,11 @@ export class Chain {
     });
   }
 
-  /** Builds and commits one block from the front of the mempool. */
+  /**
+   * Builds and commits one block from the front of the mempool. The work is done in slices
+   * with the event loop let in between, so submissions keep being answered while a large
+   * block is applied and serialized (a 5000-transaction block is ~100 ms of work).
+   */
   private async produce(): Promise<void> {
     const txs = this.mempool.peek(this.config.limits.maxBlockTxs);
     if (txs.length === 0) return;
@@ -346,7 +353,11 @@ export class Chain {
       fees: this.fees,
       allocAddress: (n) => makeAddress({ group: this.config.allocGroup, block: this.config.chain, wallet: n }),
     };
-    const outcomes = txs.map((tx) => applyTx(draft, tx, ctx));
+    const outcomes: TxOutcome[] = [];
+    for (let i = 0; i < txs.length; i++) {
+      outcomes.push(applyTx(draft, txs[i], ctx));
+      if (i % SLICE === SLICE - 1) await yieldToEventLoop();
+    }
     depositFees(draft, bytesToHex(this.feeAddress));
 
     const addresses = [...draft.changed.keys()].sort();
@@ -360,12 +371,14 @@ export class Chain {
     };
     const hash = blockHash(header);
     const hashHex = bytesToHex(hash, true);
+    await yieldToEventLoop();
 
     const ops: StoreOp[] = [];
-    const statuses: [string, string][] = [];
+    const statuses: string[] = [];
     const failed: Record<string, string> = {};
     const registered: Record<string, string> = {};
-    txs.forEach((tx, i) => {
+    for (let i = 0; i < txs.length; i++) {
+      const tx = txs[i];
       const outcome = outcomes[i];
       let status: string;
       if (outcome.ok) {
@@ -376,30 +389,32 @@ export class Chain {
         } else {
           status = `{"ok":true,"res":"ok","block":"${hashHex}"}`;
         }
-        ops.push({ type: 'put', key: 'd:' + tx.bodyHash, value: utf8.encode(tx.txid) });
+        ops.push({ type: 'put', key: 'd:' + tx.bodyHash, value: Buffer.from(tx.txid) });
       } else {
         failed[tx.txid] = outcome.reason;
         const cost = outcome.cost === undefined ? '' : `,"cost":${outcome.cost}`;
         status = `{"error":true,"res":"${outcome.reason}"${cost},"block":"${hashHex}"}`;
       }
-      statuses.push([tx.txid, status]);
+      statuses.push(status);
       ops.push({ type: 'del', key: 'p:' + tx.txid });
       ops.push({ type: 'put', key: 'x:' + tx.txid, value: tx.raw });
-      ops.push({ type: 'put', key: 's:' + tx.txid, value: utf8.encode(status) });
-    });
+      ops.push({ type: 'put', key: 's:' + tx.txid, value: Buffer.from(status) });
+      if (i % SLICE === SLICE - 1) await yieldToEventLoop();
+    }
     const bals: Record<string, unknown> = {};
-    for (const a of addresses) {
+    for (let i = 0; i < addresses.length; i++) {
+      const a = addresses[i];
       const w = draft.changed.get(a)!;
       w.preblk = w.lastblk;
       w.lastblk = hash;
-      const stored = encodeWallet(w);
-      bals[a.toUpperCase()] = json(stored);
-      ops.push({ type: 'put', key: 'w:' + a, value: stored });
+      const stored = storedWallet(w);
+      bals[a.toUpperCase()] = stored;
+      ops.push({ type: 'put', key: 'w:' + a, value: Buffer.from(JSON.stringify(stored)) });
+      if (i % SLICE === SLICE - 1) await yieldToEventLoop();
     }
     const record = blockRecord(header, hash, { txs: txs.map((tx) => tx.txid), failed, registered, bals });
-    ops.push({ type: 'put', key: heightKey(height), value: utf8.encode(JSON.stringify(record)) });
-    ops.push({ type: 'put', key: 'h:' + hashHex, value: utf8.encode(String(height)) });
-
+    ops.push({ type: 'put', key: heightKey(height), value: Buffer.from(JSON.stringify(record)) });
+    ops.push({ type: 'put', key: 'h:' + hashHex, value: Buffer.from(String(height)) });
     ops.push({ type: 'put', key: 'meta', value: this.metaBytes({ height, hash, time: header.time, allocLast: draft.allocLast }) });
 
     this.flushPending();
@@ -410,6 +425,7 @@ export class Chain {
       await new Promise((r) => setTimeout(r, RETRY_MS));
       return;
     }
+    // Durable: make the block visible, all in one synchronous step.
     for (const a of addresses) this.wallets.set(a, draft.changed.get(a)!);
     this.height = height;
     this.hash = hash;
@@ -418,7 +434,7 @@ export class Chain {
       this.allocLast = draft.allocLast;
       this.refreshSettings();
     }
-    for (const [txid, status] of statuses) this.statusCache.set(txid, status);
+    for (let i = 0; i < txs.length; i++) this.statusCache.set(txs[i].txid, statuses[i]);
     if (this.statusCache.size > STATUS_CACHE) {
       let excess = this.statusCache.size - STATUS_CACHE;
       for (const key of this.statusCache.keys()) {

@@ -43,8 +43,6 @@ export interface ServerOptions {
   logger: Logger;
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
-
 function corsHeaders(req: http.IncomingMessage): Record<string, string> {
   const origin = req.headers.origin;
   return {
@@ -56,11 +54,18 @@ function corsHeaders(req: http.IncomingMessage): Record<string, string> {
   };
 }
 
+/** Headers of every JSON answer without an Origin, built once (the hot path: SDKs in Node). */
+const PLAIN_HEADERS = Object.entries({ 'content-type': 'application/json', ...corsHeaders({ headers: {} } as http.IncomingMessage) }).flat();
+
 function send(req: http.IncomingMessage, res: http.ServerResponse, status: number, json: string, extra?: Record<string, string>): void {
   if (res.headersSent || res.destroyed) return;
-  const body = Buffer.from(json);
-  res.writeHead(status, { ...JSON_HEADERS, ...corsHeaders(req), 'content-length': String(body.length), ...extra });
-  res.end(body);
+  const length = String(Buffer.byteLength(json));
+  if (!extra && req.headers.origin === undefined && req.headers['access-control-request-headers'] === undefined) {
+    res.writeHead(status, [...PLAIN_HEADERS, 'content-length', length]);
+  } else {
+    res.writeHead(status, { 'content-type': 'application/json', ...corsHeaders(req), 'content-length': length, ...extra });
+  }
+  res.end(json);
 }
 
 function sendError(req: http.IncomingMessage, res: http.ServerResponse, err: unknown, logger: Logger, extra?: Record<string, string>): void {

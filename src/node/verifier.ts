@@ -87,6 +87,11 @@ export function decodeOutcomes(codes: Uint8Array): VerifyOutcome[] {
   return Array.from(codes, (c) => OUTCOMES[c] ?? 'SIG_INVALID');
 }
 
+// A message to a worker costs tens of microseconds (a thread wake-up), as much as a signature:
+// jobs wait up to BATCH_WAIT_MS for company, or go as soon as BATCH_JOBS are queued.
+const BATCH_JOBS = 64;
+const BATCH_WAIT_MS = 1;
+
 interface Pending {
   jobs: VerifyJob[];
   resolve: (outcomes: VerifyOutcome[]) => void;
@@ -97,6 +102,8 @@ export class WorkerVerifier implements SignatureVerifier {
   private readonly workers: Worker[];
   private readonly inflight = new Map<number, { parts: Pending[]; worker: Worker }>();
   private queue: Pending[] = [];
+  private queued = 0;
+  private timer: NodeJS.Timeout | undefined;
   private nextId = 1;
   private turn = 0;
   private flushScheduled = false;
@@ -118,17 +125,22 @@ export class WorkerVerifier implements SignatureVerifier {
     if (this.closed) return Promise.resolve(jobs.map(verifyJob));
     return new Promise((resolve) => {
       this.queue.push({ jobs, resolve });
-      if (!this.flushScheduled) {
+      this.queued += jobs.length;
+      if (this.queued >= BATCH_JOBS) this.flush();
+      else if (!this.flushScheduled) {
         this.flushScheduled = true;
-        setImmediate(() => this.flush());
+        this.timer = setTimeout(() => this.flush(), BATCH_WAIT_MS);
       }
     });
   }
 
   private flush(): void {
     this.flushScheduled = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     const parts = this.queue;
     this.queue = [];
+    this.queued = 0;
     if (parts.length === 0) return;
     const id = this.nextId++;
     const worker = this.workers[this.turn++ % this.workers.length];

@@ -27,7 +27,7 @@ export function cloneWallet(w: Wallet): Wallet {
   return { ...w, amount: new Map(w.amount) };
 }
 
-interface StoredWallet {
+export interface StoredWallet {
   pubkey: string | null;
   amount: Record<string, string>;
   seq: string;
@@ -36,16 +36,22 @@ interface StoredWallet {
   preblk: string;
 }
 
-export function encodeWallet(w: Wallet): Uint8Array {
-  const stored: StoredWallet = {
+/** The stored form: JSON-safe, amounts and seq as decimal strings. */
+export function storedWallet(w: Wallet): StoredWallet {
+  const amount: Record<string, string> = {};
+  for (const [cur, v] of w.amount) amount[cur] = v.toString();
+  return {
     pubkey: w.pubkey ? bytesToHex(w.pubkey) : null,
-    amount: Object.fromEntries([...w.amount].map(([cur, v]) => [cur, v.toString()])),
+    amount,
     seq: w.seq.toString(),
     t: w.t,
     lastblk: bytesToHex(w.lastblk),
     preblk: bytesToHex(w.preblk),
   };
-  return Buffer.from(JSON.stringify(stored));
+}
+
+export function encodeWallet(w: Wallet): Uint8Array {
+  return Buffer.from(JSON.stringify(storedWallet(w)));
 }
 
 export function decodeWallet(bytes: Uint8Array): Wallet {
