@@ -5,7 +5,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hexToBytes } from '../src/bytes.js';
 import { decodeBsig, encodeBsig } from '../src/crypto/bsig-tlv.js';
-import { signBsig, verifyBsig } from '../src/crypto/bsig.js';
+import { bsigDigest, signBsig, verifyBsig } from '../src/crypto/bsig.js';
+import { compactSignature } from '../src/crypto/ecdsa.js';
+import { decodeTx } from '../src/codec/container.js';
+import { createRequire } from 'node:module';
 import { encodeDerSignature, parseDerSignature } from '../src/crypto/der.js';
 import { generateSecretKey } from '../src/crypto/keys.js';
 import { nativeVerifyDigest } from '../src/node/native-verifier.js';
@@ -33,6 +36,20 @@ function withSignature(bsig: Uint8Array, der: Uint8Array): Uint8Array {
 test('published BSig vector verifies natively', () => {
   const v = vectors.bsig_hello;
   assert.ok(agree(hexToBytes(v.bsig), new TextEncoder().encode(v.payload_utf8), 'bsig_hello'));
+});
+
+test('the published high-S transaction verifies natively only thanks to S normalization', () => {
+  const tx = decodeTx(vectors.generic_tx_docs.tx_base64);
+  const decoded = decodeBsig(tx.sigs[0]);
+  const { s } = parseDerSignature(decoded.signature);
+  assert.ok(s > N / 2n, 'the docs vector is high-S');
+  assert.ok(agree(tx.sigs[0], tx.body, 'generic_tx_docs'));
+  // libsecp256k1 on its own refuses it: the normalization is what makes the node accept it
+  const { r } = parseDerSignature(decoded.signature);
+  const bare = createRequire(import.meta.url)('secp256k1/bindings') as { ecdsaVerify(sig: Uint8Array, msg: Uint8Array, key: Uint8Array): boolean };
+  const digest = bsigDigest(decoded, tx.body);
+  assert.not.ok(bare.ecdsaVerify(compactSignature(r, s), digest, decoded.publicKey));
+  assert.ok(nativeVerifyDigest(compactSignature(r, s), digest, decoded.publicKey));
 });
 
 test('random keys and data: native and noble agree, valid and mutated', () => {
