@@ -151,8 +151,13 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Uint8Array>
 export function createRequestListener(options: ServerOptions): http.RequestListener {
   const { routes, maxRequestBytes, logger } = options;
   const empty = new Uint8Array(0);
+  const debug = logger.level === 'debug';
   return (req, res) => {
     const method = req.method ?? 'GET';
+    if (debug) {
+      const start = performance.now();
+      res.on('finish', () => logger.debug(`${method} ${req.url} ${res.statusCode} ${(performance.now() - start).toFixed(1)} ms`));
+    }
     if (method === 'OPTIONS') {
       res.writeHead(204, corsHeaders(req));
       res.end();
