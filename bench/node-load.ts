@@ -234,7 +234,9 @@ async function main(): Promise<void> {
   console.log(`  included   ${included - failed} ok + ${failed} failed in ${height} blocks, all in by ${includeSeconds.toFixed(2)} s = ${((included - failed) / includeSeconds).toFixed(0)} tx/s (blocks ${firstBlockTime - startWall} .. ${lastBlockTime - startWall} ms after the first submit)`);
   console.log(`  wallets    ${behind === 0 ? `all ${o.wallets} at seq ${perWallet}` : `${behind} of ${o.wallets} NOT at seq ${perWallet}`}`);
   console.log(`  submit latency  p50 ${percentile(sorted, 0.5).toFixed(2)} ms, p99 ${percentile(sorted, 0.99).toFixed(2)} ms, max ${sorted[sorted.length - 1].toFixed(2)} ms`);
-  console.log(`  CPU  node ${nodeCpu.toFixed(1)} s (${((nodeCpu / includeSeconds) * 100).toFixed(0)} % of a core), load generator ${((selfCpu.user + selfCpu.system) / 1e6).toFixed(1)} s; load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const generatorCpu = (selfCpu.user + selfCpu.system) / 1e6;
+  console.log(`  CPU  node ${nodeCpu.toFixed(1)} s = ${((nodeCpu / total) * 1e6).toFixed(0)} us per transfer (${((nodeCpu / includeSeconds) * 100).toFixed(0)} % of a core); load generator ${generatorCpu.toFixed(1)} s = ${((generatorCpu / total) * 1e6).toFixed(0)} us per transfer`);
+  console.log(`  load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 }
 
 main().catch((err) => {
