@@ -72,6 +72,17 @@ test('tpkit mine --key prints a signed transaction that verifies; --pubkey print
   }
 });
 
+test('a process that mined with the shared pool and never closed it still exits by itself', async () => {
+  const script = `
+    const { mineBody } = await import(${JSON.stringify(new URL('../src/pow/mine-body.js', import.meta.url).href)});
+    const r = await mineBody(new Uint8Array(66).fill(7), { difficulty: 12 });
+    console.log(r.bits >= 12 ? 'mined' : 'wrong');`;
+  const began = performance.now();
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { timeout: 20_000 });
+  assert.is(stdout.trim(), 'mined');
+  assert.ok(performance.now() - began < 20_000);
+});
+
 test('tpkit bench --json: a short run gives the documented schema', async () => {
   const { stdout } = await run(process.execPath, [
     cli, 'bench', '--difficulties', '4,6', '--threads', '1,2', '--repeats', '2', '--duration', '100', '--rounds', '1', '--json',
