@@ -114,12 +114,12 @@ export class Chain {
 
   /** Opens the chain in `store`: creates the genesis block the first time, else resumes. */
   static async open(config: NodeConfig, store: Store, options: ChainOptions = {}): Promise<Chain> {
-    const chain = new Chain(config, store, options);
     try {
       encodeTxid({ chain: config.chain, height: 0, timeNs: 0n, node: config.nodeName });
     } catch (cause) {
       throw new ValidationError('CONFIG_INVALID', `--node-name: ${JSON.stringify(config.nodeName)} cannot end a txid`, { details: 'use letters, digits and . _ ~ - only', cause });
     }
+    const chain = new Chain(config, store, options);
     try {
       const meta = await store.get('meta');
       if (meta) await chain.resume(json(meta) as Meta);

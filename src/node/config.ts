@@ -3,6 +3,7 @@
 // the flag or config key.
 
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { ValidationError } from '../errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 
@@ -61,6 +62,14 @@ export interface NodeConfig {
 export const DEFAULT_HTTP_PORT = 43280; // the reference node's rpcport
 export const DEFAULT_HTTPS_PORT = 43380; // and its rpcsport
 
+/**
+ * One signature thread per core beyond the first (at most 4): the main thread parses HTTP and
+ * makes blocks, the others verify. A single-core machine verifies on the main thread.
+ */
+export function defaultVerifyThreads(): number {
+  return Math.max(0, Math.min(4, availableParallelism() - 1));
+}
+
 export function defaultConfig(): NodeConfig {
   return {
     host: '127.0.0.1',
@@ -81,7 +90,7 @@ export function defaultConfig(): NodeConfig {
     wallets: [],
     tls: { selfSigned: false },
     logLevel: 'info',
-    verifyThreads: 0,
+    verifyThreads: defaultVerifyThreads(),
     limits: {
       maxRequestBytes: 256 * 1024,
       maxTxBytes: 64 * 1024,
@@ -237,7 +246,7 @@ export const NODE_FLAGS: FlagSpec[] = [
   { flag: '--tls-cert', value: 'file', help: 'serve HTTPS with this PEM certificate (needs --tls-key)' },
   { flag: '--tls-key', value: 'file', help: 'PEM private key for --tls-cert' },
   { flag: '--tls-self-signed', help: 'serve HTTPS with a generated development certificate (kept in the data dir)' },
-  { flag: '--verify-threads', value: 'n', help: 'worker threads that check signatures, 0 = on the main thread (default 0)' },
+  { flag: '--verify-threads', value: 'n', help: 'worker threads that check signatures, 0 = on the main thread (default: cores - 1, at most 4)' },
   { flag: '--max-pending', value: 'n', help: 'pending transactions held before new ones get 503 (default 200000)' },
   { flag: '--log-level', value: 'level', help: `one of ${LOG_LEVELS.join(', ')} (default info)` },
   { flag: '--help', help: 'print this list' },
