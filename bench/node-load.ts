@@ -1,5 +1,5 @@
-// Load test of the local node: pre-signed transfers from many funded wallets, sent over HTTP
-// keep-alive on loopback with fixed concurrency, next to the signature-verification ceiling
+// Load test of the local node: pre-signed transfers from many funded wallets, sent over HTTP/1.1
+// keep-alive on loopback with fixed concurrency (a lean client, bench/node-load-client.ts), next to the signature-verification ceiling
 // measured in the same run. Reports accepted tx/s, included tx/s, submit latency p50/p99.
 //
 // Run: npm run build:ts && node dist/bench/node-load.js [--txs 60000] [--wallets 400]
@@ -23,6 +23,7 @@ import { genericBody } from '../src/codec/body-generic.js';
 import { encodeTx } from '../src/codec/container.js';
 import { decodeBsig } from '../src/crypto/bsig-tlv.js';
 import { bsigDigest, signBsig, verifyDecodedBsig } from '../src/crypto/bsig.js';
+import { postRequest, RawConnection } from './node-load-client.js';
 import { nativeSigner, nativeVerifyDigest } from './node-load-native.js';
 
 interface Options {
@@ -143,10 +144,10 @@ async function main(): Promise<void> {
       timestamp: t,
       payload: [{ purpose: 'transfer', currency: 'SK', amount: 1 }, { purpose: 'srcfee', currency: 'SK', amount: 10 }],
     });
-    return JSON.stringify({ tx: bytesToBase64(encodeTx({ body, sigs: [signBsig(body, w.signer, { timestamp: t })] })) });
+    return postRequest('127.0.0.1', '/api/tx/new', JSON.stringify({ tx: bytesToBase64(encodeTx({ body, sigs: [signBsig(body, w.signer, { timestamp: t })] })) }));
   }));
   const total = perWallet * o.wallets;
-  console.log(`  ${total} signed in ${((Date.now() - t0) / 1000).toFixed(1)} s; body ${genericBody({ from: wallets[0].address, to: wallets[1].address, seq: 1, timestamp: t0, payload: [{ purpose: 'transfer', currency: 'SK', amount: 1 }, { purpose: 'srcfee', currency: 'SK', amount: 10 }] }).length} bytes, request ${txs[0][0].length} bytes`);
+  console.log(`  ${total} signed in ${((Date.now() - t0) / 1000).toFixed(1)} s; body ${genericBody({ from: wallets[0].address, to: wallets[1].address, seq: 1, timestamp: t0, payload: [{ purpose: 'transfer', currency: 'SK', amount: 1 }, { purpose: 'srcfee', currency: 'SK', amount: 10 }] }).length} bytes, request ${txs[0][0].length} bytes with headers`);
 
   const main = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
   const args = [...o.runtimeFlags, main, 'node', '--config', configFile, '--port', '0', '--log-level', 'warn', o.memory ? '--memory' : '--data-dir', ...(o.memory ? [] : [join(dir, 'data')])];
@@ -164,9 +165,8 @@ async function main(): Promise<void> {
   const port = Number(new URL(url).port);
   console.log(`node: ${url} (${o.instant ? 'instant blocks' : `block time ${o.blockTime} ms`}, ${o.memory ? 'in memory' : 'LevelDB'}), ${o.concurrency} connections`);
 
-  const agent = new http.Agent({ keepAlive: true, maxSockets: o.concurrency });
-  // warm-up: status calls open the connections
-  await Promise.all(Array.from({ length: o.concurrency }, () => request(agent, port, 'GET', '/api/node/status')));
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  const connections = await Promise.all(Array.from({ length: o.concurrency }, () => RawConnection.open(port)));
 
   const latencies = new Float64Array(total);
   const errors = new Map<string, number>();
@@ -182,11 +182,11 @@ async function main(): Promise<void> {
     for (let j = 0; j < perWallet; j++) {
       for (const w of mine) {
         const t = performance.now();
-        const res = await request(agent, port, 'POST', '/api/tx/new', txs[w][j]);
+        const res = await connections[k].request(txs[w][j]);
         latencies[sent++] = performance.now() - t;
         if (res.status === 200) accepted++;
         else {
-          const code = (JSON.parse(res.text) as { error?: string }).error ?? String(res.status);
+          const code = (JSON.parse(res.body) as { error?: string }).error ?? String(res.status);
           errors.set(code, (errors.get(code) ?? 0) + 1);
         }
       }
@@ -226,6 +226,7 @@ async function main(): Promise<void> {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
   agent.destroy();
+  for (const c of connections) c.close();
   rmSync(dir, { recursive: true, force: true });
 
   const sorted = latencies.subarray(0, sent).sort();
