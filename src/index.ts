@@ -9,4 +9,6 @@ export {
 export * from './codec/index.js';
 export * from './crypto/index.js';
 export { signTx, verifyTx, addSignature, type SigningKey, type SignTxOptions, type TxVerification } from './crypto/sign-tx.js';
-export { powBits, leadingZeroBits } from './pow/bits.js';
+export * from './pow/index.js';
+// Node only: the piscina worker pool the miner uses when no pool is passed.
+export { createMinerPool, sharedMinerPool, closeSharedMinerPool } from './pow/pool.node.js';
