@@ -47,6 +47,11 @@ test('clean restart: same head, wallets, and the pending transactions come back'
     assert.is((await node.get(`/api/address/${addressToText(b.address)}`)).body.info.amount.SK, 1_000_000_000_000_060);
     await node.close();
 
+    // genesis parameters stay those of the data directory: the development accounts too
+    node = await startTestNode({ ...overrides, accounts: 5 });
+    assert.is(node.chain.accounts.length, 2);
+    await node.close();
+
     // the data directory belongs to chain 1: asking for another chain is refused
     let refused: unknown;
     try {

@@ -46,6 +46,7 @@ interface Meta {
   allocGroup: number;
   nodeName: string;
   feeAddress: string;
+  accounts: number;
   height: number;
   hash: string;
   time: number;
@@ -80,7 +81,8 @@ export class Chain {
   readonly mempool = new Mempool();
   readonly wallets = new Map<string, Wallet>();
   readonly fees: Map<string, FeeRate>;
-  readonly accounts: DevAccount[];
+  /** The development accounts of the genesis (their number is fixed when the chain is created). */
+  accounts: DevAccount[];
   height = 0;
   hash: Uint8Array = ZERO_HASH;
   time = 0;
@@ -179,6 +181,7 @@ export class Chain {
     this.time = meta.time;
     this.allocLast = meta.allocLast;
     this.feeAddress = hexToBytes(meta.feeAddress);
+    if (meta.accounts !== this.accounts.length) this.accounts = devAccounts({ ...c, accounts: meta.accounts });
     for await (const [key, value] of this.store.entries('w:')) this.wallets.set(key.slice(2), decodeWallet(value));
     const pending: NodeTx[] = [];
     for await (const [key, raw] of this.store.entries('p:')) {
@@ -208,6 +211,7 @@ export class Chain {
       allocGroup: this.config.allocGroup,
       nodeName: this.config.nodeName,
       feeAddress: bytesToHex(this.feeAddress),
+      accounts: this.accounts.length,
       height: head.height,
       hash: bytesToHex(head.hash, true),
       time: head.time,
