@@ -7,6 +7,7 @@
 // The reference encoder's 4th bound is off by one (2^60 itself would wrap to 0 in 60 bits);
 // this one moves 2^60 to the long form, which the reference decoder reads correctly.
 
+import { expectBytes } from '../bytes.js';
 import { ArgumentError, DecodeError, describeValue } from '../errors.js';
 
 const MAX_VARINT = (1n << 112n) - 1n; // 14 bytes
@@ -45,6 +46,8 @@ export function encodeVarint(value: number | bigint): Uint8Array {
  * accepts them. Throws DecodeError TXID_INVALID when the bytes end early.
  */
 export function decodeVarint(bytes: Uint8Array, offset = 0): { value: bigint; end: number } {
+  expectBytes(bytes, 'bytes');
+  if (!Number.isSafeInteger(offset) || offset < 0) throw new ArgumentError(`"offset" expected a non-negative integer, got ${String(offset)}`);
   if (offset >= bytes.length) throw truncated(offset);
   const first = bytes[offset];
   let length: number;
