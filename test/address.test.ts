@@ -16,25 +16,7 @@ import {
 } from '../src/codec/address.js';
 import { crc32 } from '../src/codec/crc32.js';
 import { vectors } from './vectors.js';
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function code(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    assert.instance(err, TpkitError, `expected a TpkitError, got ${String(err)}`);
-    return (err as TpkitError).code;
-  }
-  return 'accepted';
-}
+import { mulberry32, errorCode as code } from './helpers.js';
 
 for (const [hex, text] of vectors.addresses) {
   test(`published address ${hex} <-> ${text}`, () => {

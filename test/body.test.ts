@@ -13,26 +13,7 @@ import type { Body, GenericBodyInput, PayloadItemInput } from '../src/codec/body
 import { MsgFloat, type MsgValue } from '../src/codec/msgpack-types.js';
 import type { DecodedBodyVector } from './vectors.js';
 import { vectors } from './vectors.js';
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function error(fn: () => unknown): TpkitError {
-  try {
-    fn();
-  } catch (err) {
-    assert.instance(err, TpkitError, `expected a TpkitError, got ${String(err)}`);
-    return err as TpkitError;
-  }
-  assert.unreachable('expected an error');
-  throw new Error('unreachable');
-}
+import { mulberry32, thrownError as error } from './helpers.js';
 
 /** The decoded body without the fields a builder does not take. */
 function fieldsOf(body: Body): Record<string, unknown> {

@@ -4,17 +4,7 @@ import { base64ToBytes, bytesToBase64, bytesToHex, hexToBytes } from '../src/byt
 import { TpkitError } from '../src/errors.js';
 import { decodeTx, encodeTx } from '../src/codec/container.js';
 import { vectors } from './vectors.js';
-
-function error(fn: () => unknown): TpkitError {
-  try {
-    fn();
-  } catch (err) {
-    assert.instance(err, TpkitError, `expected a TpkitError, got ${String(err)}`);
-    return err as TpkitError;
-  }
-  assert.unreachable('expected an error');
-  throw new Error('unreachable');
-}
+import { thrownError as error } from './helpers.js';
 
 const published = [
   ['generic_tx_docs', vectors.generic_tx_docs],

@@ -12,16 +12,7 @@ import {
   Uint64,
   type MsgValue,
 } from '../src/codec/msgpack.js';
-
-// Small seeded PRNG so a failing random case can be replayed.
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from './helpers.js';
 
 function throwsCode(fn: () => unknown, code: string): TpkitError {
   try {

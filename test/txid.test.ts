@@ -7,25 +7,7 @@ import { base58Decode, base58Encode } from '../src/codec/base58.js';
 import { decodeTxid, encodeTxid } from '../src/codec/txid.js';
 import { decodeVarint, encodeVarint } from '../src/codec/varint.js';
 import { vectors } from './vectors.js';
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function code(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    assert.instance(err, TpkitError, `expected a TpkitError, got ${String(err)}`);
-    return (err as TpkitError).code;
-  }
-  return 'accepted';
-}
+import { mulberry32, errorCode as code } from './helpers.js';
 
 for (const [value, hex] of vectors.varints) {
   test(`published varint ${value} = ${hex}`, () => {
