@@ -55,13 +55,22 @@ function fromBigInt(n: bigint): Uint8Array {
 }
 
 /** Validates bytes or a u64 as an address (8 bytes, top bits 100 or 101) and returns its u64. */
+/** Validates address bytes (8 long, top bits 100 or 101) without BigInt work: body builders call this per field. */
+function checkBytes(address: Uint8Array, label: string): void {
+  if (address.length !== ADDRESS_LENGTH) {
+    throw invalid(`"${label}" expected ${ADDRESS_LENGTH} bytes, got ${address.length}`);
+  }
+  const tag = address[0] >> 5;
+  if (tag !== 4 && tag !== 5) {
+    throw invalid(`top bits are ${tag.toString(2).padStart(3, '0')}, an address starts with 100 (public) or 101 (private)`);
+  }
+}
+
 function checkedValue(address: Uint8Array | bigint, label = 'address'): bigint {
   let n: bigint;
   if (address instanceof Uint8Array) {
-    if (address.length !== ADDRESS_LENGTH) {
-      throw invalid(`"${label}" expected ${ADDRESS_LENGTH} bytes, got ${address.length}`);
-    }
-    n = toBigInt(address);
+    checkBytes(address, label);
+    return toBigInt(address);
   } else if (typeof address === 'bigint') {
     if (address < 0n || address > UINT64_MAX) throw invalid(`"${label}" is not a 64-bit value`);
     n = address;
@@ -178,7 +187,7 @@ function privateFromText(clean: string, text: string): Uint8Array {
 export function parseAddress(input: string | Uint8Array, label = 'address'): Uint8Array {
   if (typeof input === 'string') return addressFromText(input);
   if (input instanceof Uint8Array) {
-    checkedValue(input, label);
+    checkBytes(input, label);
     return input.slice();
   }
   throw new ArgumentError(`"${label}" expected address text or 8 bytes, got ${describeValue(input)}`);

@@ -55,16 +55,38 @@ class ByteWriter {
 
   u8u16(a: number, b: number): void {
     this.ensure(3);
-    this.buf[this.pos++] = a;
-    this.view.setUint16(this.pos, b);
-    this.pos += 2;
+    const buf = this.buf;
+    const p = this.pos;
+    buf[p] = a;
+    buf[p + 1] = b >>> 8;
+    buf[p + 2] = b;
+    this.pos = p + 3;
   }
 
   u8u32(a: number, b: number): void {
     this.ensure(5);
-    this.buf[this.pos++] = a;
-    this.view.setUint32(this.pos, b);
-    this.pos += 4;
+    const buf = this.buf;
+    const p = this.pos;
+    buf[p] = a;
+    buf[p + 1] = b >>> 24;
+    buf[p + 2] = b >>> 16;
+    buf[p + 3] = b >>> 8;
+    buf[p + 4] = b;
+    this.pos = p + 5;
+  }
+
+  /** A safe integer as uint 64 without a BigInt round trip. */
+  u8u64Number(a: number, n: number): void {
+    this.u8u32(a, Math.floor(n / TWO_32));
+    this.ensure(4);
+    const buf = this.buf;
+    const p = this.pos;
+    const lo = n >>> 0;
+    buf[p] = lo >>> 24;
+    buf[p + 1] = lo >>> 16;
+    buf[p + 2] = lo >>> 8;
+    buf[p + 3] = lo;
+    this.pos = p + 4;
   }
 
   u8u64(a: number, b: bigint): void {
@@ -93,7 +115,7 @@ function writeUintNumber(w: ByteWriter, n: number): void {
   else if (n < 0x100) w.u8u8(0xcc, n);
   else if (n < 0x10000) w.u8u16(0xcd, n);
   else if (n < TWO_32) w.u8u32(0xce, n);
-  else w.u8u64(0xcf, BigInt(n));
+  else w.u8u64Number(0xcf, n);
 }
 
 function writeIntNumber(w: ByteWriter, n: number): void {
@@ -126,6 +148,26 @@ function writeBigInt(w: ByteWriter, n: bigint, path: string): void {
 }
 
 function writeStr(w: ByteWriter, text: string, path: string): void {
+  // Short ASCII text (every key and most protocol strings) goes straight into the buffer:
+  // no intermediate Uint8Array per string. Measured on the 82-byte generic body: about 30 %
+  // of encodeMsgpack's time went to those allocations.
+  const length = text.length;
+  if (length < 32) {
+    w.ensure(1 + length);
+    const start = w.pos;
+    const buf = w.buf;
+    buf[start] = 0xa0 | length;
+    let i = 0;
+    for (; i < length; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80) break;
+      buf[start + 1 + i] = c;
+    }
+    if (i === length) {
+      w.pos = start + 1 + length;
+      return;
+    }
+  }
   const bytes = utf8Encode(text, path);
   const n = bytes.length;
   if (n < 32) w.u8(0xa0 | n);
