@@ -13,7 +13,7 @@ import { generateSecretKey, publicKeyOf } from '../src/crypto/keys.js';
 import { publicKeyToPem } from '../src/crypto/pem.js';
 import { API_ERRORS } from '../src/node/api-errors.js';
 import { recordHash, type BlockRecord } from '../src/node/block.js';
-import { fee, minedRegisterBody, pay, register, sign, startTestNode, transfer, waitStatus, type TestNode } from './node-helpers.js';
+import { fee, minedRegisterBody, pay, register, registerBelow, sign, startTestNode, transfer, waitStatus, type TestNode } from './node-helpers.js';
 
 let node: TestNode;
 let dev: { key: Uint8Array; address: Uint8Array };
@@ -266,7 +266,7 @@ test('every bad submission: 4xx with a stable code; the ledger does not change',
     ['timestamp two hours old', () => node.submit(goodTransfer({ t: t - 7_200_000 })), 400, 'TIMESTAMP_OUT_OF_WINDOW'],
     ['timestamp an hour ahead', () => node.submit(goodTransfer({ t: now() + 3_660_000 })), 400, 'TIMESTAMP_OUT_OF_WINDOW'],
     ['register h of another key', () => node.submit(sign(regBody, [generateSecretKey()], t)), 400, 'REGISTER_KEYS_MISMATCH'],
-    ['register below the difficulty', () => node.submit(register(other, t, 0)), 400, 'POW_TOO_LOW'],
+    ['register below the difficulty', () => node.submit(registerBelow(other, t, 8)), 400, 'POW_TOO_LOW'],
     ['transaction too large', () => node.submit(goodTransfer({ payload: [pay(1), ...Array.from({ length: 400 }, (_, i) => pay(i, `C${i}`))] })), 413, 'TX_TOO_LARGE'],
     ['request too large', () => node.post('/api/tx/new', JSON.stringify({ tx: 'A'.repeat(9000) })), 413, 'REQUEST_TOO_LARGE'],
   ];

@@ -85,6 +85,13 @@ export function minedRegisterBody(publicKey: Uint8Array, t: number, difficulty: 
   return body;
 }
 
+/** A register transaction whose proof of work is strictly below `difficulty` bits. */
+export function registerBelow(key: Uint8Array, t: number, difficulty: number): string {
+  const body = registerBody({ publicKeys: [publicKeyOf(key)], timestamp: t, nonce: 0n });
+  for (let nonce = 0n; powBits(body) >= difficulty; nonce++) setRegisterNonce(body, nonce + 1n);
+  return sign(body, [key], t);
+}
+
 export const fee = (amount: number, currency = 'SK'): PayloadItemInput => ({ purpose: 'srcfee', currency, amount });
 export const pay = (amount: number | bigint, currency = 'SK'): PayloadItemInput => ({ purpose: 'transfer', currency, amount });
 
