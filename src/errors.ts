@@ -67,6 +67,14 @@ export const ERROR_CODES = {
   WASM_UNAVAILABLE: 'WebAssembly could not be instantiated.',
   MINING_EXHAUSTED: 'No nonce in the searched range reached the difficulty.',
   MINING_BAD_RESULT: 'A mining kernel returned a nonce whose SHA-512 does not reach the difficulty.',
+  // client of a node's HTTP API (src/client)
+  API_ERROR: 'The node answered the request with an error.',
+  NETWORK_ERROR: 'The node could not be reached.',
+  TIMEOUT: 'The node did not answer, or the transaction was not included, in time.',
+  BAD_RESPONSE: "The node's answer is not the JSON the API specifies.",
+  INSECURE_TRANSPORT: 'A transaction would travel over plain HTTP to a host that is not this machine.',
+  TX_FAILED: 'The transaction was included in a block with an error result.',
+  FEE_UNKNOWN: "The node's settings give no fee rate for the fee currency.",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addressFromText, addressParts } from '../src/codec/address.js';
-import { feeCost } from '../src/node/fee.js';
+import { feeCost } from '../src/codec/fee.js';
 import { startTestNode, waitStatus, type TestNode } from './node-helpers.js';
 import { vectors } from './vectors.js';
 

@@ -44,3 +44,4 @@ export { registerBody, REGISTER_NONCE_WIDTH, hasRegisterNonceTail, setRegisterNo
 export { chkeyBody } from './body-chkey.js';
 export { decodeBody } from './body-decode.js';
 export { encodeTx, decodeTx, TX_VERSION, type Tx, type TxInput } from './container.js';
+export { feeCost, type FeeRate } from './fee.js';

@@ -3,7 +3,7 @@
 // runs before any change, so a failed transaction changes nothing: no seq consumed, no fee.
 
 import { bytesToHex, equalBytes } from '../bytes.js';
-import { feeCost, type FeeRate } from './fee.js';
+import { feeCost, type FeeRate } from '../codec/fee.js';
 import { PURPOSE_SRCFEE, PURPOSE_TRANSFER, TIMESTAMP_WINDOW_MS, type NodeTx, type PayloadItem } from './node-tx.js';
 import { cloneWallet, newWallet, type Wallet } from './wallet.js';
 

@@ -21,7 +21,7 @@ import { ValidationError } from '../errors.js';
 import { applyTx, BlockDraft, depositFees, type ApplyContext, type TxOutcome } from './apply.js';
 import { blockHash, blockRecord, txRoot, type BlockRecord } from './block.js';
 import type { NodeConfig } from './config.js';
-import type { FeeRate } from './fee.js';
+import type { FeeRate } from '../codec/fee.js';
 import { buildGenesis, devAccounts, type DevAccount } from './genesis.js';
 import type { JsonValue } from './json.js';
 import { silentLogger, type Logger } from './log.js';

@@ -4,7 +4,7 @@
 
 import { bytesToHex } from '../bytes.js';
 import type { NodeConfig } from './config.js';
-import type { FeeRate } from './fee.js';
+import type { FeeRate } from '../codec/fee.js';
 import type { JsonValue } from './json.js';
 
 export interface ChainSettingsInput {

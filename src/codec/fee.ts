@@ -1,5 +1,6 @@
 // The reference fee formula (tx:rate2): the first 32 bytes of a body are free, `baseextra`
 // more are covered by `base`, every further byte costs `kb` per 1024 bytes, truncated.
+// Nodes charge it and wallets compute it, so it lives with the codec.
 
 export interface FeeRate {
   base: bigint;
