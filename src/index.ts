@@ -10,5 +10,6 @@ export * from './codec/index.js';
 export * from './crypto/index.js';
 export { signTx, verifyTx, addSignature, type SigningKey, type SignTxOptions, type TxVerification } from './crypto/sign-tx.js';
 export * from './pow/index.js';
+export * from './client/index.js';
 // Node only: the piscina worker pool the miner uses when no pool is passed.
 export { createMinerPool, sharedMinerPool, closeSharedMinerPool } from './pow/pool.node.js';

@@ -1,0 +1,159 @@
+// A client of a node's HTTP API (spec parts 3 and 4, plus the endpoints the official SDK
+// calls). It runs wherever `fetch` does: Node 18+, browsers, workers. Answers come back
+// typed, with balances and seqs as bigint.
+
+import { bytesToBase64, expectBytes } from '../bytes.js';
+import { addressFromText, addressToText } from '../codec/address.js';
+import { decodeTxid } from '../codec/txid.js';
+import { AbortError, ArgumentError } from '../errors.js';
+import { TimeoutError } from './client-errors.js';
+import { requestJson, type HttpSettings } from './http.js';
+import { nodeStatusFrom, seqFrom, txidFrom, txStatusFrom, walletInfoFrom, type NodeStatus, type TxStatus, type WalletInfo } from './responses.js';
+import { checkTransactionTransport } from './transport-policy.js';
+
+export interface ClientOptions {
+  /** The node's base URL, e.g. https://node.example:1443 or http://127.0.0.1:43280. */
+  baseUrl: string | URL;
+  /** A fetch implementation (default: the global one). */
+  fetch?: typeof fetch;
+  /** Allow submitting transactions over plain HTTP to a host that is not this machine. */
+  allowInsecure?: boolean;
+  /** Per-request time limit in ms (default 15000). */
+  timeoutMs?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface WaitOptions extends CallOptions {
+  /** Give up after this many ms (default 60000). */
+  timeoutMs?: number;
+  /** Called before each poll, with the attempt number from 1. */
+  onPoll?: (attempt: number) => void;
+}
+
+export interface TpkitClient {
+  readonly baseUrl: string;
+  getAddress(address: string | Uint8Array, options?: CallOptions & { pubkey?: 'pem' | 'hex' | 'b64' }): Promise<WalletInfo>;
+  /** The node's settings, or the subtree at `path` ('current/register' or 'current.register'). */
+  getSettings(path?: string, options?: CallOptions): Promise<any>;
+  /** Submits container bytes (or their base64); resolves to the txid. */
+  submitTx(tx: Uint8Array | string, options?: CallOptions): Promise<string>;
+  /** The result once included, null before. */
+  getTxStatus(txid: string, options?: CallOptions): Promise<TxStatus | null>;
+  /** Polls with backoff until the transaction is included; a failed result is returned, not thrown. */
+  waitForTx(txid: string, options?: WaitOptions): Promise<TxStatus>;
+  getSeq(address: string | Uint8Array, options?: CallOptions): Promise<bigint>;
+  nodeStatus(options?: CallOptions): Promise<NodeStatus>;
+}
+
+const FIRST_POLL_MS = 150;
+const MAX_POLL_MS = 2000;
+
+/** Canonical text form of an address given as text, 0x hex or 8 bytes. */
+function addressPath(address: string | Uint8Array): string {
+  if (typeof address === 'string') return addressToText(addressFromText(address));
+  return addressToText(expectBytes(address, 'address', 8));
+}
+
+function settingsPath(path: string): string {
+  const parts = path.split(/[./]/).filter((p) => p !== '');
+  return parts.map(encodeURIComponent).join('/');
+}
+
+function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new AbortError('wait aborted'));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortError('wait aborted'));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function parseBaseUrl(baseUrl: string | URL): URL {
+  let url: URL;
+  try {
+    url = new URL(String(baseUrl));
+  } catch {
+    throw new ArgumentError(`"baseUrl" expected an http:// or https:// URL, got ${JSON.stringify(String(baseUrl))}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ArgumentError(`"baseUrl" expected an http:// or https:// URL, got ${JSON.stringify(url.protocol)}`);
+  }
+  url.search = '';
+  url.hash = '';
+  return url;
+}
+
+export function createClient(options: ClientOptions): TpkitClient {
+  if (typeof options !== 'object' || options === null) throw new ArgumentError('"options" expected an object with baseUrl');
+  const baseUrl = parseBaseUrl(options.baseUrl);
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  if (typeof fetchImpl !== 'function') throw new ArgumentError('"fetch" expected a function (no global fetch here)');
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new ArgumentError(`"timeoutMs" expected a positive number, got ${String(timeoutMs)}`);
+  const http: HttpSettings = { baseUrl, fetch: (input, init) => fetchImpl(input, init), timeoutMs };
+  const allowInsecure = options.allowInsecure === true;
+
+  const getTxStatus = async (txid: string, call: CallOptions = {}): Promise<TxStatus | null> => {
+    decodeTxid(txid);
+    const path = `/api/tx/status/${encodeURIComponent(txid)}`;
+    return txStatusFrom(await requestJson(http, path, call), `GET ${path}`);
+  };
+
+  return {
+    baseUrl: baseUrl.href,
+
+    async getAddress(address, call = {}) {
+      const query = call.pubkey ? `?pubkey=${encodeURIComponent(call.pubkey)}` : '';
+      const path = `/api/address/${addressPath(address)}${query}`;
+      return walletInfoFrom(await requestJson(http, path, call), `GET ${path}`);
+    },
+
+    async getSettings(path = '', call = {}) {
+      const suffix = settingsPath(path);
+      const answer = await requestJson(http, suffix ? `/api/settings/${suffix}` : '/api/settings', call);
+      return answer.settings;
+    },
+
+    async submitTx(tx, call = {}) {
+      checkTransactionTransport(baseUrl, allowInsecure);
+      const base64 = typeof tx === 'string' ? tx : bytesToBase64(expectBytes(tx, 'tx'));
+      const answer = await requestJson(http, '/api/tx/new', { method: 'POST', json: { tx: base64 }, signal: call.signal });
+      return txidFrom(answer, 'POST /api/tx/new');
+    },
+
+    getTxStatus,
+
+    async waitForTx(txid, wait = {}) {
+      const limitMs = wait.timeoutMs ?? 60_000;
+      const started = Date.now();
+      let delay = FIRST_POLL_MS;
+      for (let attempt = 1; ; attempt++) {
+        wait.onPoll?.(attempt);
+        const status = await getTxStatus(txid, wait);
+        if (status) return status;
+        const left = limitMs - (Date.now() - started);
+        if (left <= 0) throw new TimeoutError(`${txid} not included within ${limitMs} ms`);
+        await abortableSleep(Math.min(delay, left), wait.signal);
+        delay = Math.min(delay * 1.5, MAX_POLL_MS);
+      }
+    },
+
+    async getSeq(address, call = {}) {
+      const path = `/api/address/${addressPath(address)}/seq`;
+      return seqFrom(await requestJson(http, path, call), `GET ${path}`);
+    },
+
+    async nodeStatus(call = {}) {
+      return nodeStatusFrom(await requestJson(http, '/api/node/status', call), 'GET /api/node/status');
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// The fee a transfer pays, from the node's `current.fee` settings and the reference formula
+// (codec/fee.ts). The fee item is part of the body it pays for, so the amount is found by
+// iterating until the body that carries it costs no more than it.
+
+import { genericBody } from '../codec/body-generic.js';
+import type { GenericBodyInput, PayloadItemInput } from '../codec/body-types.js';
+import { feeCost, type FeeRate } from '../codec/fee.js';
+import { TpkitError } from '../errors.js';
+import { toBigInt } from './api-json.js';
+
+/** Fee rates per currency from `current.fee` (its `params` entry is not a currency). */
+export function feeRates(feeSettings: unknown): Map<string, FeeRate> {
+  const rates = new Map<string, FeeRate>();
+  if (typeof feeSettings !== 'object' || feeSettings === null) return rates;
+  for (const [currency, value] of Object.entries(feeSettings as Record<string, unknown>)) {
+    if (currency === 'params' || typeof value !== 'object' || value === null) continue;
+    const r = value as Record<string, unknown>;
+    const base = toBigInt(r.base);
+    if (base === undefined) continue;
+    rates.set(currency, { base, baseextra: toBigInt(r.baseextra) ?? 0n, kb: toBigInt(r.kb) ?? 0n });
+  }
+  return rates;
+}
+
+/**
+ * The currency fees are paid in: the one asked for (it must have a rate), else the
+ * transferred currency when it has one, else the node's only fee currency; undefined
+ * when the node charges no fees.
+ */
+export function chooseFeeCurrency(rates: Map<string, FeeRate>, transferCurrency: string, asked?: string): string | undefined {
+  if (asked !== undefined) {
+    if (!rates.has(asked)) {
+      const known = [...rates.keys()].join(', ') || 'none';
+      throw new TpkitError('FEE_UNKNOWN', 'No fee rate for that currency', { details: `"${asked}" has no rate in current.fee (rates: ${known})` });
+    }
+    return asked;
+  }
+  if (rates.has(transferCurrency)) return transferCurrency;
+  return rates.size > 0 ? rates.keys().next().value : undefined;
+}
+
+/** The smallest srcfee amount that covers the body carrying it. */
+export function autoFee(input: Omit<GenericBodyInput, 'payload'> & { payload: readonly PayloadItemInput[] }, feeCurrency: string, rate: FeeRate): bigint {
+  let amount = rate.base;
+  for (;;) {
+    const body = genericBody({ ...input, payload: [...input.payload, { purpose: 'srcfee', currency: feeCurrency, amount }] });
+    const cost = feeCost(body.length, rate);
+    if (cost <= amount) return amount;
+    amount = cost;
+  }
+}

@@ -1,0 +1,10 @@
+// The client side of the node API: requests, typed answers and the two wallet flows.
+// Browser-safe: it needs only fetch.
+
+export { createClient, type CallOptions, type ClientOptions, type TpkitClient, type WaitOptions } from './client.js';
+export { ApiError, NetworkError, TimeoutError, TxFailedError, type ApiErrorInfo } from './client-errors.js';
+export type { NodeStatus, TxStatus, WalletInfo } from './responses.js';
+export { isLoopbackHost } from './transport-policy.js';
+export { feeRates, chooseFeeCurrency, autoFee } from './fee.js';
+export { registerWallet, type RegisterStage, type RegisterWalletOptions, type RegisteredWallet } from './register-wallet.js';
+export { transfer, type TransferOptions, type TransferResult, type TransferStage } from './transfer.js';

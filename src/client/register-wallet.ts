@@ -1,0 +1,98 @@
+// registerWallet: the whole registration a wallet performs. Read the node's difficulty,
+// mine the register body, sign it with every key, submit, wait for the block, and return
+// the address the node allocated.
+
+import { addressFromText, addressToText } from '../codec/address.js';
+import { expectBytes } from '../bytes.js';
+import type { RegisterBodyInput } from '../codec/body-types.js';
+import { publicKeyOf } from '../crypto/keys.js';
+import { signTx } from '../crypto/sign-tx.js';
+import { ArgumentError, TpkitError } from '../errors.js';
+import type { MineResult, PiscinaLike } from '../pow/mine-body.js';
+import { mineRegister } from '../pow/mine-register.js';
+import type { MinerPool, MiningProgress } from '../pow/search.js';
+import { toBigInt } from './api-json.js';
+import type { TpkitClient } from './client.js';
+import { ApiError, TxFailedError } from './client-errors.js';
+
+export type RegisterStage = 'settings' | 'mining' | 'submitting' | 'waiting';
+
+export interface RegisterWalletOptions {
+  client: TpkitClient;
+  /** The new wallet's key, or all of its keys; every key signs and `h` covers them all. */
+  secretKeys: Uint8Array | readonly Uint8Array[];
+  /** Mining threads (default: every thread of the pool). */
+  threads?: number;
+  /** Miner pool (default: the process's shared pool, or the page's Web Worker pool). */
+  pool?: MinerPool | PiscinaLike;
+  /** User data for the body's `e` map. */
+  extra?: RegisterBodyInput['extra'];
+  /** Longest wait for inclusion in ms (default 60000). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: MiningProgress) => void;
+  onStage?: (stage: RegisterStage) => void;
+}
+
+export interface RegisteredWallet {
+  /** The new wallet's text address. */
+  address: string;
+  txid: string;
+  /** Hash of the block that holds the registration. */
+  block?: string;
+  /** The node's `current.register.diff` that the body was mined to. */
+  difficulty: number;
+  mined: MineResult;
+}
+
+/** `current.register.diff`; a node without register settings requires no proof of work. */
+async function registerDifficulty(client: TpkitClient, signal: AbortSignal | undefined): Promise<number> {
+  let settings: unknown;
+  try {
+    settings = await client.getSettings('current/register', { signal });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return 0;
+    throw err;
+  }
+  const diff = toBigInt((settings as Record<string, unknown> | null)?.diff ?? 0);
+  if (diff === undefined || diff < 0n || diff > 512n) {
+    throw new TpkitError('BAD_RESPONSE', 'Node settings hold no usable difficulty', { details: `current.register.diff = ${JSON.stringify(String((settings as any)?.diff))}`, field: 'current.register.diff' });
+  }
+  return Number(diff);
+}
+
+export async function registerWallet(options: RegisterWalletOptions): Promise<RegisteredWallet> {
+  const { client, signal } = options;
+  const keys = options.secretKeys instanceof Uint8Array ? [options.secretKeys] : [...(options.secretKeys ?? [])];
+  if (keys.length === 0) throw new ArgumentError('"secretKeys" expected at least one secret key');
+  keys.forEach((key, i) => expectBytes(key, `secretKeys[${i}]`, 32));
+
+  options.onStage?.('settings');
+  const difficulty = await registerDifficulty(client, signal);
+  options.onStage?.('mining');
+  const mined = await mineRegister({
+    publicKeys: keys.map(publicKeyOf),
+    extra: options.extra,
+    difficulty,
+    threads: options.threads,
+    pool: options.pool,
+    signal,
+    onProgress: options.onProgress,
+  });
+  const tx = signTx(mined.body, keys);
+  options.onStage?.('submitting');
+  const txid = await client.submitTx(tx, { signal });
+  options.onStage?.('waiting');
+  const status = await client.waitForTx(txid, { signal, timeoutMs: options.timeoutMs });
+  if (!status.ok) throw new TxFailedError(txid, status.reason);
+  const allocated = status.address ?? status.res;
+  let address: string;
+  try {
+    address = addressToText(addressFromText(allocated));
+  } catch (err) {
+    throw new TpkitError('BAD_RESPONSE', 'Registration result holds no address', { details: `${txid}: ${JSON.stringify(allocated)}`, cause: err });
+  }
+  const result: RegisteredWallet = { address, txid, difficulty, mined };
+  if (status.block !== undefined) result.block = status.block;
+  return result;
+}

@@ -1,0 +1,121 @@
+// The API answers as typed values. A node that answers with the wrong shape gets a
+// BAD_RESPONSE error naming the field, rather than an `undefined` deep in a wallet.
+
+import { TpkitError } from '../errors.js';
+import { toBigInt } from './api-json.js';
+import type { JsonObject } from './http.js';
+
+/** A wallet record (spec 2.1) with exact integers. */
+export interface WalletInfo {
+  /** Text address. */
+  address: string;
+  /** 0x-prefixed hex address. */
+  hex: string;
+  /** Balance per currency. */
+  amount: Record<string, bigint>;
+  seq: bigint;
+  /** Time of the wallet's last transaction, ms. */
+  t: number;
+  lastblk: string;
+  preblk: string;
+  /** Public key in the requested format ('' when the node has none). */
+  pubkey: string;
+  /** The node's record as sent. */
+  raw: JsonObject;
+}
+
+/** A transaction's result once included: ok with `res` ('ok' or the new address), or failed with a reason. */
+export type TxStatus =
+  | { ok: true; res: string; address?: string; block?: string; raw: unknown }
+  | { ok: false; reason: string; raw: unknown };
+
+export interface NodeStatus {
+  chain: number;
+  height: number;
+  /** Hash of the last block, uppercase hex. */
+  hash: string;
+  nodename?: string;
+  raw: JsonObject;
+}
+
+function badResponse(request: string, field: string, expected: string, value: unknown): TpkitError {
+  return new TpkitError('BAD_RESPONSE', 'Node answer has an unexpected shape', {
+    details: `${request}: "${field}" expected ${expected}, got ${value === null ? 'null' : typeof value}`,
+    field,
+  });
+}
+
+function object(value: unknown, request: string, field: string): JsonObject {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badResponse(request, field, 'an object', value);
+  return value as JsonObject;
+}
+
+function string(value: unknown, request: string, field: string): string {
+  if (typeof value !== 'string') throw badResponse(request, field, 'a string', value);
+  return value;
+}
+
+function integer(value: unknown, request: string, field: string): bigint {
+  const n = toBigInt(value);
+  if (n === undefined) throw badResponse(request, field, 'an integer', value);
+  return n;
+}
+
+const optionalString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+export function walletInfoFrom(answer: JsonObject, request: string): WalletInfo {
+  const info = object(answer.info, request, 'info');
+  const amounts = object(info.amount ?? {}, request, 'info.amount');
+  const amount: Record<string, bigint> = {};
+  for (const [currency, value] of Object.entries(amounts)) amount[currency] = integer(value, request, `info.amount.${currency}`);
+  return {
+    address: string(answer.txtaddress, request, 'txtaddress'),
+    hex: optionalString(answer.address) ?? '',
+    amount,
+    seq: integer(info.seq ?? 0, request, 'info.seq'),
+    t: Number(integer(info.t ?? 0, request, 'info.t')),
+    lastblk: optionalString(info.lastblk) ?? '',
+    preblk: optionalString(info.preblk) ?? '',
+    pubkey: optionalString(info.pubkey) ?? '',
+    raw: info,
+  };
+}
+
+/** The status answer: `res` (reference node) or `Res` (spec); null until included. */
+export function txStatusFrom(answer: JsonObject, request: string): TxStatus | null {
+  const result = 'res' in answer ? answer.res : answer.Res;
+  if (result === null || result === undefined) return null;
+  const r = object(result, request, 'res');
+  if (r.error === true || r.ok === false) {
+    return { ok: false, reason: optionalString(r.res) ?? optionalString(r.reason) ?? 'error', raw: r };
+  }
+  const status: TxStatus = { ok: true, res: string(r.res, request, 'res.res'), raw: r };
+  const address = optionalString(r.address);
+  const block = optionalString(r.block);
+  if (address !== undefined) status.address = address;
+  if (block !== undefined) status.block = block;
+  return status;
+}
+
+export function nodeStatusFrom(answer: JsonObject, request: string): NodeStatus {
+  const status = object(answer.status, request, 'status');
+  const blockchain = object(status.blockchain, request, 'status.blockchain');
+  const header = object(blockchain.header, request, 'status.blockchain.header');
+  const out: NodeStatus = {
+    chain: Number(integer(header.chain ?? blockchain.chain, request, 'status.blockchain.header.chain')),
+    height: Number(integer(header.height, request, 'status.blockchain.header.height')),
+    hash: optionalString(blockchain.hash) ?? '',
+    raw: status,
+  };
+  const nodename = optionalString(status.nodename);
+  if (nodename !== undefined) out.nodename = nodename;
+  return out;
+}
+
+export function seqFrom(answer: JsonObject, request: string): bigint {
+  return integer(answer.seq, request, 'seq');
+}
+
+export function txidFrom(answer: JsonObject, request: string): string {
+  return string(answer.txid, request, 'txid');
+}
