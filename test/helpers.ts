@@ -34,3 +34,15 @@ export function errorCode(fn: () => unknown): string {
   }
   return 'accepted';
 }
+
+/** The TpkitError a promise rejects with; fails the test when it resolves or rejects with something else. */
+export async function rejection(promise: Promise<unknown>): Promise<TpkitError> {
+  try {
+    await promise;
+  } catch (err) {
+    assert.instance(err, TpkitError, `expected a TpkitError, got ${String(err)}`);
+    return err as TpkitError;
+  }
+  assert.unreachable('expected a rejection');
+  throw new Error('unreachable');
+}

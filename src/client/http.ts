@@ -24,7 +24,9 @@ export type JsonObject = Record<string, unknown>;
 /** `base` + `path`, keeping any path prefix of the base URL (e.g. https://host/node1/). */
 export function joinUrl(base: URL, path: string): URL {
   const url = new URL(base.href);
-  url.pathname = url.pathname.replace(/\/+$/, '') + path;
+  const [pathname, query] = path.split('?', 2);
+  url.pathname = url.pathname.replace(/\/+$/, '') + pathname;
+  if (query !== undefined) url.search = query;
   return url;
 }
 
