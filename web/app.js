@@ -8,7 +8,6 @@ import {
   createClient,
   estimateMining,
   generateSecretKey,
-  mineRegister,
   publicKeyOf,
   registerWallet,
   toSecretKeyBytes,
@@ -16,17 +15,13 @@ import {
   addressToText,
   transfer,
 } from './browser/tpkit.js';
+import { benchmarkWorkers, RUN_MS } from './benchmark.js';
 import { renderBarChart } from './chart.js';
 import { explain, explainTxReason } from './explain.js';
 import { formatCount, formatDuration, formatRate, shortHash } from './format.js';
 
 const $ = (id) => document.getElementById(id);
 
-/** Difficulty 64 is met once in 2^64 hashes: a benchmark run never ends by finding one. */
-const BENCH_DIFFICULTY = 64;
-const BENCH_MS = 1500;
-/** Samples before this are worker start-up (WASM compile, kernel probing), not speed. */
-const BENCH_WARMUP_MS = 450;
 /** How often the screen-reader summary of a running registration speaks. */
 const SUMMARY_EVERY_MS = 5000;
 
@@ -311,6 +306,7 @@ async function register() {
   let secretKey;
   try {
     client = needClient();
+    if (state.busy === 'register') throw new Error('A registration is already running. Wait for it, or press Cancel.');
     if (state.busy === 'bench') throw new Error('The benchmark is using the workers. Wait for it, or press Stop.');
     secretKey = readSecretKey();
   } catch (err) {
@@ -339,7 +335,6 @@ async function register() {
     const result = await registerWallet({
       client,
       secretKeys: secretKey,
-      threads: minerThreads(),
       signal: controller.signal,
       onStage: (s) => {
         stage = s;
@@ -500,31 +495,6 @@ async function sendTransfer() {
 
 // ---- benchmark -------------------------------------------------------------------------
 
-/** Hashes per second with `threads` workers, from progress samples after the start-up. */
-async function measureWorkers(threads, publicKeys, outer) {
-  const run = new AbortController();
-  const stop = () => run.abort();
-  outer.addEventListener('abort', stop, { once: true });
-  const timer = setTimeout(stop, BENCH_MS);
-  const samples = [];
-  try {
-    await mineRegister({ publicKeys, difficulty: BENCH_DIFFICULTY, threads, signal: run.signal, onProgress: (p) => samples.push(p) });
-  } catch (err) {
-    if (!isAbort(err)) throw err;
-  } finally {
-    clearTimeout(timer);
-    outer.removeEventListener('abort', stop);
-  }
-  if (outer.aborted) return null;
-  const steady = samples.filter((s) => s.elapsedMs >= BENCH_WARMUP_MS);
-  if (steady.length >= 2) {
-    const a = steady[0];
-    const b = steady[steady.length - 1];
-    return ((b.hashes - a.hashes) / (b.elapsedMs - a.elapsedMs)) * 1000;
-  }
-  return samples.length ? samples[samples.length - 1].hashRate : 0;
-}
-
 function showBenchmark(results) {
   const base = results[0]?.hashRate || 1;
   const rows = results.map((r) => {
@@ -562,23 +532,24 @@ async function runBenchmark() {
     showError('bench-error', 'A registration is using the workers. Wait for it, or press Cancel.');
     return;
   }
+  if (state.busy === 'bench') return;
   const controller = new AbortController();
   state.benchAbort = controller;
   state.busy = 'bench';
+  delete $('bench-figure').dataset.complete;
   $('bench-run').hidden = true;
   $('bench-stop').hidden = false;
   $('register').disabled = true;
   const max = minerThreads();
-  const publicKeys = [publicKeyOf(generateSecretKey())];
-  const results = [];
   try {
-    for (let workers = 1; workers <= max; workers++) {
-      setStatus('bench-status', `Measuring ${workers} of ${max} worker counts…`);
-      const hashRate = await measureWorkers(workers, publicKeys, controller.signal);
-      if (hashRate === null) break;
-      results.push({ workers, hashRate });
-      showBenchmark(results);
-    }
+    // The calibration runs on this page's thread: let it end before the workers start.
+    await calibrating?.catch(() => {});
+    const results = await benchmarkWorkers({
+      maxWorkers: max,
+      signal: controller.signal,
+      onStart: (workers) => setStatus('bench-status', `Measuring ${workers} of ${max} worker counts…`),
+      onResult: showBenchmark,
+    });
     if (controller.signal.aborted) {
       setStatus('bench-status', `Stopped after ${results.length} of ${max} worker counts.`);
     } else {
@@ -603,7 +574,7 @@ async function runBenchmark() {
 // ---- wiring ----------------------------------------------------------------------------
 
 function start() {
-  $('bench-seconds').textContent = String(BENCH_MS / 1000);
+  $('bench-seconds').textContent = String(RUN_MS / 1000);
   $('isolation').textContent = globalThis.crossOriginIsolated
     ? 'This page is cross-origin isolated: Cancel reaches every worker through shared memory within milliseconds.'
     : 'This page is not cross-origin isolated (its server sends no COOP/COEP headers): the miner uses its slower stop path.';
