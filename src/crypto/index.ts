@@ -3,7 +3,7 @@
 export { sha256, sha512 } from './hash.js';
 export { keysHash } from './keys-hash.js';
 export {
-  generateSecretKey, isValidPublicKey, isValidSecretKey, normalizePublicKey, publicKeyOf,
+  generateSecretKey, isValidPublicKey, isValidSecretKey, normalizePublicKey, publicKeyOf, toSecretKeyBytes,
   PUBLIC_KEY_LENGTH, SECRET_KEY_LENGTH, UNCOMPRESSED_PUBLIC_KEY_LENGTH,
   type PublicKeyInput, type SecretKeyInput,
 } from './keys.js';

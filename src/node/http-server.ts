@@ -41,6 +41,8 @@ export interface ServerOptions {
   maxRequestBytes: number;
   tls?: { cert: string | Buffer; key: string | Buffer };
   logger: Logger;
+  /** Serves a GET/HEAD outside /api/ from files; false when it has none for the path. */
+  staticFiles?: (req: http.IncomingMessage, res: http.ServerResponse, pathname: string) => Promise<boolean>;
 }
 
 function corsHeaders(req: http.IncomingMessage): Record<string, string> {
@@ -163,6 +165,18 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
       res.end();
       return;
     }
+    const pathname = (req.url ?? '/').split('?')[0];
+    if (options.staticFiles && (method === 'GET' || method === 'HEAD') && !pathname.startsWith('/api/')) {
+      options.staticFiles(req, res, pathname).then(
+        (served) => served || dispatch(req, res, method),
+        (err) => sendError(req, res, err, logger),
+      );
+      return;
+    }
+    dispatch(req, res, method);
+  };
+
+  function dispatch(req: http.IncomingMessage, res: http.ServerResponse, method: string): void {
     let match: Match;
     let query: URLSearchParams;
     try {
@@ -204,7 +218,7 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
       sendError(req, res, err, logger, { connection: 'close' });
       res.on('finish', () => req.destroy());
     });
-  };
+  }
 }
 
 export interface RunningServer {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Chain, type ChainOptions } from './chain.js';
 import type { NodeConfig } from './config.js';
 import { startServer, type RunningServer } from './http-server.js';
+import { createStaticHandler, defaultStaticRoots } from './static.js';
 import { createLogger, type Logger } from './log.js';
 import { createRoutes } from './routes.js';
 import { MemoryStore, type Store } from './store.js';
@@ -37,7 +38,11 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
   }
   let server: RunningServer;
   try {
-    server = await startServer({ routes: createRoutes(chain), maxRequestBytes: config.limits.maxRequestBytes, tls, logger }, config.host, config.port);
+    server = await startServer(
+      { routes: createRoutes(chain), maxRequestBytes: config.limits.maxRequestBytes, tls, logger, staticFiles: createStaticHandler(defaultStaticRoots()) },
+      config.host,
+      config.port,
+    );
   } catch (err) {
     await chain.close();
     throw err;

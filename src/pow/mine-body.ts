@@ -6,6 +6,7 @@
 import { expectBytes } from '../bytes.js';
 import { ArgumentError, TpkitError } from '../errors.js';
 import { powBits } from './bits.js';
+import { defaultMinerPool } from './default-pool.js';
 import { checkKernelChoice, type KernelName } from './kernel.js';
 import { searchNonce, type MinerPool, type MiningProgress } from './search.js';
 
@@ -44,11 +45,7 @@ export interface MineResult {
 }
 
 export async function resolvePool(pool: MinerPool | PiscinaLike | undefined): Promise<MinerPool> {
-  if (pool === undefined) {
-    // Node's default; a browser build passes its own Web Worker pool.
-    const node = await import('./pool.node.js');
-    return node.piscinaMinerPool(node.sharedMinerPool());
-  }
+  if (pool === undefined) return defaultMinerPool();
   if (pool && typeof pool.run === 'function') {
     if (typeof (pool as MinerPool).threads === 'number') return pool as MinerPool;
     const piscina = pool as PiscinaLike;

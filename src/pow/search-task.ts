@@ -28,10 +28,14 @@ export interface SearchTask {
   start: bigint;
   end: bigint;
   kernel: KernelChoice;
-  /** Int32Array[1]: the stop flag (RUNNING, SOLVED, ABORTED), shared by every task of a search. */
-  control: SharedArrayBuffer;
+  /**
+   * Int32Array[1]: the stop flag (RUNNING, SOLVED, ABORTED), shared by every task of a
+   * search. A plain ArrayBuffer where SharedArrayBuffer is unavailable (a browser page
+   * that is not cross-origin isolated): the pool then polls the flag between short runs.
+   */
+  control: SharedArrayBuffer | ArrayBuffer;
   /** BigInt64Array[1]: hashes done by every task of a search. */
-  counter: SharedArrayBuffer;
+  counter: SharedArrayBuffer | ArrayBuffer;
   /** Target duration of one kernel call, so the flag is seen within about this long. */
   sliceMs: number;
 }

@@ -81,8 +81,10 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   const threads = checkOptions(options);
   const { body, difficulty, pool, kernel, signal, onProgress } = options;
   if (signal?.aborted) throw new AbortError('aborted before the search started');
-  const control = new SharedArrayBuffer(4);
-  const counter = new SharedArrayBuffer(8);
+  // Browsers hide SharedArrayBuffer from pages that are not cross-origin isolated.
+  const Shared = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : ArrayBuffer;
+  const control = new Shared(4);
+  const counter = new Shared(8);
   const stop = new Int32Array(control);
   const done = new BigInt64Array(counter);
   const range = options.rangePerThread ?? 1n << 56n;

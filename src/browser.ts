@@ -1,0 +1,20 @@
+// tpkit for browsers (package export "./browser", bundled to dist/browser/tpkit.js): the
+// same codec, crypto, miner and client as the Node entry, with the miner's default pool
+// made of Web Workers, one per logical core. No Node built-ins reach this bundle.
+
+import { setDefaultMinerPool } from './pow/default-pool.js';
+import { sharedWebMinerPool } from './pow/pool.web.js';
+
+export * from './errors.js';
+export {
+  base64ToBytes, bytesFromInput, bytesToBase64, bytesToHex, compareBytes, concatBytes, equalBytes, hexToBytes,
+} from './bytes.js';
+export * from './codec/index.js';
+export * from './crypto/index.js';
+export { signTx, verifyTx, addSignature, type SigningKey, type SignTxOptions, type TxVerification } from './crypto/sign-tx.js';
+export * from './pow/index.js';
+export * from './client/index.js';
+export { createWebMinerPool, sharedWebMinerPool, type WebMinerPool, type WebMinerPoolOptions } from './pow/pool.web.js';
+export { simdSupported } from './wasm/kernel.js';
+
+setDefaultMinerPool(sharedWebMinerPool);
