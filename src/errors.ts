@@ -75,6 +75,9 @@ export const ERROR_CODES = {
   INSECURE_TRANSPORT: 'A transaction would travel over plain HTTP to a host that is not this machine.',
   TX_FAILED: 'The transaction was included in a block with an error result.',
   FEE_UNKNOWN: "The node's settings give no fee rate for the fee currency.",
+  // key files (tpkit CLI)
+  KEYFILE_INVALID: 'A key file is malformed, tampered with, or uses unsupported parameters.',
+  KEYFILE_PASSPHRASE: 'The passphrase does not open the key file.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

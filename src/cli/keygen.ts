@@ -1,58 +1,80 @@
-// `tpkit keygen`: a new secp256k1 key, printed or written to a file only the owner can read.
+// `tpkit keygen`: a new secp256k1 key (or an imported one) written to a passphrase-encrypted
+// key file only the owner can read. The secret key is printed only when asked for.
 
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { bytesToHex } from '../bytes.js';
-import { generateSecretKey, publicKeyOf } from '../crypto/keys.js';
+import { keysHash } from '../crypto/keys-hash.js';
+import { generateSecretKey, publicKeyOf, toSecretKeyBytes } from '../crypto/keys.js';
 import { publicKeyToPem } from '../crypto/pem.js';
+import { ArgumentError } from '../errors.js';
+import { encryptKey, writeKeyFile } from './key-file.js';
+import { PASSPHRASE_HELP, PASSPHRASE_OPTION, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
 
-const HELP = `Usage: tpkit keygen [--out FILE] [--json]
+const HELP = `Usage: tpkit keygen [--out FILE] [options]
 
-Generates a secp256k1 key. Without --out it prints the secret key, the compressed
-public key (hex) and the public key as PEM. With --out it writes the secret key as hex
-to FILE with permissions 0600 (the file must not exist) and prints only the public key.
+Generates a secp256k1 key (or takes one with --import). With --out it writes the key to
+FILE encrypted under a passphrase (scrypt + AES-256-GCM, mode 0600; an existing file is
+never overwritten) and prints the public key. The secret key is printed only with
+--show-secret.
 
 Options:
-  --out FILE  write the secret key to FILE instead of printing it
-  --json      print JSON
-  -h, --help  show this help`;
+  --out FILE          write the key file
+  --import            read the secret key (64 hex digits) from stdin instead of generating one
+  --plain             write FILE as plain hex instead of encrypted (for scripts; not recommended)
+  --show-secret       also print the secret key
+  --json              print JSON
+${PASSPHRASE_HELP}
+  -h, --help          show this help`;
 
-export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      out: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (values.out && existsSync(values.out)) {
-    console.error(`tpkit keygen: ${values.out} already exists; choose another path (an existing key is never overwritten)`);
-    return 1;
-  }
-  const secretKey = generateSecretKey();
-  const publicKey = publicKeyOf(secretKey);
-  const shown: Record<string, string> = {};
-  if (values.out) {
-    // 'wx' refuses to overwrite: losing an existing key is worse than a failed command.
-    writeFileSync(values.out, `${bytesToHex(secretKey)}\n`, { mode: 0o600, flag: 'wx' });
-    shown.keyFile = values.out;
-  } else {
-    shown.secretKey = bytesToHex(secretKey, true);
-  }
-  shown.publicKey = bytesToHex(publicKey, true);
-  shown.pem = publicKeyToPem(publicKey);
-  if (values.json) {
-    console.log(JSON.stringify(shown, null, 2));
-  } else {
-    if (shown.keyFile) console.log(`key file    ${shown.keyFile} (secret key, mode 0600)`);
+export function run(argv: string[]): Promise<number> {
+  return runWalletCommand('keygen', async () => {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        ...PASSPHRASE_OPTION,
+        out: { type: 'string' },
+        import: { type: 'boolean' },
+        plain: { type: 'boolean' },
+        'show-secret': { type: 'boolean' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
+    if (values.out && existsSync(values.out)) {
+      throw new ArgumentError(`${values.out} already exists; choose another path (an existing key is never overwritten)`);
+    }
+    if (values.plain && !values.out) throw new ArgumentError('"--plain" needs --out FILE');
+    const secretKey = values.import ? toSecretKeyBytes(readFileSync(0, 'utf8').trim().replace(/^0x/i, ''), 'stdin') : generateSecretKey();
+    const publicKey = publicKeyOf(secretKey);
+    const shown: Record<string, string> = {};
+    if (values.out) {
+      if (values.plain) {
+        console.error('warning: writing the secret key unencrypted; anyone who can read the file owns the wallet');
+        writeKeyFile(values.out, `${bytesToHex(secretKey)}\n`);
+      } else {
+        writeKeyFile(values.out, await encryptKey(secretKey, await passphraseFrom(values, true)()));
+      }
+      shown.keyFile = values.out;
+    }
+    if (values['show-secret']) shown.secretKey = bytesToHex(secretKey, true);
+    shown.publicKey = bytesToHex(publicKey, true);
+    shown.keysHash = bytesToHex(keysHash([publicKey]), true);
+    shown.pem = publicKeyToPem(publicKey);
+    if (values.json) {
+      printJson(shown);
+      return 0;
+    }
+    if (shown.keyFile) console.log(`key file    ${shown.keyFile} (${values.plain ? 'plain hex' : 'encrypted'}, mode 0600)`);
     if (shown.secretKey) console.log(`secret key  ${shown.secretKey}`);
     console.log(`public key  ${shown.publicKey}`);
+    console.log(`keys hash   ${shown.keysHash}`);
     console.log(shown.pem);
-  }
-  return 0;
+    if (!values.out && !values['show-secret']) console.error('note: the secret key was not kept; use --out FILE (or --show-secret) to keep it');
+    return 0;
+  });
 }

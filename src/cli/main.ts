@@ -14,7 +14,12 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   decode: { summary: 'Explain a transaction (base64, hex, a file or -)', load: () => import('./decode.js') },
   address: { summary: 'Convert and validate an address (text or 0x hex)', load: () => import('./address.js') },
-  keygen: { summary: 'Generate a secp256k1 key', load: () => import('./keygen.js') },
+  keygen: { summary: 'Generate (or import) a key into a passphrase-encrypted key file', load: () => import('./keygen.js') },
+  register: { summary: 'Register a wallet for a key file: mine, submit, wait, record the address', load: () => import('./register.js') },
+  balance: { summary: "Show a wallet's balances, seq and last block", load: () => import('./balance.js') },
+  send: { summary: 'Send a transfer from a key file wallet, with the node fee, and wait for the block', load: () => import('./send.js') },
+  status: { summary: 'Show whether a transaction is pending, included or failed', load: () => import('./status.js') },
+  settings: { summary: "Print the node's settings (or one part of them)", load: () => import('./settings.js') },
   mine: { summary: 'Mine a register body (or signed register tx) at a difficulty', load: () => import('./mine.js') },
   bench: { summary: 'Measure register mining speed against openssl, node:crypto and @noble/hashes', load: () => import('./bench.js') },
   node: { summary: 'Run a local node: the full HTTP API on a persistent ledger that makes blocks', load: () => import('./node.js') },

@@ -1,17 +1,18 @@
 // `tpkit mine`: mines a register body for a public key and prints it, or, given the
 // secret key file, the signed register transaction ready for POST /api/tx/new.
 
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { bytesToBase64, bytesToHex } from '../bytes.js';
-import { publicKeyOf, normalizePublicKey, toSecretKeyBytes } from '../crypto/keys.js';
+import { publicKeyOf, normalizePublicKey } from '../crypto/keys.js';
 import { signTx } from '../crypto/sign-tx.js';
 import { AbortError, ArgumentError } from '../errors.js';
 import { estimateMining } from '../pow/estimate.js';
 import type { KernelName } from '../pow/kernel.js';
 import { mineRegister } from '../pow/mine-register.js';
 import { closeSharedMinerPool, createMinerPool } from '../pow/pool.node.js';
+import { openKeyFile } from './key-file.js';
 import { Progress, formatCount, formatDuration } from './progress.js';
+import { PASSPHRASE_OPTION, passphraseFrom } from './wallet-common.js';
 
 const HELP = `Usage: tpkit mine --difficulty N (--key FILE | --pubkey HEX) [options]
 
@@ -21,7 +22,8 @@ as hex) it prints the signed transaction, base64, for POST /api/tx/new.
 
 Options:
   --difficulty N   leading zero bits required (settings.current.register.diff)
-  --key FILE       secret key file (64 hex digits)
+  --key FILE       key file from tpkit keygen --out (passphrase: --passphrase-file,
+                   $TPKIT_PASSPHRASE or a prompt)
   --pubkey HEX     compressed (33-byte) or uncompressed public key, hex
   --timestamp MS   body time t in milliseconds (default: now)
   --threads N      worker threads (default: one per core)
@@ -29,15 +31,6 @@ Options:
   --json           print the result as JSON
   -h, --help       show this help`;
 
-function readSecretKey(file: string): Uint8Array {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (cause) {
-    throw new ArgumentError(`"--key" could not read '${file}'`, { cause, details: (cause as Error).message });
-  }
-  return toSecretKeyBytes(text.trim().replace(/^0x/i, ''), '--key');
-}
 
 function integerOption(text: string | undefined, label: string, min: number, max: number): number | undefined {
   if (text === undefined) return undefined;
@@ -53,6 +46,7 @@ export async function run(argv: string[]): Promise<number> {
     args: argv,
     options: {
       difficulty: { type: 'string' },
+      ...PASSPHRASE_OPTION,
       key: { type: 'string' },
       pubkey: { type: 'string' },
       timestamp: { type: 'string' },
@@ -72,7 +66,7 @@ export async function run(argv: string[]): Promise<number> {
   if ((values.key === undefined) === (values.pubkey === undefined)) {
     throw new ArgumentError('expected exactly one of "--key FILE" and "--pubkey HEX"');
   }
-  const secretKey = values.key !== undefined ? readSecretKey(values.key) : undefined;
+  const secretKey = values.key !== undefined ? (await openKeyFile(values.key, passphraseFrom(values))).secretKey : undefined;
   const publicKey = secretKey ? publicKeyOf(secretKey) : normalizePublicKey(values.pubkey as string, '--pubkey');
   const timestamp = values.timestamp === undefined ? Date.now() : integerOption(values.timestamp, 'timestamp', 0, Number.MAX_SAFE_INTEGER);
   const threads = integerOption(values.threads, 'threads', 1, 256);

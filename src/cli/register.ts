@@ -1,0 +1,80 @@
+// `tpkit register --key FILE`: registers the key file's key as a new wallet. Reads the
+// node's difficulty, mines with a progress bar, waits for the block with a spinner, and
+// records the new address in the key file.
+
+import { parseArgs } from 'node:util';
+import { registerWallet } from '../client/index.js';
+import { ArgumentError } from '../errors.js';
+import { closeSharedMinerPool } from '../pow/pool.node.js';
+import { openKeyFile, setKeyFileAddress } from './key-file.js';
+import { Progress, formatCount, formatDuration } from './progress.js';
+import { NODE_HELP, NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
+
+const HELP = `Usage: tpkit register --key FILE [options]
+
+Registers a new wallet for the key in FILE (from tpkit keygen --out): mines the register
+transaction to the node's current.register.diff, submits it, waits for the block, prints
+the new address and records it in FILE. Ctrl-C stops cleanly (exit 130).
+
+Options:
+  --key FILE          key file
+  --threads N         mining threads (default: one per core)
+${PASSPHRASE_HELP}
+${NODE_HELP}`;
+
+export function run(argv: string[]): Promise<number> {
+  return runWalletCommand('register', async () => {
+    const { values } = parseArgs({ args: argv, options: { ...NODE_OPTIONS, ...PASSPHRASE_OPTION, key: { type: 'string' }, threads: { type: 'string' } } });
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
+    if (!values.key) throw new ArgumentError('"--key" is required: the key file to register (tpkit keygen --out FILE makes one)');
+    const threads = values.threads === undefined ? undefined : Number(values.threads);
+    if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 256)) throw new ArgumentError(`"--threads" expected an integer 1..256, got '${values.threads}'`);
+    const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
+    if (info.address) console.error(`note: ${values.key} already names wallet ${info.address}; registering another`);
+    const client = clientFrom(values);
+    const bar = new Progress({ label: 'register' });
+    let difficulty = 0;
+    try {
+      const result = await registerWallet({
+        client,
+        secretKeys: [secretKey],
+        threads,
+        signal: interruptSignal(),
+        onStage: (stage) => {
+          if (stage === 'mining') bar.status('mining');
+          if (stage === 'submitting') bar.status('submitting');
+          if (stage === 'waiting') {
+            bar.setTotal(undefined);
+            bar.status('waiting for a block');
+          }
+        },
+        onProgress: (p) => {
+          // The bar fills toward the hash count 95 % of searches finish within.
+          const p95Hashes = (p.expected.p95Ms / 1000) * p.hashRate;
+          if (Number.isFinite(p95Hashes) && p95Hashes > 0) bar.setTotal(p95Hashes);
+          bar.update(p.hashes, `${formatCount(p.hashRate)}H/s  ${formatCount(p.hashes)} hashes  ${formatDuration(p.elapsedMs)}  ETA median ${formatDuration(Math.max(0, p.expected.medianMs - p.elapsedMs))}, p95 ${formatDuration(Math.max(0, p.expected.p95Ms - p.elapsedMs))}`);
+        },
+      });
+      difficulty = result.difficulty;
+      bar.finish();
+      if (!info.plain) setKeyFileAddress(values.key, result.address);
+      const rate = result.mined.elapsedMs > 0 ? (result.mined.hashes / result.mined.elapsedMs) * 1000 : 0;
+      if (values.json) {
+        printJson({ address: result.address, txid: result.txid, block: result.block, difficulty, hashes: result.mined.hashes, elapsedMs: Math.round(result.mined.elapsedMs), hashRate: Math.round(rate) });
+      } else {
+        console.log(`address  ${result.address}`);
+        console.log(`txid     ${result.txid}`);
+        console.log(`block    ${result.block ?? '?'}`);
+        console.log(`mined    difficulty ${difficulty}: ${formatCount(result.mined.hashes)} hashes in ${formatDuration(result.mined.elapsedMs)} (${formatCount(rate)}H/s)`);
+        if (!info.plain) console.log(`saved    the address in ${values.key}`);
+      }
+      return 0;
+    } finally {
+      bar.clear();
+      await closeSharedMinerPool();
+    }
+  });
+}

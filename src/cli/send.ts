@@ -1,0 +1,94 @@
+// `tpkit send`: a transfer from the key file's wallet, with the node's seq and fee, waited
+// for with a spinner unless --no-wait.
+
+import { parseArgs } from 'node:util';
+import { transfer } from '../client/index.js';
+import { ArgumentError } from '../errors.js';
+import { openKeyFile } from './key-file.js';
+import { Progress } from './progress.js';
+import { NODE_HELP, NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, parseAmount, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
+
+const HELP = `Usage: tpkit send --key FILE --to ADDRESS --amount N --currency CUR [options]
+
+Sends N (whole smallest units) of CUR from the key file's wallet, pays the node's fee,
+and waits for the block. Exit code 1 when the node refuses it or it fails in the block.
+
+Options:
+  --key FILE          key file of the sending wallet
+  --from ADDRESS      sending wallet (default: the address recorded in the key file)
+  --to ADDRESS        receiving wallet
+  --amount N          amount, a whole number
+  --currency CUR      currency, e.g. SK
+  --fee auto|N        fee paid (default auto: the node's fee for this transaction)
+  --fee-currency CUR  currency the fee is paid in (default: CUR when the node has a rate)
+  --message TEXT      message carried in the transaction
+  --seq N             seq to use (default: the node's seq + 1)
+  --no-wait           print the txid without waiting for the block
+${PASSPHRASE_HELP}
+${NODE_HELP}`;
+
+export function run(argv: string[]): Promise<number> {
+  return runWalletCommand('send', async () => {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        ...NODE_OPTIONS,
+        ...PASSPHRASE_OPTION,
+        key: { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        amount: { type: 'string' },
+        currency: { type: 'string' },
+        fee: { type: 'string', default: 'auto' },
+        'fee-currency': { type: 'string' },
+        message: { type: 'string' },
+        seq: { type: 'string' },
+        'no-wait': { type: 'boolean' },
+      },
+    });
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
+    if (!values.key) throw new ArgumentError('"--key" is required: the key file of the sending wallet');
+    if (!values.to) throw new ArgumentError('"--to" is required: the receiving address');
+    if (!values.currency) throw new ArgumentError('"--currency" is required, e.g. --currency SK');
+    const amount = parseAmount(values.amount, 'amount');
+    const fee = values.fee === 'auto' ? 'auto' : parseAmount(values.fee, 'fee', { allowZero: true });
+    const seq = values.seq === undefined ? undefined : parseAmount(values.seq, 'seq');
+    const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
+    const from = values.from ?? info.address;
+    if (!from) throw new ArgumentError(`"--from" is required: ${values.key} records no address (register it, or pass --from)`);
+    const spinner = new Progress({ label: 'send' });
+    try {
+      const sent = await transfer({
+        client: clientFrom(values),
+        secretKey,
+        from,
+        to: values.to,
+        currency: values.currency,
+        amount,
+        fee,
+        feeCurrency: values['fee-currency'],
+        message: values.message,
+        seq,
+        wait: !values['no-wait'],
+        signal: interruptSignal(),
+        onStage: (stage) => spinner.status(stage === 'waiting' ? 'waiting for a block' : stage),
+      });
+      spinner.clear();
+      const block = sent.status?.ok ? sent.status.block : undefined;
+      if (values.json) {
+        printJson({ txid: sent.txid, state: sent.status ? 'included' : 'submitted', seq: sent.seq, fee: sent.fee, feeCurrency: sent.feeCurrency, block });
+      } else {
+        console.log(`txid     ${sent.txid}`);
+        console.log(`seq      ${sent.seq}`);
+        console.log(`fee      ${sent.fee}${sent.feeCurrency ? ` ${sent.feeCurrency}` : ''}`);
+        console.log(sent.status ? `block    ${block ?? '?'} (included)` : 'status   submitted; see `tpkit status TXID`');
+      }
+      return 0;
+    } finally {
+      spinner.clear();
+    }
+  });
+}

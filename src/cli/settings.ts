@@ -1,0 +1,24 @@
+// `tpkit settings [PATH]`: the node's chain settings, or one subtree of them.
+
+import { parseArgs } from 'node:util';
+import { NODE_HELP, NODE_OPTIONS, clientFrom, printJson, runWalletCommand } from './wallet-common.js';
+
+const HELP = `Usage: tpkit settings [PATH] [options]
+
+Prints the node's settings as JSON, or the part at PATH, e.g. current.register.diff or
+current/fee/SK.
+
+Options:
+${NODE_HELP}`;
+
+export function run(argv: string[]): Promise<number> {
+  return runWalletCommand('settings', async () => {
+    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: NODE_OPTIONS });
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
+    printJson(await clientFrom(values).getSettings(positionals[0] ?? ''));
+    return 0;
+  });
+}

@@ -1,0 +1,50 @@
+// `tpkit status TXID [--wait]`: whether a transaction is pending, included or failed.
+
+import { parseArgs } from 'node:util';
+import { ArgumentError } from '../errors.js';
+import { Progress } from './progress.js';
+import { EXIT, NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, printJson, runWalletCommand } from './wallet-common.js';
+
+const HELP = `Usage: tpkit status TXID [--wait] [options]
+
+Prints "pending" until the transaction is in a block, then "included" with its block (and
+the new address for a registration), or "failed" with the reason. Exit code 1 when failed.
+
+Options:
+  --wait              wait (up to 60 s) until the transaction is in a block
+${NODE_HELP}`;
+
+export function run(argv: string[]): Promise<number> {
+  return runWalletCommand('status', async () => {
+    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...NODE_OPTIONS, wait: { type: 'boolean' } } });
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
+    const txid = positionals[0];
+    if (!txid) throw new ArgumentError('Give a transaction id', { details: 'see `tpkit status --help`' });
+    const client = clientFrom(values);
+    let status;
+    if (values.wait) {
+      const spinner = new Progress({ label: 'waiting for a block' });
+      try {
+        status = await client.waitForTx(txid, { signal: interruptSignal(), onPoll: () => spinner.status(txid) });
+      } finally {
+        spinner.clear();
+      }
+    } else {
+      status = await client.getTxStatus(txid);
+    }
+    const state = status === null ? 'pending' : status.ok ? 'included' : 'failed';
+    if (values.json) {
+      printJson(status === null ? { txid, state } : status.ok ? { txid, state, res: status.res, address: status.address, block: status.block } : { txid, state, reason: status.reason });
+    } else if (status === null) {
+      console.log(`${txid}  pending`);
+    } else if (status.ok) {
+      console.log(`${txid}  included in block ${status.block ?? '?'}${status.address ? `\naddress  ${status.address}` : ''}`);
+    } else {
+      console.log(`${txid}  failed: ${status.reason}`);
+    }
+    return status !== null && !status.ok ? EXIT.failed : EXIT.ok;
+  });
+}

@@ -1,0 +1,153 @@
+// What the wallet commands (register, balance, send, status, settings) share: the node
+// URL, the passphrase, amounts, JSON output, Ctrl-C, and one mapping from errors to exit
+// codes and to advice on what to do next.
+
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { createClient, type TpkitClient } from '../client/index.js';
+import { ArgumentError, TpkitError } from '../errors.js';
+
+export const DEFAULT_NODE = 'http://127.0.0.1:43280';
+
+/** Exit codes of the wallet commands (README "Command line"). */
+export const EXIT = { ok: 0, failed: 1, usage: 2, unreachable: 3, interrupted: 130 } as const;
+
+export const NODE_OPTIONS = {
+  node: { type: 'string' },
+  'allow-insecure': { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export const NODE_HELP = `  --node URL          node to talk to (default: $TPKIT_NODE, else ${DEFAULT_NODE})
+  --allow-insecure    allow sending transactions over plain http:// to another host
+  --json              print JSON (amounts as decimal strings)
+  -h, --help          show this help`;
+
+export function clientFrom(values: { node?: string; 'allow-insecure'?: boolean }): TpkitClient {
+  return createClient({ baseUrl: values.node ?? process.env.TPKIT_NODE ?? DEFAULT_NODE, allowInsecure: values['allow-insecure'] === true });
+}
+
+/** A positive integer amount in the currency's smallest unit. */
+export function parseAmount(text: string | undefined, label: string, { allowZero = false } = {}): bigint {
+  if (text === undefined) throw new ArgumentError(`"--${label}" is required`);
+  if (!/^\d+$/.test(text.trim())) {
+    throw new ArgumentError(`"--${label}" expected a whole number of the smallest unit, got '${text}'`, { details: 'no decimals, signs or separators' });
+  }
+  const value = BigInt(text.trim());
+  if (value === 0n && !allowZero) throw new ArgumentError(`"--${label}" must be greater than 0`);
+  return value;
+}
+
+/** JSON with bigints as decimal strings, so no script loses digits. */
+export function printJson(value: unknown): void {
+  console.log(JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v), 2));
+}
+
+function promptHidden(question: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+    const output = rl as unknown as { _writeToOutput: (s: string) => void };
+    let asked = false;
+    output._writeToOutput = (s: string) => {
+      // Echo the question once, never the typed characters.
+      if (!asked) process.stderr.write(s);
+      asked = true;
+    };
+    rl.question(question, (answer) => {
+      rl.close();
+      process.stderr.write('\n');
+      resolve(answer);
+    });
+    rl.on('SIGINT', () => {
+      rl.close();
+      reject(new TpkitError('ABORTED', 'Operation aborted', { details: 'passphrase prompt interrupted' }));
+    });
+  });
+}
+
+/** The passphrase: --passphrase-file, else $TPKIT_PASSPHRASE, else a prompt on a terminal. */
+export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm = false): () => Promise<string> {
+  return async () => {
+    if (values['passphrase-file']) {
+      try {
+        return readFileSync(values['passphrase-file'], 'utf8').replace(/\r?\n$/, '');
+      } catch (cause) {
+        throw new ArgumentError(`"--passphrase-file" could not read '${values['passphrase-file']}'`, { cause });
+      }
+    }
+    if (process.env.TPKIT_PASSPHRASE !== undefined) return process.env.TPKIT_PASSPHRASE;
+    if (!process.stdin.isTTY) {
+      throw new ArgumentError('A passphrase is needed and there is no terminal to ask on', {
+        details: 'pass --passphrase-file FILE or set TPKIT_PASSPHRASE',
+      });
+    }
+    const first = await promptHidden('Passphrase: ');
+    if (confirm) {
+      if (first.length < 8) throw new ArgumentError('The passphrase must be at least 8 characters');
+      if ((await promptHidden('Repeat passphrase: ')) !== first) throw new ArgumentError('The two passphrases differ');
+    }
+    return first;
+  };
+}
+
+export const PASSPHRASE_OPTION = { 'passphrase-file': { type: 'string' } } as const;
+export const PASSPHRASE_HELP = '  --passphrase-file F  read the key file passphrase from F (else $TPKIT_PASSPHRASE, else a prompt)';
+
+/** An AbortSignal that fires on Ctrl-C, so mining and waiting stop cleanly. */
+export function interruptSignal(): AbortSignal {
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort());
+  return controller.signal;
+}
+
+const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
+  NETWORK_ERROR: () => 'is `tpkit node` running? Pass --node URL or set TPKIT_NODE.',
+  TIMEOUT: () => 'the node is slow or not making blocks; check later with `tpkit status TXID`.',
+  INSECURE_TRANSPORT: () => 'use an https:// node URL, or --allow-insecure on a network you trust.',
+  KEYFILE_PASSPHRASE: () => 'check the passphrase (--passphrase-file or TPKIT_PASSPHRASE).',
+  KEYFILE_INVALID: () => 'pass the file written by `tpkit keygen --out`.',
+  TX_FAILED: (err) => {
+    const reason = (err as TpkitError & { reason?: string }).reason;
+    if (reason === 'insufficient_fund') return 'the balance does not cover amount and fee; see `tpkit balance`.';
+    if (reason === 'bad_seq') return 'the seq was used already; send again without --seq.';
+    if (reason === 'insufficient_fee') return 'raise --fee, or use --fee auto.';
+    return 'the transaction is in a block with this error result.';
+  },
+  API_ERROR: (err) => {
+    const nodeError = (err as TpkitError & { nodeError?: string }).nodeError;
+    if (nodeError === 'WALLET_NOT_FOUND') return 'no wallet has that address on this node.';
+    if (nodeError === 'SENDER_KEY_MISMATCH') return 'the key file is not the key of --from.';
+    return 'the node refused the request.';
+  },
+};
+
+export function exitCodeFor(err: TpkitError): number {
+  switch (err.code) {
+    case 'INVALID_ARGUMENT':
+      return EXIT.usage;
+    case 'NETWORK_ERROR':
+    case 'TIMEOUT':
+      return EXIT.unreachable;
+    case 'ABORTED':
+      return EXIT.interrupted;
+    default:
+      return EXIT.failed;
+  }
+}
+
+/** Runs a wallet command: TpkitErrors become a message, advice and an exit code. */
+export async function runWalletCommand(name: string, body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (err) {
+    if (String((err as { code?: unknown })?.code).startsWith('ERR_PARSE_ARGS')) {
+      console.error(`tpkit ${name}: ${(err as Error).message}\n  see \`tpkit ${name} --help\`.`);
+      return EXIT.usage;
+    }
+    if (!(err instanceof TpkitError)) throw err;
+    const advice = ADVICE[err.code]?.(err);
+    console.error(`tpkit ${name}: ${err.message} [${err.code}]${advice ? `\n  ${advice}` : ''}`);
+    return exitCodeFor(err);
+  }
+}
