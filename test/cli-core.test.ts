@@ -1,4 +1,5 @@
 import { test } from 'uvu';
+import { openKeyFile } from '../src/cli/key-file.js';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -82,20 +83,28 @@ test('address converts every published pair both ways and rejects the invalid on
   }
 });
 
-test('keygen --out writes a 0600 key file that is never overwritten, and prints only the public key', () => {
+test('keygen --out writes an encrypted 0600 key file that is never overwritten, and prints only the public key', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tpkit-cli-'));
   const file = join(dir, 'key');
-  const r = tpkit('keygen', '--out', file, '--json');
+  const passphrase = join(dir, 'pass');
+  writeFileSync(passphrase, 'a long enough passphrase\n');
+  const r = tpkit('keygen', '--out', file, '--json', '--passphrase-file', passphrase);
   assert.is(r.code, 0, r.err);
   const shown = JSON.parse(r.out);
   assert.is(shown.secretKey, undefined);
   assert.is(statSync(file).mode & 0o777, 0o600);
-  const secret = hexToBytes(readFileSync(file, 'utf8').trim());
-  assert.is(Buffer.from(publicKeyOf(secret)).toString('hex').toUpperCase(), shown.publicKey);
+  const { secretKey } = await openKeyFile(file, async () => 'a long enough passphrase');
+  assert.not.ok(readFileSync(file, 'utf8').toLowerCase().includes(Buffer.from(secretKey).toString('hex')), 'the secret is not in the file');
+  assert.is(Buffer.from(publicKeyOf(secretKey)).toString('hex').toUpperCase(), shown.publicKey);
   assert.match(shown.pem, '-----BEGIN PUBLIC KEY-----');
-  const again = tpkit('keygen', '--out', file);
-  assert.is(again.code, 1);
-  assert.equal(hexToBytes(readFileSync(file, 'utf8').trim()), secret);
+  const before = readFileSync(file, 'utf8');
+  const again = tpkit('keygen', '--out', file, '--passphrase-file', passphrase);
+  assert.is(again.code, 2);
+  assert.match(again.err, /already exists/);
+  assert.is(readFileSync(file, 'utf8'), before);
+  const noPassphrase = tpkit('keygen', '--out', join(dir, 'other'));
+  assert.is(noPassphrase.code, 2);
+  assert.match(noPassphrase.err, /TPKIT_PASSPHRASE|--passphrase-file/);
 });
 
 test('unknown commands and missing arguments exit 2 with usage', () => {
