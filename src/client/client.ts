@@ -38,6 +38,8 @@ export interface TpkitClient {
   getAddress(address: string | Uint8Array, options?: CallOptions & { pubkey?: 'pem' | 'hex' | 'b64' }): Promise<WalletInfo>;
   /** The node's settings, or the subtree at `path` ('current/register' or 'current.register'). */
   getSettings(path?: string, options?: CallOptions): Promise<any>;
+  /** Throws INSECURE_TRANSPORT when submitTx would refuse: flows check before mining or signing. */
+  checkTransport(): void;
   /** Submits container bytes (or their base64); resolves to the txid. */
   submitTx(tx: Uint8Array | string, options?: CallOptions): Promise<string>;
   /** The result once included, null before. */
@@ -121,6 +123,10 @@ export function createClient(options: ClientOptions): TpkitClient {
       const suffix = settingsPath(path);
       const answer = await requestJson(http, suffix ? `/api/settings/${suffix}` : '/api/settings', call);
       return answer.settings;
+    },
+
+    checkTransport() {
+      checkTransactionTransport(baseUrl, allowInsecure);
     },
 
     async submitTx(tx, call = {}) {

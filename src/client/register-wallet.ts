@@ -67,6 +67,7 @@ export async function registerWallet(options: RegisterWalletOptions): Promise<Re
   if (keys.length === 0) throw new ArgumentError('"secretKeys" expected at least one secret key');
   keys.forEach((key, i) => expectBytes(key, `secretKeys[${i}]`, 32));
 
+  client.checkTransport();
   options.onStage?.('settings');
   const difficulty = await registerDifficulty(client, signal);
   options.onStage?.('mining');

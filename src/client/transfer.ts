@@ -76,6 +76,7 @@ export async function transfer(options: TransferOptions): Promise<TransferResult
   const from = address(options.from, 'from');
   const to = address(options.to, 'to');
 
+  client.checkTransport();
   options.onStage?.('preparing');
   const seq = options.seq ?? (await client.getSeq(from, { signal })) + 1n;
   const timestamp = options.timestamp ?? Date.now();

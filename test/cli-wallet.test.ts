@@ -1,0 +1,107 @@
+// The wallet commands as a person runs them, against a real node at difficulty 12:
+// keygen -> register -> fund from a development account -> send back -> balance, status,
+// settings; and the documented exit codes for what goes wrong.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bytesToHex } from '../src/bytes.js';
+import { addressToText } from '../src/codec/address.js';
+import { startTestNode, type TestNode } from './node-helpers.js';
+
+const main = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'tpkit-wallet-cli-'));
+const PASSPHRASE = 'a passphrase for tests';
+let node: TestNode;
+let dev: { key: string; address: string };
+
+function tpkit(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [main, ...args], { env: { ...process.env, TPKIT_PASSPHRASE: PASSPHRASE, TPKIT_NODE: node.url, ...options.env } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, out, err }));
+    child.stdin.end(options.stdin ?? '');
+  });
+}
+
+test.before(async () => {
+  node = await startTestNode({ difficulty: 12, accounts: 1, fees: { SK: { base: 1n, baseextra: 64n, kb: 1000n } } });
+  const account = node.chain.accounts[0];
+  dev = { key: bytesToHex(account.secretKey), address: addressToText(account.address) };
+});
+
+test.after(async () => {
+  await node.close();
+});
+
+const walletFile = join(dir, 'wallet.key');
+const devFile = join(dir, 'dev.key');
+let address = '';
+
+test('keygen, register (address printed and saved in the key file), import the dev key', async () => {
+  const made = await tpkit(['keygen', '--out', walletFile]);
+  assert.is(made.code, 0, made.err);
+  assert.match(made.out, /encrypted, mode 0600/);
+  assert.not.match(made.out, /secret key/);
+  const reg = await tpkit(['register', '--key', walletFile, '--json']);
+  assert.is(reg.code, 0, reg.err);
+  const result = JSON.parse(reg.out);
+  assert.is(result.difficulty, 12);
+  address = result.address;
+  assert.is(JSON.parse(readFileSync(walletFile, 'utf8')).address, address);
+  assert.ok((await tpkit(['status', result.txid])).out.includes('included'));
+  const imported = await tpkit(['keygen', '--import', '--out', devFile], { stdin: `${dev.key}\n` });
+  assert.is(imported.code, 0, imported.err);
+});
+
+test('fund from the dev account, send back with the automatic fee, read balance and status', async () => {
+  const fund = await tpkit(['send', '--key', devFile, '--from', dev.address, '--to', address, '--amount', '1000000', '--currency', 'SK', '--json']);
+  assert.is(fund.code, 0, fund.err);
+  assert.is(JSON.parse(fund.out).state, 'included');
+  const back = await tpkit(['send', '--key', walletFile, '--to', dev.address, '--amount', '250000', '--currency', 'SK', '--message', 'thanks']);
+  assert.is(back.code, 0, back.err);
+  const fee = BigInt(/fee\s+(\d+) SK/.exec(back.out)![1]);
+  const txid = /txid\s+(\S+)/.exec(back.out)![1];
+  const balance = JSON.parse((await tpkit(['balance', '--key', walletFile, '--json'])).out);
+  assert.is(balance.amount.SK, String(1_000_000n - 250_000n - fee));
+  assert.is(balance.seq, '1');
+  const status = JSON.parse((await tpkit(['status', txid, '--json'])).out);
+  assert.is(status.state, 'included');
+  assert.is(status.block, balance.lastblk);
+  assert.is(JSON.parse((await tpkit(['settings', 'current.register.diff'])).out), 12);
+});
+
+test('exit codes: failed in the block 1, node refused 1, usage 2, unreachable 3; errors say what to do', async () => {
+  const poor = await tpkit(['send', '--key', walletFile, '--to', dev.address, '--amount', '999999999', '--currency', 'SK']);
+  assert.is(poor.code, 1);
+  assert.match(poor.err, /insufficient_fund \[TX_FAILED\]\n  the balance does not cover/);
+  const reused = await tpkit(['send', '--key', walletFile, '--to', dev.address, '--amount', '1', '--currency', 'SK', '--seq', '1']);
+  assert.is(reused.code, 1);
+  assert.match(reused.err, /bad_seq/);
+  const unknown = await tpkit(['balance', 'AA100000001677722412']);
+  assert.is(unknown.code, 1);
+  assert.match(unknown.err, /10003.*\[API_ERROR\]\n  no wallet has that address/s);
+  const decimal = await tpkit(['send', '--key', walletFile, '--to', dev.address, '--amount', '1.5', '--currency', 'SK']);
+  assert.is(decimal.code, 2);
+  assert.match(decimal.err, /whole number/);
+  assert.is((await tpkit(['send', '--nope'])).code, 2);
+  assert.is((await tpkit(['balance'])).code, 2);
+  const offline = await tpkit(['balance', dev.address, '--node', 'http://127.0.0.1:9']);
+  assert.is(offline.code, 3);
+  assert.match(offline.err, /tpkit node. running\?/);
+  const wrong = await tpkit(['send', '--key', walletFile, '--to', dev.address, '--amount', '1', '--currency', 'SK'], { env: { TPKIT_PASSPHRASE: 'wrong' } });
+  assert.is(wrong.code, 1);
+  assert.match(wrong.err, /KEYFILE_PASSPHRASE/);
+  const insecure = await tpkit(['send', '--key', walletFile, '--to', dev.address, '--amount', '1', '--currency', 'SK', '--node', 'http://192.0.2.1:43280']);
+  assert.is(insecure.code, 1);
+  assert.match(insecure.err, /INSECURE_TRANSPORT/);
+});
+
+test.run();
