@@ -14,6 +14,7 @@ function banner(node: LocalNode, config: NodeConfig): string {
     'tpkit local node',
     '',
     `  URL         ${node.url}  (API under /api, e.g. ${node.url}/api/node/status)`,
+    `  Playground  ${node.url}/  (wallet page: register, send, benchmark in this browser)`,
     `  Chain       ${config.chain}, node name ${config.nodeName}, height ${chain.height}`,
     `  Difficulty  ${config.difficulty} bits of register proof of work${config.difficulty === 0 ? ' (off)' : ''}`,
     `  Block time  ${config.instant ? 'instant: a block as soon as transactions arrive' : `${config.blockTimeMs} ms`}`,
