@@ -5,15 +5,7 @@
 import { setDefaultMinerPool } from './pow/default-pool.js';
 import { sharedWebMinerPool } from './pow/pool.web.js';
 
-export * from './errors.js';
-export {
-  base64ToBytes, bytesFromInput, bytesToBase64, bytesToHex, compareBytes, concatBytes, equalBytes, hexToBytes,
-} from './bytes.js';
-export * from './codec/index.js';
-export * from './crypto/index.js';
-export { signTx, verifyTx, addSignature, type SigningKey, type SignTxOptions, type TxVerification } from './crypto/sign-tx.js';
-export * from './pow/index.js';
-export * from './client/index.js';
+export * from './core.js';
 export { createWebMinerPool, sharedWebMinerPool, type WebMinerPool, type WebMinerPoolOptions } from './pow/pool.web.js';
 export { simdSupported } from './wasm/kernel.js';
 

@@ -1,0 +1,12 @@
+// What both entries export: errors, byte helpers, codec, crypto, proof of work and the
+// client. src/index.ts adds Node's worker pool, src/browser.ts the Web Worker pool.
+
+export * from './errors.js';
+export {
+  base64ToBytes, bytesFromInput, bytesToBase64, bytesToHex, compareBytes, concatBytes, equalBytes, hexToBytes,
+} from './bytes.js';
+export * from './codec/index.js';
+export * from './crypto/index.js';
+export { signTx, verifyTx, addSignature, type SigningKey, type SignTxOptions, type TxVerification } from './crypto/sign-tx.js';
+export * from './pow/index.js';
+export * from './client/index.js';
