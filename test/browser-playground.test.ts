@@ -1,24 +1,57 @@
-// The wallet playground in real Chromium against nodes started here: it shows the node and
-// an expected time, registers at difficulty 12, cancels a hopeless registration with every
-// worker stopped, sends a transfer that reaches `included`, and charts the benchmark.
+// The wallet playground (web/, served from dist/web by the node) in real Chromium against
+// nodes started here: the page shows the node's difficulty and an expected time from
+// calibration; a registration at difficulty 12 completes and the node holds the page's key
+// at the address the page shows; Cancel on a difficulty-40 node stops every worker (the
+// renderer's CPU time goes flat) and sends nothing; a transfer from a development account
+// goes pending -> included with exact balances on the node; the benchmark draws one bar per
+// worker count.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { bytesToHex } from '../src/bytes.js';
+import { bytesToHex, hexToBytes } from '../src/bytes.js';
 import { addressToText } from '../src/codec/address.js';
+import { publicKeyOf } from '../src/crypto/keys.js';
 import { openBrowser, type BrowserSession } from './browser-harness.js';
 import { startTestNode, type TestNode } from './node-helpers.js';
 
-let node: TestNode;
+const WEB_DIR = fileURLToPath(new URL('../web/', import.meta.url));
+const WAIT = { timeout: 20_000 };
+
 let session: BrowserSession;
+let node: TestNode;
 let page: Page;
+let pageErrors: string[] = [];
 let registered = '';
 
+const text = async (p: Page, id: string) => (await p.locator(`#${id}`).textContent()) ?? '';
+const count = async (p: Page, id: string) => Number((await text(p, id)).replace(/,/g, ''));
+
+/** CPU seconds used so far by the browser's renderer processes, where pages and their workers run. */
+async function rendererCpuSeconds(): Promise<number> {
+  const cdp = await session.browser.newBrowserCDPSession();
+  try {
+    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; cpuTime: number }[] };
+    return processInfo.filter((p) => p.type === 'renderer').reduce((sum, p) => sum + p.cpuTime, 0);
+  } finally {
+    await cdp.detach();
+  }
+}
+
+async function cpuSecondsOver(ms: number): Promise<number> {
+  const before = await rendererCpuSeconds();
+  await new Promise((r) => setTimeout(r, ms));
+  return (await rendererCpuSeconds()) - before;
+}
+
 test.before(async () => {
-  node = await startTestNode({ difficulty: 12, accounts: 1, fees: { SK: { base: 1n, baseextra: 64n, kb: 1000n } } });
+  for (const file of ['index.html', 'app.js', 'browser/tpkit.js', 'browser/miner-worker.js']) {
+    if (!existsSync(WEB_DIR + file)) throw new Error(`dist/web/${file} is missing: run npm run build (scripts/build-web.mjs writes dist/web)`);
+  }
+  node = await startTestNode({ difficulty: 12 });
   session = await openBrowser();
-  const opened = await session.newPage(node.url + '/');
-  page = opened.page;
+  ({ page, errors: pageErrors } = await session.newPage(node.url + '/'));
 });
 
 test.after(async () => {
@@ -26,81 +59,137 @@ test.after(async () => {
   await node?.close();
 });
 
-const text = (id: string) => page.locator(`#${id}`).innerText();
-
-test('the page connects to its node: difficulty, fees and an expected time from calibration', async () => {
-  await page.waitForFunction(() => document.getElementById('node-difficulty')?.textContent?.includes('12'), null, { timeout: 10_000 });
-  await page.waitForFunction(() => /\d/.test(document.getElementById('estimate')?.textContent ?? ''), null, { timeout: 10_000 });
-  assert.match(await text('node-chain'), /1/);
-  assert.match(await text('estimate'), /(ms|s)\b/);
-  assert.is(await page.evaluate(() => crossOriginIsolated), true);
+test('the page shows the node, its difficulty and an expected time from calibration', async () => {
+  await page.waitForFunction(() => document.getElementById('estimate')?.textContent?.includes('median'), null, WAIT);
+  assert.is(await text(page, 'node-difficulty'), '12');
+  assert.match(await text(page, 'node-chain'), /^1 \(tpkit\)$/);
+  assert.match(await text(page, 'node-fees'), /^SK: base 1/);
+  const estimate = await text(page, 'estimate');
+  assert.match(estimate, /mines about [\d.]+ [kMG]?H\/s per worker \((simd|scalar|js) kernel/);
+  assert.match(estimate, /difficulty 12 .*: [\d.]+ (ms|s) \(median\), at most [\d.]+ (ms|s) 95 times in 100\./);
+  assert.match(await text(page, 'isolation'), /cross-origin isolated: Cancel reaches every worker/);
 });
 
-test('generate a key and register at difficulty 12: progress shows, the address appears and exists on the node', async () => {
+test('generate a key and register at difficulty 12: the address appears and the node holds the key there', async () => {
   await page.click('#generate-key');
-  assert.match(await page.inputValue('#secret-key'), /^[0-9a-fA-F]{64}$/);
+  const secretKey = await page.inputValue('#secret-key');
+  assert.match(secretKey, /^[0-9a-f]{64}$/);
+  const publicKey = bytesToHex(publicKeyOf(hexToBytes(secretKey)), true);
+  assert.is(await text(page, 'public-key'), publicKey);
   await page.click('#register');
-  await page.waitForSelector('#mining[data-state="done"]', { timeout: 20_000 });
+  await page.waitForFunction(() => document.getElementById('mining')?.dataset.state !== 'running', null, WAIT);
+  assert.is(await page.getAttribute('#mining', 'data-state'), 'done', await text(page, 'wallet-error'));
+  assert.is(await page.$eval('#mine-bar', (bar) => (bar as HTMLProgressElement).value), 1);
+  assert.ok((await count(page, 'mine-hashes')) > 0, 'hashes tried shown');
+
   registered = await page.inputValue('#address');
   assert.match(registered, /^AA\d{18}$/);
-  assert.match(await text('wallet-status'), new RegExp(`Registered ${registered}`));
-  assert.is.not(await text('mine-hashes'), '0');
+  assert.match(await text(page, 'wallet-status'), new RegExp(`^Registered ${registered} in block [0-9A-F]{8}…`));
+  assert.is(await text(page, 'wallet-address'), registered);
   const onNode = await node.get(`/api/address/${registered}`);
   assert.is(onNode.status, 200);
-  assert.is(onNode.body.txtaddress, registered);
+  assert.is(onNode.body.info.pubkey, publicKey, 'the node holds the page key at the address the page shows');
 });
 
-test('a transfer from the development account goes pending -> included and the balance is right on the node', async () => {
+test('a transfer from a development account goes pending -> included; the node has the exact balances', async () => {
   const dev = node.chain.accounts[0];
+  const from = addressToText(dev.address);
+  const before = BigInt((await node.get(`/api/address/${from}`)).body.info.amount.SK);
   await page.fill('#secret-key', bytesToHex(dev.secretKey));
-  await page.fill('#address', addressToText(dev.address));
+  await page.fill('#address', from);
   await page.click('#load-wallet');
+  await page.waitForFunction(() => document.getElementById('wallet-status')?.textContent?.includes('ready to send'), null, WAIT);
+
   await page.fill('#transfer-to', registered);
-  await page.fill('#transfer-amount', '5000');
-  await page.fill('#transfer-currency', 'SK');
+  await page.fill('#transfer-amount', '12345');
   await page.click('#send');
+  await page.waitForSelector('#transfers li:is([data-state="included"], [data-state="failed"])', WAIT);
   const item = page.locator('#transfers li').first();
-  await page.waitForSelector('#transfers li[data-state="included"]', { timeout: 15_000 });
-  const history = (await item.getAttribute('data-history')) ?? '';
-  assert.match(history, /pending included$/);
-  assert.match(await item.innerText(), /included/);
-  const onNode = await node.get(`/api/address/${registered}`);
-  assert.is(BigInt(onNode.body.info.amount.SK), 5000n);
+  assert.is(await item.getAttribute('data-state'), 'included', (await item.textContent()) ?? '');
+  assert.is(await item.getAttribute('data-history'), 'preparing submitting pending included');
+  const shown = (await item.textContent()) ?? '';
+  const fee = BigInt(/fee (\d+) SK/.exec(shown)?.[1] ?? '0');
+  assert.ok(fee > 0n, `the page shows the fee: ${shown}`);
+
+  assert.equal((await node.get(`/api/address/${registered}`)).body.info.amount, { SK: 12345 });
+  const after = BigInt((await node.get(`/api/address/${from}`)).body.info.amount.SK);
+  assert.is(after, before - 12345n - fee);
+  await page.waitForSelector(`#balance-rows tr[data-currency="SK"] td[data-amount="${after}"]`, WAIT);
+  assert.equal(pageErrors, [], 'no script error or failed request so far');
 });
 
-test('Cancel stops every worker: progress freezes, the page says so, nothing reaches the node', async () => {
+test('Cancel on a difficulty-40 node stops every worker, the page says so, nothing reaches the node', async () => {
   const hard = await startTestNode({ difficulty: 40 });
   try {
-    const { page: p } = await session.newPage(hard.url + '/');
-    await p.waitForFunction(() => document.getElementById('node-difficulty')?.textContent?.includes('40'), null, { timeout: 10_000 });
+    const { page: p, errors } = await session.newPage(hard.url + '/');
+    await p.waitForFunction(() => document.getElementById('node-difficulty')?.textContent === '40', null, WAIT);
     await p.click('#generate-key');
     await p.click('#register');
-    await p.waitForFunction(() => Number((document.getElementById('mine-hashes')?.textContent ?? '0').replace(/[^\d.]/g, '')) > 0, null, { timeout: 10_000 });
-    await p.click('#cancel');
-    await p.waitForSelector('#mining[data-state="cancelled"]', { timeout: 5000 });
-    assert.match(await p.locator('#wallet-status').innerText(), /Cancelled/);
-    const before = await p.locator('#mine-hashes').innerText();
+    await p.waitForFunction(() => document.getElementById('mine-hashes')?.textContent !== '0', null, WAIT);
+    const first = await count(p, 'mine-hashes');
     await p.waitForTimeout(600);
-    assert.is(await p.locator('#mine-hashes').innerText(), before, 'no progress after Cancel');
-    const status = await hard.get('/api/node/status');
-    assert.is(status.body.status.blockchain.header.height, 0);
-    assert.is(status.body.status.pending, 0);
+    const second = await count(p, 'mine-hashes');
+    assert.ok(second > first, `the progress moves: ${first} -> ${second} hashes`);
+    assert.match(await text(p, 'mine-rate'), /H\/s$/);
+    assert.match(await text(p, 'mine-p95'), /(h|min|days|years)$/);
+    const mining = await cpuSecondsOver(1000);
+
+    await p.click('#cancel');
+    await p.waitForFunction(() => document.getElementById('mining')?.dataset.state !== 'running', null, WAIT);
+    assert.is(await p.getAttribute('#mining', 'data-state'), 'cancelled');
+    const status = await text(p, 'wallet-status');
+    assert.match(status, /^Cancelled after [\d,]+ hashes: every worker stopped [\d.]+ ms after Cancel\. Nothing was sent/);
+    const frozen = await text(p, 'mine-hashes');
+    const idle = await cpuSecondsOver(1000);
+    assert.is(await text(p, 'mine-hashes'), frozen, 'the progress no longer changes');
+    console.log(`  cancel: renderer CPU ${mining.toFixed(2)} s/s while mining, ${idle.toFixed(2)} s/s after; ${status.split(':')[1].trim()}`);
+    assert.ok(mining > 0.5, `the measurement sees the workers while they mine (${mining.toFixed(2)} CPU s/s)`);
+    assert.ok(idle < 0.15, `no worker runs after Cancel (${idle.toFixed(2)} CPU s/s)`);
+
+    const node40 = (await hard.get('/api/node/status')).body.status;
+    assert.is(node40.pending, 0);
+    assert.is(node40.blockchain.header.height, 0, 'no block, so no registration');
+    assert.equal(errors, []);
   } finally {
     await hard.close();
   }
 });
 
-test('the benchmark charts one bar per worker count (rates printed)', async () => {
+test('errors are shown in words: what is wrong and what to do', async () => {
+  const shownError = async () => {
+    await page.waitForSelector('#wallet-error:not([hidden])', WAIT);
+    return text(page, 'wallet-error');
+  };
+  await page.fill('#address', 'AA100000001677722413');
+  await page.click('#load-wallet');
+  assert.is(
+    await shownError(),
+    'Address: Address checksum does not match: "AA100000001677722413" ends in 13, the checksum is 12. A character of the address is wrong. Copy it again from the wallet that owns it.',
+  );
+  await page.fill('#address', 'AA100000001677722412');
+  await page.click('#load-wallet');
+  await page.waitForFunction(() => document.getElementById('wallet-error')?.textContent?.includes('No wallet'), null, WAIT);
+  assert.match(await text(page, 'wallet-error'), /^Node refused GET \/api\/address\/AA100000001677722412: HTTP 404 .*No wallet has this address on this node\. Check the address, or clear the Address field and press Register/);
+  // Chromium logs the 404 answer itself; nothing else went wrong.
+  assert.equal(pageErrors.splice(0), ['Failed to load resource: the server responded with a status of 404 (Not Found)']);
+});
+
+test('the benchmark draws one bar per worker count', async () => {
   const workers = await page.evaluate(() => navigator.hardwareConcurrency);
   await page.click('#bench-run');
-  await page.waitForFunction((n) => document.querySelectorAll('#bench-rows tr').length === n && !(document.getElementById('bench-run') as HTMLButtonElement).disabled, workers, { timeout: 30_000 });
+  await page.waitForFunction(() => document.getElementById('bench-figure')?.dataset.complete === 'true' || !document.getElementById('bench-error')?.hidden, null, { timeout: 30_000 });
+  assert.is(await text(page, 'bench-error'), '');
   const rows = await page.$$eval('#bench-rows tr', (trs) => trs.map((tr) => ({ workers: Number(tr.getAttribute('data-workers')), rate: Number(tr.getAttribute('data-rate')) })));
-  assert.is(rows.length, workers);
-  assert.ok(await page.locator('#bench-chart svg, #bench-chart rect').count() > 0, 'a chart is drawn');
-  for (const r of rows) {
-    assert.ok(r.rate > 0);
-    console.log(`  playground benchmark: ${r.workers} worker(s) ${(r.rate / 1e6).toFixed(2)} MH/s, ${(r.rate / r.workers / 1e6).toFixed(2)} MH/s per worker`);
+  assert.equal(rows.map((r) => r.workers), Array.from({ length: workers }, (_, i) => i + 1));
+  const bars = await page.$$eval('#bench-chart svg rect.bar', (rects) => rects.map((r) => Number(r.getAttribute('data-value'))));
+  assert.is(bars.length, workers);
+  for (const [i, r] of rows.entries()) {
+    assert.ok(r.rate > 0, `${r.workers} workers: ${r.rate} H/s`);
+    assert.is(Math.round(bars[i]), r.rate, 'the bar shows the table figure');
+    console.log(`  benchmark in Chromium: ${r.workers} worker${r.workers === 1 ? '' : 's'} ${(r.rate / 1e6).toFixed(2)} MH/s (${(r.rate / r.workers / 1e6).toFixed(2)} per worker)`);
   }
+  assert.match(await text(page, 'estimate'), /at the [\d.]+ [kMG]?H\/s the benchmark measured/);
+  assert.equal(pageErrors, []);
 });
 
 test.run();

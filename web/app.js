@@ -10,6 +10,7 @@ import {
   generateSecretKey,
   publicKeyOf,
   registerWallet,
+  sharedWebMinerPool,
   toSecretKeyBytes,
   addressFromText,
   addressToText,
@@ -17,7 +18,7 @@ import {
 } from './browser/tpkit.js';
 import { benchmarkWorkers, RUN_MS } from './benchmark.js';
 import { renderBarChart } from './chart.js';
-import { explain, explainTxReason } from './explain.js';
+import { explain, explainTxReason, InputError } from './explain.js';
 import { formatCount, formatDuration, formatRate, shortHash } from './format.js';
 
 const $ = (id) => document.getElementById(id);
@@ -38,9 +39,9 @@ const state = {
   benchAbort: null,
 };
 
-/** Workers the miner pool runs: one per logical core the browser reports. */
+/** Workers of the page's miner pool: one per logical core the browser reports. */
 function minerThreads() {
-  return Math.max(1, navigator.hardwareConcurrency || 1);
+  return sharedWebMinerPool().threads;
 }
 
 // ---- messages -------------------------------------------------------------------------
@@ -153,21 +154,21 @@ async function showEstimate() {
 /** The secret key in the field, checked; throws an error whose message names the field. */
 function readSecretKey() {
   const text = $('secret-key').value.trim().replace(/^0x/i, '');
-  if (text === '') throw new Error('Secret key: the field is empty. Press Generate key, or paste a key.');
+  if (text === '') throw new InputError('Secret key: the field is empty. Press Generate key, or paste a key.');
   try {
     return toSecretKeyBytes(text);
   } catch (err) {
-    throw new Error(`Secret key: ${explain(err)}`);
+    throw new InputError(`Secret key: ${explain(err)}`);
   }
 }
 
 function readAddress(id, label) {
   const text = $(id).value.trim();
-  if (text === '') throw new Error(`${label}: the field is empty.`);
+  if (text === '') throw new InputError(`${label}: the field is empty.`);
   try {
     return addressToText(addressFromText(text));
   } catch (err) {
-    throw new Error(`${label}: ${explain(err)}`);
+    throw new InputError(`${label}: ${explain(err)}`);
   }
 }
 
@@ -202,7 +203,7 @@ function rememberAddress(address) {
 }
 
 function needClient() {
-  if (!state.client) throw new Error('Not connected to a node. Enter the node URL and press Connect.');
+  if (!state.client) throw new InputError('Not connected to a node. Enter the node URL and press Connect.');
   return state.client;
 }
 
@@ -306,8 +307,8 @@ async function register() {
   let secretKey;
   try {
     client = needClient();
-    if (state.busy === 'register') throw new Error('A registration is already running. Wait for it, or press Cancel.');
-    if (state.busy === 'bench') throw new Error('The benchmark is using the workers. Wait for it, or press Stop.');
+    if (state.busy === 'register') throw new InputError('A registration is already running. Wait for it, or press Cancel.');
+    if (state.busy === 'bench') throw new InputError('The benchmark is using the workers. Wait for it, or press Stop.');
     secretKey = readSecretKey();
   } catch (err) {
     showError('wallet-error', err);
@@ -449,10 +450,10 @@ async function sendTransfer() {
     to = readAddress('transfer-to', 'To address');
     const amountText = $('transfer-amount').value.trim();
     if (!/^[0-9]+$/.test(amountText) || BigInt(amountText) === 0n) {
-      throw new Error(`Amount: expected a whole number above 0 (smallest units), got "${amountText}".`);
+      throw new InputError(`Amount: expected a whole number above 0 (smallest units), got "${amountText}".`);
     }
     amount = BigInt(amountText);
-    if (currency === '') throw new Error('Currency: the field is empty; the development accounts hold SK.');
+    if (currency === '') throw new InputError('Currency: the field is empty; the development accounts hold SK.');
   } catch (err) {
     showError('transfer-error', err);
     return;
@@ -575,9 +576,13 @@ async function runBenchmark() {
 
 function start() {
   $('bench-seconds').textContent = String(RUN_MS / 1000);
-  $('isolation').textContent = globalThis.crossOriginIsolated
-    ? 'This page is cross-origin isolated: Cancel reaches every worker through shared memory within milliseconds.'
-    : 'This page is not cross-origin isolated (its server sends no COOP/COEP headers): the miner uses its slower stop path.';
+  try {
+    $('isolation').textContent = sharedWebMinerPool().shared
+      ? `Miner: ${minerThreads()} Web Workers, one per logical core. This page is cross-origin isolated: Cancel reaches every worker through shared memory within milliseconds.`
+      : `Miner: ${minerThreads()} Web Workers, one per logical core. This page is not cross-origin isolated (its server sends no COOP/COEP headers): workers mine in runs of about 50 ms and stop at the end of one.`;
+  } catch (err) {
+    showError('node-error', `This browser cannot mine here. ${explain(err)}`);
+  }
   $('node-url').value = defaultNodeUrl();
   $('node-form').addEventListener('submit', (e) => {
     e.preventDefault();

@@ -38,11 +38,19 @@ const CODE_ADVICE = {
   MINING_EXHAUSTED: 'No nonce met the difficulty in the searched range. Press Register again: a new timestamp gives a new search.',
 };
 
+const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+/** A problem with what was typed, already in words: shown as it is. */
+export class InputError extends Error {
+  name = 'InputError';
+}
+
 /** A message for people: the error itself, then what to do. */
 export function explain(err) {
   if (err === null || typeof err !== 'object') return `Unexpected error: ${String(err)}`;
+  if (err instanceof InputError) return err.message;
   const code = err.code;
-  if (typeof code !== 'string') return `Unexpected error: ${err.message ?? String(err)}. Reload the page and try again.`;
+  if (typeof code !== 'string') return `Unexpected error: ${sentence(String(err.message ?? err))} Reload the page and try again.`;
   if (code === 'ABORTED') return 'Cancelled.';
   if (code === 'TX_FAILED') {
     const advice = TX_REASON_ADVICE[err.reason];
@@ -50,10 +58,10 @@ export function explain(err) {
   }
   if (code === 'API_ERROR') {
     const advice = NODE_ADVICE[err.nodeError] ?? (err.status >= 500 ? 'The node failed; look at its log.' : '');
-    return `${err.message}.${advice ? ` ${advice}` : ''}`;
+    return `${sentence(err.message)}${advice ? ` ${advice}` : ''}`;
   }
   const advice = CODE_ADVICE[code];
-  return `${err.message}.${advice ? ` ${advice}` : ''}`;
+  return `${sentence(err.message)}${advice ? ` ${advice}` : ''}`;
 }
 
 /** The words for a failed transaction result read from the node. */
