@@ -4,6 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createRequire } from 'node:module';
+import net from 'node:net';
 import { base64ToBytes, equalBytes } from '../src/bytes.js';
 import { addressToText, makeAddress } from '../src/codec/address.js';
 import { decodeBody } from '../src/codec/body-decode.js';
@@ -59,6 +60,20 @@ const sdkMsgpack = fromSdk('@thepowereco/msgpack') as { encode(value: unknown): 
 const sdkConfig = (fromSdk('./config/chain.config.js') as { config: { callbackCallDelay: number } }).config;
 sdkConfig.callbackCallDelay = 20;
 
+// Nothing may leave the machine: every socket the process opens must go to a loopback host.
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+const outside: string[] = [];
+const connect = net.Socket.prototype.connect;
+net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
+  const first = args[0];
+  const host = typeof first === 'object' && first !== null && 'host' in first ? String(first.host) : typeof args[1] === 'string' ? args[1] : undefined;
+  if (host !== undefined && !LOOPBACK.has(host)) {
+    outside.push(host);
+    throw new Error(`the test tried to reach ${host}`);
+  }
+  return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
+} as typeof connect;
+
 const toWif = (key: Uint8Array) => wif.encode(128, Buffer.from(key), true);
 // A fixed key and a fixed seed phrase keep every run the same (the BIP39 test mnemonic).
 const OTHER_KEY = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
@@ -96,6 +111,8 @@ test.before(async () => {
 });
 
 test.after(async () => {
+  net.Socket.prototype.connect = connect;
+  assert.equal(outside, [], 'no connection left the machine');
   Reflect.deleteProperty(globalThis, 'localStorage');
   await node.close();
 });
@@ -126,6 +143,20 @@ test('an SDK transfer is accepted (200 + txid), applied, and explained by our de
   assert.is((await node.get(`/api/address/${to}`)).body.info.amount.SK, 12345);
   // Our node charges the formula's cost (1 SK here), not the larger amount the SDK offers.
   assert.is((await node.get(`/api/address/${dev.address}`)).body.info.amount.SK, Number(FAUCET) - 12345 - 1);
+});
+
+test('without a saved node list its bootstrap goes to GitHub (stopped here)', async () => {
+  const saved = storage.get('nodesList')!;
+  storage.delete('nodesList');
+  try {
+    await new sdk.NetworkApi(chain, false).bootstrap().then(
+      () => assert.unreachable('bootstrap succeeded offline'),
+      (e: Error) => assert.match(e.message, /tried to reach raw\.githubusercontent\.com/),
+    );
+    assert.equal(outside.splice(0), ['raw.githubusercontent.com']);
+  } finally {
+    storage.set('nodesList', saved);
+  }
 });
 
 test('the SDK bootstraps on our node from a saved node list and reads fees, seq and wallets', async () => {
@@ -184,14 +215,23 @@ test('the SDK wallet layer registers from a seed phrase on our node', async () =
   assert.is(wallet.pubkey.toLowerCase(), Buffer.from(pair.getPublicKeyBuffer()).toString('hex'));
 });
 
-test('a node that asks for proof of work refuses the SDK registration', async () => {
+test('on a fresh node: its bootstrap finds no node at height 0; proof of work refuses its registration', async () => {
   const strict = await startTestNode({ difficulty: 24 });
+  const saved = storage.get('nodesList')!;
   try {
+    storage.set('nodesList', JSON.stringify([{ address: strict.url, nodeId: 'tpkit' }]));
+    const fresh = new sdk.NetworkApi(chain, false);
+    await fresh.bootstrap().then(
+      () => assert.unreachable('bootstrap kept a node at height 0'),
+      (e: Error) => assert.match(e.message, /No nodes to query/),
+    );
+    assert.equal(fresh.currentNodes, []);
     const sent = await strict.submit(await sdk.TransactionsApi.composeRegisterTX(toWif(OTHER_KEY)));
     assert.is(sent.status, 400);
     assert.is(sent.body.ok, false);
     assert.is(sent.body.code, 10031);
   } finally {
+    storage.set('nodesList', saved);
     await strict.close();
   }
 });
