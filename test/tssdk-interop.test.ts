@@ -224,6 +224,10 @@ test('what the SDK encodes differently from us, field by field (README "Official
   const t = (decodeBody(register.body) as { timestamp: number }).timestamp;
   assert.equal(wireFields(registerBody({ publicKeys: [publicKeyOf(key)], timestamp: t })).map(([k]) => k), ['k', 't', 'h', 'nonce']);
 
+  // Its automatic fee needs every setting non-zero: with baseextra 0 it adds no srcfee item.
+  const noFee = decodeBody(decodeTx(sdk.TransactionsApi.composeSimpleTransferTX({ feeCur: 'SK', fee: 1, baseEx: 0, kb: 1000 }, toWif(dev.key), dev.address, to, 'SK', 5, '', 1)).body);
+  assert.equal(noFee.kind === 'generic' && noFee.payload.map((p) => p.purposeName), ['transfer']);
+
   // Its MessagePack writer (@thepowereco/msgpack) takes integral JS numbers below 2^53 only,
   // and sends a bare Uint8Array as ext type 0x12 (addresses go out as Buffer: bin).
   assert.throws(() => sdk.TransactionsApi.composeSimpleTransferTX({}, toWif(dev.key), dev.address, to, 'SK', 2 ** 53, '', 1, 1, 'SK'), /Integer value out of bounds/);
