@@ -4,15 +4,15 @@
 // hash counter (SharedArrayBuffer) and runs its whole range. Elsewhere a task runs as a
 // series of short runs of about 50 ms, and the flag is checked between them here.
 
-import { ArgumentError, ERROR_CODES, TpkitError, type ErrorCode } from '../errors.js';
+import { AbortError, ArgumentError, ERROR_CODES, TpkitError, type ErrorCode } from '../errors.js';
 import type { MinerPool } from './search.js';
 import { RUNNING, SOLVED, type SearchTask, type SearchTaskResult } from './search-task.js';
-import type { KernelName } from './kernel.js';
+import { availableKernels, type KernelName } from './kernel.js';
 
 export interface WebMinerPool extends MinerPool {
   /** True when tasks share memory with the page (the page is cross-origin isolated). */
   readonly shared: boolean;
-  /** Ends every worker; a running search rejects. */
+  /** Ends every worker; running and queued searches reject, a later search starts new workers. */
   terminate(): void;
 }
 
@@ -27,14 +27,26 @@ interface Reply {
   error?: { code?: string; message: string };
 }
 
+/** Target length of one run without shared memory: a stop waits for at most one run. */
 const RUN_TARGET_MS = 50;
+const FIRST_RUN = 1n << 14n;
 const MIN_RUN = 1n << 10n;
 const MAX_RUN = 1n << 28n;
+/**
+ * With kernel 'auto' and no shared memory, every PROBE_RUNS-th run (about 400 ms) tries
+ * another kernel and the faster is kept. The choice is made per run, not inside one: a
+ * run is too short for the in-task probe (search-task.ts), and a whole run's rate is
+ * exact where a 1 ms slice's is not (pages that are not isolated get a 0.1 ms clock).
+ */
+const PROBE_RUNS = 8;
 
 class MinerWorker {
   readonly #worker: Worker;
   readonly #pending = new Map<number, { resolve: (r: SearchTaskResult) => void; reject: (e: unknown) => void }>();
   #next = 0;
+  #failure: TpkitError | undefined;
+  /** The kernel this worker's last short run used: the next search starts with it. */
+  lastKernel: KernelName | undefined;
 
   constructor(url: string | URL) {
     this.#worker = new Worker(url, { type: 'module', name: 'tpkit-miner' });
@@ -46,26 +58,39 @@ class MinerWorker {
       if (result) call.resolve(result);
       else call.reject(workerError(error));
     };
+    // A script that does not load, or an exception outside a task: this worker is done.
     this.#worker.onerror = (event) => {
       event.preventDefault();
-      this.#failAll(new TpkitError('WASM_UNAVAILABLE', 'Miner worker failed', { details: event.message || 'the worker script did not load' }));
+      this.#fail(new TpkitError('WASM_UNAVAILABLE', 'Miner worker failed', { details: event.message || `${String(url)} did not load` }));
     };
   }
 
+  /** Set once the worker has failed: the pool drops it. */
+  get failed(): boolean {
+    return this.#failure !== undefined;
+  }
+
   run(task: SearchTask): Promise<SearchTaskResult> {
+    if (this.#failure) return Promise.reject(this.#failure);
     const id = this.#next++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, task });
+      try {
+        this.#worker.postMessage({ id, task });
+      } catch (err) {
+        this.#pending.delete(id);
+        reject(err);
+      }
     });
   }
 
   terminate(): void {
     this.#worker.terminate();
-    this.#failAll(new TpkitError('ABORTED', 'Operation aborted', { details: 'miner pool terminated' }));
+    this.#fail(new AbortError('miner pool terminated'));
   }
 
-  #failAll(err: TpkitError): void {
+  #fail(err: TpkitError): void {
+    this.#failure ??= err;
     for (const call of this.#pending.values()) call.reject(err);
     this.#pending.clear();
   }
@@ -85,53 +110,82 @@ async function runInSteps(worker: MinerWorker, task: SearchTask): Promise<Search
   const stop = new Int32Array(task.control);
   const counter = new BigInt64Array(task.counter);
   const byKernel: Partial<Record<KernelName, number>> = {};
+  const choices: KernelName[] = task.kernel === 'auto' ? autoKernels() : [task.kernel];
+  let current = Math.max(0, choices.indexOf(worker.lastKernel ?? choices[0]));
+  /** Hashes per millisecond of the current kernel's runs (moving average) and of the last probe. */
+  const rate = choices.map(() => 0);
+  let runs = 0;
   let hashes = 0;
-  let kernel: KernelName = 'js';
   let cursor = task.start;
-  let step = 1n << 14n;
+  let step = FIRST_RUN;
   while (cursor < task.end && Atomics.load(stop, 0) === RUNNING) {
+    const probe = choices.length > 1 && ++runs % PROBE_RUNS === 0;
+    const use = probe ? (current + 1 + ((runs / PROBE_RUNS) % (choices.length - 1))) % choices.length : current;
     const end = cursor + step < task.end ? cursor + step : task.end;
     const began = performance.now();
-    const result = await worker.run({ ...task, start: cursor, end });
+    // Each run gets buffers of its own: the page's may be shared, which a page that is
+    // not cross-origin isolated cannot post.
+    const result = await worker.run({
+      ...task, kernel: choices[use], start: cursor, end, control: new ArrayBuffer(4), counter: new ArrayBuffer(8),
+    });
     const took = performance.now() - began;
     hashes += result.hashes;
-    kernel = result.kernel;
     addCounts(byKernel, result.byKernel);
     Atomics.add(counter, 0, BigInt(result.hashes));
     if (result.nonce !== null) {
       Atomics.compareExchange(stop, 0, RUNNING, SOLVED);
-      return { nonce: result.nonce, hashes, byKernel, kernel };
+      return { nonce: result.nonce, hashes, byKernel, kernel: choices[current] };
     }
     cursor = end;
+    if (took > 1) {
+      const measured = result.hashes / took;
+      if (use === current) rate[use] = rate[use] > 0 ? rate[use] * 0.5 + measured * 0.5 : measured;
+      else if (measured > rate[current] * 1.02) {
+        current = use;
+        rate[use] = measured;
+      }
+    }
+    worker.lastKernel = choices[current];
     const scaled = took > 1 ? (step * BigInt(Math.round((RUN_TARGET_MS / took) * 1024))) / 1024n : step * 2n;
     step = scaled < MIN_RUN ? MIN_RUN : scaled > MAX_RUN ? MAX_RUN : scaled;
   }
-  return { nonce: null, hashes, byKernel, kernel };
+  return { nonce: null, hashes, byKernel, kernel: choices[current] };
+}
+
+/** What 'auto' chooses from: the WASM kernels this engine runs, else the JS one. */
+function autoKernels(): KernelName[] {
+  const wasm = availableKernels().filter((name) => name !== 'js');
+  return wasm.length > 0 ? wasm : ['js'];
 }
 
 export function createWebMinerPool(threads: number = globalThis.navigator?.hardwareConcurrency || 1, options: WebMinerPoolOptions = {}): WebMinerPool {
   if (!Number.isInteger(threads) || threads < 1) throw new ArgumentError(`"threads" expected a positive integer, got ${String(threads)}`);
   if (typeof Worker !== 'function') throw new TpkitError('WASM_UNAVAILABLE', 'Web Workers are not available here');
   const url = options.workerUrl ?? new URL('./miner-worker.js', import.meta.url);
-  const workers: MinerWorker[] = [];
-  const idle: MinerWorker[] = [];
-  const waiting: ((worker: MinerWorker) => void)[] = [];
   const shared = typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated === true;
+  const live: MinerWorker[] = [];
+  const idle: MinerWorker[] = [];
+  const waiting: { resolve: (worker: MinerWorker) => void; reject: (err: unknown) => void }[] = [];
 
+  const spawn = (): MinerWorker => {
+    const worker = new MinerWorker(url);
+    live.push(worker);
+    return worker;
+  };
   const acquire = (): Promise<MinerWorker> => {
     const free = idle.pop();
     if (free) return Promise.resolve(free);
-    if (workers.length < threads) {
-      const worker = new MinerWorker(url);
-      workers.push(worker);
-      return Promise.resolve(worker);
-    }
-    return new Promise((resolve) => waiting.push(resolve));
+    if (live.length < threads) return Promise.resolve(spawn());
+    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
   };
   const release = (worker: MinerWorker) => {
+    if (worker.failed) {
+      const at = live.indexOf(worker);
+      if (at >= 0) live.splice(at, 1);
+    }
     const next = waiting.shift();
-    if (next) next(worker);
-    else idle.push(worker);
+    if (next) next.resolve(worker.failed ? spawn() : worker);
+    else if (!worker.failed) idle.push(worker);
   };
 
   return {
@@ -140,14 +194,16 @@ export function createWebMinerPool(threads: number = globalThis.navigator?.hardw
     async run(task) {
       const worker = await acquire();
       try {
-        return task.control instanceof ArrayBuffer ? await runInSteps(worker, task) : await worker.run(task);
+        const together = shared && task.control instanceof SharedArrayBuffer && task.counter instanceof SharedArrayBuffer;
+        return together ? await worker.run(task) : await runInSteps(worker, task);
       } finally {
         release(worker);
       }
     },
     terminate() {
-      for (const worker of workers) worker.terminate();
-      workers.length = 0;
+      const ended = new AbortError('miner pool terminated');
+      for (const call of waiting.splice(0)) call.reject(ended);
+      for (const worker of live.splice(0)) worker.terminate();
       idle.length = 0;
     },
   };
