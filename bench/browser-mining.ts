@@ -3,12 +3,13 @@
 // a cross-origin-isolated page on the node's origin) beside the rate per thread in Node
 // (piscina threads), same register body, same kernel, 1..N workers, in one run. Node and
 // browser rounds alternate so both see the same machine load; each figure is the median
-// of the rounds' steady rates. Goal: browser >= 0.9x Node.
+// of the rounds' steady rates. Goal: browser >= 0.9x Node. First, each WASM kernel alone
+// on one thread in both engines: what the two V8 versions make of the same binary.
 
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ISOLATION_HEADERS } from '../src/node/static.js';
-import { KERNEL_NAMES, type KernelName } from '../src/pow/kernel.js';
+import { KERNEL_NAMES, loadKernel, type KernelName } from '../src/pow/kernel.js';
 import { mineRegister } from '../src/pow/mine-register.js';
 import { createMinerPool } from '../src/pow/pool.node.js';
 import { generateSecretKey, publicKeyOf } from '../src/crypto/keys.js';
@@ -101,12 +102,70 @@ async function browserRate(threads: number, kernel: Choice): Promise<number> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const mhs = (x: number) => (x / 1e6).toFixed(2);
 
+/** The kernels alone: this long to let the engine tier the code up, then this long measured. */
+const KERNEL_WARM_MS = 1000;
+const KERNEL_MEASURE_MS = 1000;
+const KERNEL_CALL = 50_000;
+
+/**
+ * The engines alone: one kernel called in a loop on one thread (Node's main thread, the
+ * page's main thread), no pool, no workers; hashes/s once the code is tiered up.
+ */
+async function kernelAloneNode(name: KernelName): Promise<number> {
+  const kernel = await loadKernel(name);
+  kernel.init(new Uint8Array(80).map((_, i) => i));
+  let nonce = 0n;
+  const spin = (ms: number) => {
+    const began = performance.now();
+    let hashes = 0;
+    while (performance.now() - began < ms) {
+      kernel.search(nonce, KERNEL_CALL, 64);
+      nonce += BigInt(KERNEL_CALL);
+      hashes += KERNEL_CALL;
+    }
+    return (hashes / (performance.now() - began)) * 1000;
+  };
+  spin(KERNEL_WARM_MS);
+  return spin(KERNEL_MEASURE_MS);
+}
+
+function kernelAloneBrowser(name: KernelName): Promise<number> {
+  return page.evaluate(
+    async ({ name, warmMs, measureMs, call }) => {
+      const t: typeof import('../src/browser.js') = await import('/browser/tpkit.js' as string);
+      const kernel = await t.loadKernel(name);
+      kernel.init(new Uint8Array(80).map((_, i) => i));
+      let nonce = 0n;
+      const spin = (ms: number) => {
+        const began = performance.now();
+        let hashes = 0;
+        while (performance.now() - began < ms) {
+          kernel.search(nonce, call, 64);
+          nonce += BigInt(call);
+          hashes += call;
+        }
+        return (hashes / (performance.now() - began)) * 1000;
+      };
+      spin(warmMs);
+      return spin(measureMs);
+    },
+    { name, warmMs: KERNEL_WARM_MS, measureMs: KERNEL_MEASURE_MS, call: KERNEL_CALL },
+  );
+}
+
 console.log(`browser-mining ${new Date().toISOString().slice(0, 10)}: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} logical cores`);
 console.log(`Node ${process.version} (SIMD ${simdSupported() ? 'on' : 'off'}) vs Chromium ${session.browser.version()} (SIMD ${browserInfo.simd ? 'on' : 'off'}, cross-origin isolated)`);
 console.log(`${rounds} rounds of ${runMs} ms per figure, median of the rates after ${WARMUP_MS} ms; MH/s per thread or worker\n`);
-console.log('kernel  workers  Node MH/s/thread  Chromium MH/s/worker  ratio');
 const ratios: number[] = [];
 try {
+  console.log(`The kernels alone (one thread, no workers, after ${KERNEL_WARM_MS} ms of tier-up): Node MH/s, Chromium MH/s, ratio`);
+  for (const name of KERNEL_NAMES.filter((k) => k !== 'js' && kernels.includes(k))) {
+    const n = await kernelAloneNode(name);
+    const b = await kernelAloneBrowser(name);
+    console.log(`  ${name.padEnd(6)}  ${mhs(n)}  ${mhs(b)}  ${(b / n).toFixed(2)}x`);
+  }
+  console.log('\nThe miner (mineRegister on the pool):');
+  console.log('kernel  workers  Node MH/s/thread  Chromium MH/s/worker  ratio');
   for (const kernel of kernels) {
     for (let threads = 1; threads <= workers; threads++) {
       const n: number[] = [];
