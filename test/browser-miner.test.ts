@@ -20,7 +20,18 @@ import { startTestNode, type TestNode } from './node-helpers.js';
 /** The bundle's API, as the page sees it (imported there by URL). */
 type Tpkit = typeof import('../src/browser.js');
 
-const TEST_PAGE = '<!doctype html><meta charset="utf-8"><title>tpkit browser test</title>';
+/** A blank page that counts the WebAssembly compilations made on its own (main) thread. */
+const TEST_PAGE = `<!doctype html><meta charset="utf-8"><title>tpkit browser test</title>
+<script>
+  globalThis.mainThreadWasm = { sync: 0, async: 0 };
+  WebAssembly.Module = new Proxy(WebAssembly.Module, {
+    construct: (target, args) => (mainThreadWasm.sync++, Reflect.construct(target, args)),
+  });
+  for (const name of ['compile', 'instantiate', 'compileStreaming', 'instantiateStreaming']) {
+    const original = WebAssembly[name];
+    WebAssembly[name] = function (...args) { mainThreadWasm.async++; return original.apply(this, args); };
+  }
+</script>`;
 
 let node: TestNode;
 let session: BrowserSession;
@@ -339,7 +350,11 @@ test('in-browser hash rate per worker count (printed)', async () => {
   }
 });
 
-test('no errors in either page', () => {
+test('the pages compiled no WebAssembly on their main thread (the workers did), and logged no errors', async () => {
+  for (const page of [isolated, plain]) {
+    const counts = await page.evaluate(() => (globalThis as unknown as { mainThreadWasm: { sync: number; async: number } }).mainThreadWasm);
+    assert.equal(counts, { sync: 0, async: 0 });
+  }
   const errors = pageErrors.flat().filter((e) => !e.includes('no-such-worker'));
   assert.equal(errors, []);
 });
