@@ -3,13 +3,14 @@
 // settings; and the documented exit codes for what goes wrong.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bytesToHex } from '../src/bytes.js';
 import { addressToText } from '../src/codec/address.js';
+import { createLogger } from '../src/node/log.js';
 import { startTestNode, type TestNode } from './node-helpers.js';
 
 const main = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -18,9 +19,16 @@ const PASSPHRASE = 'a passphrase for tests';
 let node: TestNode;
 let dev: { key: string; address: string };
 
-function tpkit(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<{ code: number | null; out: string; err: string }> {
+interface Run {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+function tpkit(args: string[], options: { stdin?: string; env?: Record<string, string>; started?: (child: ChildProcess) => void } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [main, ...args], { env: { ...process.env, TPKIT_PASSPHRASE: PASSPHRASE, TPKIT_NODE: node.url, ...options.env } });
+    options.started?.(child);
     let out = '';
     let err = '';
     child.stdout.on('data', (c) => (out += c));
@@ -102,6 +110,71 @@ test('exit codes: failed in the block 1, node refused 1, usage 2, unreachable 3;
   const insecure = await tpkit(['send', '--key', walletFile, '--to', dev.address, '--amount', '1', '--currency', 'SK', '--node', 'http://192.0.2.1:43280']);
   assert.is(insecure.code, 1);
   assert.match(insecure.err, /INSECURE_TRANSPORT/);
+});
+
+test('plain hex key files still work with a warning; --no-wait, then status --wait; bad keygen input', async () => {
+  const plainFile = join(dir, 'dev-plain.key');
+  const plain = await tpkit(['keygen', '--import', '--plain', '--out', plainFile], { stdin: dev.key });
+  assert.is(plain.code, 0, plain.err);
+  assert.match(plain.err, /unencrypted/);
+  const sent = await tpkit(['send', '--key', plainFile, '--from', dev.address, '--to', address, '--amount', '5', '--currency', 'SK', '--no-wait', '--json']);
+  assert.is(sent.code, 0, sent.err);
+  assert.match(sent.err, /plain hex; encrypt it with\n  tpkit keygen --import --out NEW_FILE < /);
+  const { txid, state } = JSON.parse(sent.out);
+  assert.is(state, 'submitted');
+  const waited = JSON.parse((await tpkit(['status', txid, '--wait', '--json'])).out);
+  assert.is(waited.state, 'included');
+  const notHex = await tpkit(['keygen', '--import', '--out', join(dir, 'never.key')], { stdin: 'not a key' });
+  assert.is(notHex.code, 2);
+  assert.match(notHex.err, /"--import" expected a secret key as 64 hex digits/);
+  assert.not.match(notHex.err, /not a key/, 'the input is not echoed');
+  const empty = await tpkit(['keygen', '--out', join(dir, 'never.key')], { env: { TPKIT_PASSPHRASE: '' } });
+  assert.is(empty.code, 2);
+  assert.match(empty.err, /passphrase is empty/);
+  const corrupt = join(dir, 'corrupt.key');
+  writeFileSync(corrupt, '{"format":"tpkit-key/1"');
+  const unreadable = await tpkit(['register', '--key', corrupt]);
+  assert.is(unreadable.code, 1);
+  assert.match(unreadable.err, /\[KEYFILE_INVALID\]\n  pass the file written by `tpkit keygen --out`/);
+});
+
+test('Ctrl-C while mining stops the workers and exits 130; the key file is left as it was', async () => {
+  const requests: string[] = [];
+  let settingsRead: () => void = () => {};
+  const asked = new Promise<void>((resolve) => (settingsRead = resolve));
+  const hard = await startTestNode(
+    { difficulty: 40 },
+    {
+      logger: createLogger('debug', (line) => {
+        requests.push(line);
+        if (line.includes('/api/settings')) settingsRead();
+      }),
+    },
+  );
+  try {
+    const keyFile = join(dir, 'interrupted.key');
+    assert.is((await tpkit(['keygen', '--out', keyFile])).code, 0);
+    const before = readFileSync(keyFile, 'utf8');
+    let sentAt = 0;
+    const run = await tpkit(['register', '--key', keyFile, '--node', hard.url], {
+      started: (child) => {
+        asked.then(() =>
+          setTimeout(() => {
+            sentAt = performance.now();
+            child.kill('SIGINT');
+          }, 300),
+        );
+      },
+    });
+    const stopMs = performance.now() - sentAt;
+    assert.is(run.code, 130, run.err);
+    assert.match(run.err, /tpkit register: interrupted/);
+    assert.ok(stopMs < 2000, `exited ${stopMs.toFixed(0)} ms after Ctrl-C`);
+    assert.is(readFileSync(keyFile, 'utf8'), before);
+    assert.not.ok(requests.some((line) => line.includes('/api/tx/new')), 'nothing was submitted');
+  } finally {
+    await hard.close();
+  }
 });
 
 test.run();

@@ -1,7 +1,7 @@
 // The encrypted key file: round trip, wrong passphrase, tampering, bounds, permissions.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bytesToHex } from '../src/bytes.js';
@@ -79,6 +79,15 @@ test('malformed files and absurd scrypt parameters are KEYFILE_INVALID before an
     ['other kdf', JSON.stringify({ ...base, kdf: { ...base.kdf, name: 'pbkdf2' } })],
     ['missing tag', JSON.stringify({ ...base, tag: undefined })],
     ['array', '[]'],
+    ['2 GiB of memory', JSON.stringify({ ...base, kdf: { ...base.kdf, N: 1 << 20, r: 16 } })],
+    ['32x the work', JSON.stringify({ ...base, kdf: { ...base.kdf, N: 1 << 17, r: 8, p: 32 } })],
+    ['N not an integer', JSON.stringify({ ...base, kdf: { ...base.kdf, N: '1024' } })],
+    ['4-byte tag', JSON.stringify({ ...base, tag: Buffer.from(base.tag, 'base64').subarray(0, 4).toString('base64') })],
+    ['16-byte iv', JSON.stringify({ ...base, cipher: { ...base.cipher, iv: Buffer.alloc(16).toString('base64') } })],
+    ['short salt', JSON.stringify({ ...base, kdf: { ...base.kdf, salt: Buffer.alloc(8).toString('base64') } })],
+    ['junk in base64', JSON.stringify({ ...base, ciphertext: `${base.ciphertext.slice(0, 10)}!${base.ciphertext.slice(10)}` })],
+    ['uncompressed publicKey', JSON.stringify({ ...base, publicKey: `04${'11'.repeat(64)}` })],
+    ['plain hex out of range', 'f'.repeat(64)],
   ];
   for (const [label, text] of cases) {
     const bad = path();
@@ -94,7 +103,9 @@ test('malformed files and absurd scrypt parameters are KEYFILE_INVALID before an
 test('never overwrites; the address is recorded atomically without touching the secret', async () => {
   const { file, secret } = await written();
   const before = JSON.parse(readFileSync(file, 'utf8'));
-  assert.throws(() => writeKeyFile(file, 'x'), /EEXIST/);
+  const exists = thrownError(() => writeKeyFile(file, 'x'));
+  assert.is(exists.code, 'INVALID_ARGUMENT');
+  assert.match(exists.message, /already exists/);
   setKeyFileAddress(file, 'AA100000001677722185');
   const after = JSON.parse(readFileSync(file, 'utf8'));
   assert.is(after.address, 'AA100000001677722185');
@@ -102,15 +113,25 @@ test('never overwrites; the address is recorded atomically without touching the 
   assert.is(statSync(file).mode & 0o777, 0o600);
   assert.is(readKeyFileInfo(file).address, 'AA100000001677722185');
   assert.equal((await openKeyFile(file, pass('pass phrase'))).secretKey, secret);
+  assert.equal(readdirSync(dir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file left');
 });
 
-test('plain hex key files (older keygen) are still read, without a passphrase', async () => {
+test('encryptKey refuses scrypt costs a file could not ask for', async () => {
+  for (const cost of [{ N: 1000, r: 8, p: 1 }, { N: 1 << 21, r: 8, p: 1 }, { N: 1 << 10, r: 0, p: 1 }]) {
+    assert.is((await rejection(encryptKey(generateSecretKey(), 'x', cost))).code, 'INVALID_ARGUMENT', JSON.stringify(cost));
+  }
+});
+
+test('plain hex key files (older keygen) are still read, without a passphrase, with a warning', async () => {
   const secret = generateSecretKey();
   const file = path();
   writeFileSync(file, `${bytesToHex(secret)}\n`);
-  const opened = await openKeyFile(file, async () => assert.unreachable('no passphrase for a plain file') as never);
+  const warned: string[] = [];
+  const opened = await openKeyFile(file, async () => assert.unreachable('no passphrase for a plain file') as never, { onPlain: (p) => warned.push(p) });
   assert.equal(opened.secretKey, secret);
   assert.ok(opened.info.plain);
+  assert.equal(warned, [file]);
+  assert.ok(readKeyFileInfo(file).plain);
   assert.is(thrownError(() => readKeyFileInfo(join(dir, 'nope'))).code, 'KEYFILE_INVALID');
 });
 

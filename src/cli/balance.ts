@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { ArgumentError } from '../errors.js';
 import { readKeyFileInfo } from './key-file.js';
-import { NODE_HELP, NODE_OPTIONS, clientFrom, printJson, runWalletCommand } from './wallet-common.js';
+import { NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, printJson, runWalletCommand } from './wallet-common.js';
 
 const HELP = `Usage: tpkit balance ADDRESS | --key FILE [options]
 
@@ -23,7 +23,7 @@ export function run(argv: string[]): Promise<number> {
     let address: string | undefined = positionals[0];
     if (!address && values.key) address = readKeyFileInfo(values.key).address;
     if (!address) throw new ArgumentError('Give an address, or --key FILE with a registered wallet', { details: 'see `tpkit balance --help`' });
-    const info = await clientFrom(values).getAddress(address);
+    const info = await clientFrom(values).getAddress(address, { signal: interruptSignal() });
     if (values.json) {
       printJson({ address: info.address, hex: info.hex, amount: info.amount, seq: info.seq, lastblk: info.lastblk });
       return 0;

@@ -9,7 +9,7 @@ import { generateSecretKey, publicKeyOf, toSecretKeyBytes } from '../crypto/keys
 import { publicKeyToPem } from '../crypto/pem.js';
 import { ArgumentError } from '../errors.js';
 import { encryptKey, writeKeyFile } from './key-file.js';
-import { PASSPHRASE_HELP, PASSPHRASE_OPTION, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
+import { EXIT, PASSPHRASE_HELP, PASSPHRASE_OPTION, interruptSignal, passphraseFrom, printJson, promptHidden, runWalletCommand } from './wallet-common.js';
 
 const HELP = `Usage: tpkit keygen [--out FILE] [options]
 
@@ -26,6 +26,16 @@ Options:
   --json              print JSON
 ${PASSPHRASE_HELP}
   -h, --help          show this help`;
+
+/** The secret key for --import: stdin when piped, else a prompt that does not echo. */
+async function importedKey(): Promise<Uint8Array> {
+  const text = process.stdin.isTTY ? await promptHidden('Secret key (64 hex digits): ') : readFileSync(0, 'utf8');
+  try {
+    return toSecretKeyBytes(text.trim().replace(/^0x/i, ''), 'stdin');
+  } catch (cause) {
+    throw new ArgumentError('"--import" expected a secret key as 64 hex digits on stdin', { details: (cause as Error).message, cause });
+  }
+}
 
 export function run(argv: string[]): Promise<number> {
   return runWalletCommand('keygen', async () => {
@@ -49,7 +59,7 @@ export function run(argv: string[]): Promise<number> {
       throw new ArgumentError(`${values.out} already exists; choose another path (an existing key is never overwritten)`);
     }
     if (values.plain && !values.out) throw new ArgumentError('"--plain" needs --out FILE');
-    const secretKey = values.import ? toSecretKeyBytes(readFileSync(0, 'utf8').trim().replace(/^0x/i, ''), 'stdin') : generateSecretKey();
+    const secretKey = values.import ? await importedKey() : generateSecretKey();
     const publicKey = publicKeyOf(secretKey);
     const shown: Record<string, string> = {};
     if (values.out) {
@@ -57,7 +67,9 @@ export function run(argv: string[]): Promise<number> {
         console.error('warning: writing the secret key unencrypted; anyone who can read the file owns the wallet');
         writeKeyFile(values.out, `${bytesToHex(secretKey)}\n`);
       } else {
-        writeKeyFile(values.out, await encryptKey(secretKey, await passphraseFrom(values, true)()));
+        const sealed = await encryptKey(secretKey, await passphraseFrom(values, true)());
+        if (interruptSignal().aborted) return EXIT.interrupted;
+        writeKeyFile(values.out, sealed);
       }
       shown.keyFile = values.out;
     }

@@ -8,7 +8,7 @@ import { ArgumentError } from '../errors.js';
 import { closeSharedMinerPool } from '../pow/pool.node.js';
 import { openKeyFile, setKeyFileAddress } from './key-file.js';
 import { Progress, formatCount, formatDuration } from './progress.js';
-import { NODE_HELP, NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
+import { NODE_HELP, NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
 
 const HELP = `Usage: tpkit register --key FILE [options]
 
@@ -21,6 +21,17 @@ Options:
   --threads N         mining threads (default: one per core)
 ${PASSPHRASE_HELP}
 ${NODE_HELP}`;
+
+/** Records the address in the key file; the wallet exists either way, so a failure only warns. */
+function saveAddress(path: string, address: string): boolean {
+  try {
+    setKeyFileAddress(path, address);
+    return true;
+  } catch (err) {
+    console.error(`warning: the wallet is registered but ${path} was not updated (${(err as Error).message});\n  pass --from ${address} to tpkit send`);
+    return false;
+  }
+}
 
 export function run(argv: string[]): Promise<number> {
   return runWalletCommand('register', async () => {
@@ -35,8 +46,8 @@ export function run(argv: string[]): Promise<number> {
     const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
     if (info.address) console.error(`note: ${values.key} already names wallet ${info.address}; registering another`);
     const client = clientFrom(values);
-    const bar = new Progress({ label: 'register' });
-    let difficulty = 0;
+    const bar = new Progress({ width: 10 });
+    let stopSpinning = () => {};
     try {
       const result = await registerWallet({
         client,
@@ -44,35 +55,48 @@ export function run(argv: string[]): Promise<number> {
         threads,
         signal: interruptSignal(),
         onStage: (stage) => {
+          if (stage === 'settings') bar.status('reading the difficulty');
           if (stage === 'mining') bar.status('mining');
           if (stage === 'submitting') bar.status('submitting');
           if (stage === 'waiting') {
             bar.setTotal(undefined);
-            bar.status('waiting for a block');
+            stopSpinning = keepSpinning(bar, 'waiting for a block');
           }
         },
         onProgress: (p) => {
-          // The bar fills toward the hash count 95 % of searches finish within.
+          // The bar fills toward the hash count 95 % of searches finish within. Each hash
+          // is a fresh draw, so the times are from the start: a search past its median is
+          // unlucky so far, not nearly done.
           const p95Hashes = (p.expected.p95Ms / 1000) * p.hashRate;
           if (Number.isFinite(p95Hashes) && p95Hashes > 0) bar.setTotal(p95Hashes);
-          bar.update(p.hashes, `${formatCount(p.hashRate)}H/s  ${formatCount(p.hashes)} hashes  ${formatDuration(p.elapsedMs)}  ETA median ${formatDuration(Math.max(0, p.expected.medianMs - p.elapsedMs))}, p95 ${formatDuration(Math.max(0, p.expected.p95Ms - p.elapsedMs))}`);
+          bar.update(p.hashes, `${formatCount(p.hashRate, 1)}H/s  ${formatCount(p.hashes, 1)}H  ${formatDuration(p.elapsedMs)}  ETA median ${formatDuration(p.expected.medianMs)}, p95 ${formatDuration(p.expected.p95Ms)}`);
         },
       });
-      difficulty = result.difficulty;
+      stopSpinning();
       bar.finish();
-      if (!info.plain) setKeyFileAddress(values.key, result.address);
+      const saved = info.plain ? 'plain' : saveAddress(values.key, result.address);
       const rate = result.mined.elapsedMs > 0 ? (result.mined.hashes / result.mined.elapsedMs) * 1000 : 0;
       if (values.json) {
-        printJson({ address: result.address, txid: result.txid, block: result.block, difficulty, hashes: result.mined.hashes, elapsedMs: Math.round(result.mined.elapsedMs), hashRate: Math.round(rate) });
+        printJson({
+          address: result.address,
+          txid: result.txid,
+          block: result.block,
+          difficulty: result.difficulty,
+          hashes: result.mined.hashes,
+          elapsedMs: Math.round(result.mined.elapsedMs),
+          hashRate: Math.round(rate),
+          savedInKeyFile: saved === true,
+        });
       } else {
         console.log(`address  ${result.address}`);
         console.log(`txid     ${result.txid}`);
         console.log(`block    ${result.block ?? '?'}`);
-        console.log(`mined    difficulty ${difficulty}: ${formatCount(result.mined.hashes)} hashes in ${formatDuration(result.mined.elapsedMs)} (${formatCount(rate)}H/s)`);
-        if (!info.plain) console.log(`saved    the address in ${values.key}`);
+        console.log(`mined    difficulty ${result.difficulty}: ${formatCount(result.mined.hashes)} hashes in ${formatDuration(result.mined.elapsedMs)} (${formatCount(rate)}H/s)`);
+        if (saved === true) console.log(`saved    the address in ${values.key}`);
       }
       return 0;
     } finally {
+      stopSpinning();
       bar.clear();
       await closeSharedMinerPool();
     }

@@ -6,7 +6,7 @@ import { transfer } from '../client/index.js';
 import { ArgumentError } from '../errors.js';
 import { openKeyFile } from './key-file.js';
 import { Progress } from './progress.js';
-import { NODE_HELP, NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, parseAmount, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
+import { NODE_HELP, NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, parseAmount, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
 
 const HELP = `Usage: tpkit send --key FILE --to ADDRESS --amount N --currency CUR [options]
 
@@ -60,6 +60,7 @@ export function run(argv: string[]): Promise<number> {
     const from = values.from ?? info.address;
     if (!from) throw new ArgumentError(`"--from" is required: ${values.key} records no address (register it, or pass --from)`);
     const spinner = new Progress({ label: 'send' });
+    const stop = keepSpinning(spinner, 'preparing');
     try {
       const sent = await transfer({
         client: clientFrom(values),
@@ -88,6 +89,7 @@ export function run(argv: string[]): Promise<number> {
       }
       return 0;
     } finally {
+      stop();
       spinner.clear();
     }
   });

@@ -1,7 +1,7 @@
 // `tpkit settings [PATH]`: the node's chain settings, or one subtree of them.
 
 import { parseArgs } from 'node:util';
-import { NODE_HELP, NODE_OPTIONS, clientFrom, printJson, runWalletCommand } from './wallet-common.js';
+import { NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, printJson, runWalletCommand } from './wallet-common.js';
 
 const HELP = `Usage: tpkit settings [PATH] [options]
 
@@ -18,7 +18,7 @@ export function run(argv: string[]): Promise<number> {
       console.log(HELP);
       return 0;
     }
-    printJson(await clientFrom(values).getSettings(positionals[0] ?? ''));
+    printJson(await clientFrom(values).getSettings(positionals[0] ?? '', { signal: interruptSignal() }));
     return 0;
   });
 }

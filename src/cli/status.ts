@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { ArgumentError } from '../errors.js';
 import { Progress } from './progress.js';
-import { EXIT, NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, printJson, runWalletCommand } from './wallet-common.js';
+import { EXIT, NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, keepSpinning, printJson, runWalletCommand } from './wallet-common.js';
 
 const HELP = `Usage: tpkit status TXID [--wait] [options]
 
@@ -24,16 +24,19 @@ export function run(argv: string[]): Promise<number> {
     const txid = positionals[0];
     if (!txid) throw new ArgumentError('Give a transaction id', { details: 'see `tpkit status --help`' });
     const client = clientFrom(values);
+    const signal = interruptSignal();
     let status;
     if (values.wait) {
-      const spinner = new Progress({ label: 'waiting for a block' });
+      const spinner = new Progress({ label: 'status' });
+      const stop = keepSpinning(spinner, `waiting for ${txid} to be in a block`);
       try {
-        status = await client.waitForTx(txid, { signal: interruptSignal(), onPoll: () => spinner.status(txid) });
+        status = await client.waitForTx(txid, { signal });
       } finally {
+        stop();
         spinner.clear();
       }
     } else {
-      status = await client.getTxStatus(txid);
+      status = await client.getTxStatus(txid, { signal });
     }
     const state = status === null ? 'pending' : status.ok ? 'included' : 'failed';
     if (values.json) {

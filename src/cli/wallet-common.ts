@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createClient, type TpkitClient } from '../client/index.js';
 import { ArgumentError, TpkitError } from '../errors.js';
+import type { Progress } from './progress.js';
 
 export const DEFAULT_NODE = 'http://127.0.0.1:43280';
 
@@ -36,6 +37,7 @@ export function parseAmount(text: string | undefined, label: string, { allowZero
   }
   const value = BigInt(text.trim());
   if (value === 0n && !allowZero) throw new ArgumentError(`"--${label}" must be greater than 0`);
+  if (value >= 1n << 64n) throw new ArgumentError(`"--${label}" expected at most 2^64 - 1, got ${text.trim()}`);
   return value;
 }
 
@@ -44,7 +46,8 @@ export function printJson(value: unknown): void {
   console.log(JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v), 2));
 }
 
-function promptHidden(question: string): Promise<string> {
+/** Reads a line from the terminal without echoing it (passphrases, imported keys). */
+export function promptHidden(question: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
     const output = rl as unknown as { _writeToOutput: (s: string) => void };
@@ -71,12 +74,12 @@ export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm =
   return async () => {
     if (values['passphrase-file']) {
       try {
-        return readFileSync(values['passphrase-file'], 'utf8').replace(/\r?\n$/, '');
+        return nonEmpty(readFileSync(values['passphrase-file'], 'utf8').replace(/\r?\n$/, ''), confirm);
       } catch (cause) {
         throw new ArgumentError(`"--passphrase-file" could not read '${values['passphrase-file']}'`, { cause });
       }
     }
-    if (process.env.TPKIT_PASSPHRASE !== undefined) return process.env.TPKIT_PASSPHRASE;
+    if (process.env.TPKIT_PASSPHRASE !== undefined) return nonEmpty(process.env.TPKIT_PASSPHRASE, confirm);
     if (!process.stdin.isTTY) {
       throw new ArgumentError('A passphrase is needed and there is no terminal to ask on', {
         details: 'pass --passphrase-file FILE or set TPKIT_PASSPHRASE',
@@ -91,14 +94,40 @@ export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm =
   };
 }
 
+/** A new key file is not sealed under an empty passphrase: that only looks encrypted. */
+function nonEmpty(passphrase: string, creating: boolean): string {
+  if (creating && passphrase === '') throw new ArgumentError('The passphrase is empty', { details: 'choose one, or write plain hex with --plain' });
+  return passphrase;
+}
+
 export const PASSPHRASE_OPTION = { 'passphrase-file': { type: 'string' } } as const;
 export const PASSPHRASE_HELP = '  --passphrase-file F  read the key file passphrase from F (else $TPKIT_PASSPHRASE, else a prompt)';
 
-/** An AbortSignal that fires on Ctrl-C, so mining and waiting stop cleanly. */
+let interrupt: AbortController | undefined;
+
+/**
+ * The process's Ctrl-C as an AbortSignal, so mining and waiting stop cleanly (exit 130).
+ * It is armed when a wallet command starts, so a Ctrl-C during the passphrase's scrypt
+ * still counts; a second Ctrl-C exits at once.
+ */
 export function interruptSignal(): AbortSignal {
-  const controller = new AbortController();
-  process.once('SIGINT', () => controller.abort());
-  return controller.signal;
+  if (!interrupt) {
+    const controller = new AbortController();
+    interrupt = controller;
+    process.once('SIGINT', () => {
+      controller.abort(new TpkitError('ABORTED', 'Interrupted', { details: 'Ctrl-C' }));
+      process.once('SIGINT', () => process.exit(EXIT.interrupted));
+    });
+  }
+  return interrupt.signal;
+}
+
+/** Keeps a spinner turning while nothing else reports progress (waiting for a block); returns its stop. */
+export function keepSpinning(bar: Progress, text?: string): () => void {
+  if (text !== undefined) bar.status(text);
+  const timer = setInterval(() => bar.tick(0), 100);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
@@ -138,9 +167,14 @@ export function exitCodeFor(err: TpkitError): number {
 
 /** Runs a wallet command: TpkitErrors become a message, advice and an exit code. */
 export async function runWalletCommand(name: string, body: () => Promise<number>): Promise<number> {
+  const interrupted = interruptSignal();
   try {
     return await body();
   } catch (err) {
+    if (interrupted.aborted) {
+      console.error(`tpkit ${name}: interrupted`);
+      return EXIT.interrupted;
+    }
     if (String((err as { code?: unknown })?.code).startsWith('ERR_PARSE_ARGS')) {
       console.error(`tpkit ${name}: ${(err as Error).message}\n  see \`tpkit ${name} --help\`.`);
       return EXIT.usage;
