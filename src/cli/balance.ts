@@ -35,5 +35,5 @@ export function run(argv: string[]): Promise<number> {
     console.log(`seq      ${info.seq}`);
     console.log(`lastblk  ${info.lastblk}`);
     return 0;
-  });
+  }, argv);
 }

@@ -88,5 +88,5 @@ export function run(argv: string[]): Promise<number> {
     console.log(shown.pem);
     if (!values.out && !values['show-secret']) console.error('note: the secret key was not kept; use --out FILE (or --show-secret) to keep it');
     return 0;
-  });
+  }, argv);
 }

@@ -100,5 +100,5 @@ export function run(argv: string[]): Promise<number> {
       bar.clear();
       await closeSharedMinerPool();
     }
-  });
+  }, argv);
 }

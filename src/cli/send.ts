@@ -3,6 +3,7 @@
 
 import { parseArgs } from 'node:util';
 import { transfer } from '../client/index.js';
+import { addressFromText } from '../codec/address.js';
 import { ArgumentError } from '../errors.js';
 import { openKeyFile } from './key-file.js';
 import { Progress } from './progress.js';
@@ -56,6 +57,9 @@ export function run(argv: string[]): Promise<number> {
     const amount = parseAmount(values.amount, 'amount');
     const fee = values.fee === 'auto' ? 'auto' : parseAmount(values.fee, 'fee', { allowZero: true });
     const seq = values.seq === undefined ? undefined : parseAmount(values.seq, 'seq');
+    // Typos in addresses are caught before the passphrase is asked for.
+    addressFromText(values.to);
+    if (values.from !== undefined) addressFromText(values.from);
     const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
     const from = values.from ?? info.address;
     if (!from) throw new ArgumentError(`"--from" is required: ${values.key} records no address (register it, or pass --from)`);
@@ -92,5 +96,5 @@ export function run(argv: string[]): Promise<number> {
       stop();
       spinner.clear();
     }
-  });
+  }, argv);
 }

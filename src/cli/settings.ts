@@ -20,5 +20,5 @@ export function run(argv: string[]): Promise<number> {
     }
     printJson(await clientFrom(values).getSettings(positionals[0] ?? '', { signal: interruptSignal() }));
     return 0;
-  });
+  }, argv);
 }

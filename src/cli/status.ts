@@ -49,5 +49,5 @@ export function run(argv: string[]): Promise<number> {
       console.log(`${txid}  failed: ${status.reason}`);
     }
     return status !== null && !status.ok ? EXIT.failed : EXIT.ok;
-  });
+  }, argv);
 }

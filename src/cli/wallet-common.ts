@@ -147,13 +147,25 @@ const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
     const nodeError = (err as TpkitError & { nodeError?: string }).nodeError;
     if (nodeError === 'WALLET_NOT_FOUND') return 'no wallet has that address on this node.';
     if (nodeError === 'SENDER_KEY_MISMATCH') return 'the key file is not the key of --from.';
+    if (nodeError === 'SENDER_UNKNOWN') return 'the sending wallet does not exist on this node; register it (`tpkit register`) or check --from.';
+    if (nodeError === 'TIMESTAMP_OUT_OF_WINDOW') return "this machine's clock is an hour or more away from the node's; set it right.";
+    if (nodeError === 'WRONG_CHAIN') return 'the address belongs to another chain than this node.';
+    if (nodeError === 'MEMPOOL_FULL') return 'the node is busy; try again in a few seconds.';
     return 'the node refused the request.';
   },
+  ADDRESS_INVALID: () => 'check the address; `tpkit address ADDR` explains one.',
+  ADDRESS_CHECKSUM: () => 'a digit is mistyped; copy the address again.',
+  TXID_INVALID: () => 'pass the txid printed by `tpkit send` or `tpkit register`.',
 };
+
+/** Exit code for an error: usage for what the user typed, 3 for the network, 1 otherwise. */
 
 export function exitCodeFor(err: TpkitError): number {
   switch (err.code) {
     case 'INVALID_ARGUMENT':
+    case 'ADDRESS_INVALID':
+    case 'ADDRESS_CHECKSUM':
+    case 'TXID_INVALID':
       return EXIT.usage;
     case 'NETWORK_ERROR':
     case 'TIMEOUT':
@@ -165,23 +177,37 @@ export function exitCodeFor(err: TpkitError): number {
   }
 }
 
-/** Runs a wallet command: TpkitErrors become a message, advice and an exit code. */
-export async function runWalletCommand(name: string, body: () => Promise<number>): Promise<number> {
+/** The error as scripts read it with --json: code, message, advice and the error's own facts. */
+function errorJson(err: TpkitError, advice: string | undefined, exitCode: number): Record<string, unknown> {
+  const facts = err as TpkitError & Partial<Record<'txid' | 'reason' | 'status' | 'apiCode' | 'nodeError', unknown>>;
+  const out: Record<string, unknown> = { code: err.code, message: err.message };
+  for (const key of ['txid', 'reason', 'status', 'apiCode', 'nodeError'] as const) if (facts[key] !== undefined) out[key] = facts[key];
+  if (advice) out.advice = advice;
+  out.exitCode = exitCode;
+  return { error: out };
+}
+
+/**
+ * Runs a wallet command: TpkitErrors become a message, advice and an exit code on stderr,
+ * and with --json in `argv` also an `{"error": {...}}` object on stdout.
+ */
+export async function runWalletCommand(name: string, body: () => Promise<number>, argv: readonly string[] = []): Promise<number> {
   const interrupted = interruptSignal();
+  const json = argv.includes('--json');
   try {
     return await body();
-  } catch (err) {
-    if (interrupted.aborted) {
-      console.error(`tpkit ${name}: interrupted`);
-      return EXIT.interrupted;
-    }
-    if (String((err as { code?: unknown })?.code).startsWith('ERR_PARSE_ARGS')) {
-      console.error(`tpkit ${name}: ${(err as Error).message}\n  see \`tpkit ${name} --help\`.`);
-      return EXIT.usage;
+  } catch (caught) {
+    let err = caught;
+    if (interrupted.aborted) err = new TpkitError('ABORTED', 'Interrupted', { details: 'Ctrl-C' });
+    else if (String((err as { code?: unknown })?.code).startsWith('ERR_PARSE_ARGS')) {
+      err = new ArgumentError((err as Error).message, { details: `see \`tpkit ${name} --help\`` });
     }
     if (!(err instanceof TpkitError)) throw err;
     const advice = ADVICE[err.code]?.(err);
-    console.error(`tpkit ${name}: ${err.message} [${err.code}]${advice ? `\n  ${advice}` : ''}`);
-    return exitCodeFor(err);
+    const code = exitCodeFor(err);
+    if (err.code === 'ABORTED') console.error(`tpkit ${name}: interrupted`);
+    else console.error(`tpkit ${name}: ${err.message} [${err.code}]${advice ? `\n  ${advice}` : ''}`);
+    if (json) printJson(errorJson(err, advice, code));
+    return code;
   }
 }
