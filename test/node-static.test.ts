@@ -1,25 +1,54 @@
-// The node's static files: the playground and bundle with isolation headers, nothing
-// outside their folders, and /api/ untouched.
+// The node's static files: content types and isolation headers on every answer, GET and
+// HEAD only, nothing outside the folders, /api/ untouched. The handler is checked on a
+// folder of its own; the node, on the built bundle it serves at /browser/.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import http from 'node:http';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveStaticPath } from '../src/node/static.js';
+import { createStaticHandler, resolveStaticPath } from '../src/node/static.js';
 import { startTestNode, type TestNode } from './node-helpers.js';
 
 let node: TestNode;
+/** A server answering only from createStaticHandler, over a temporary folder. */
+let plain: http.Server;
+let plainUrl: string;
+let root: string;
+
 test.before(async () => {
   node = await startTestNode({});
+  root = mkdtempSync(join(tmpdir(), 'tpkit-static-'));
+  mkdirSync(join(root, 'site', 'sub'), { recursive: true });
+  mkdirSync(join(root, 'bundle'));
+  const files: Record<string, string> = {
+    'site/index.html': '<!doctype html>', 'site/app.css': 'body{}', 'site/logo.svg': '<svg/>', 'site/data.json': '{}',
+    'site/k.wasm': '\0asm', 'site/sub/index.html': 'sub', 'bundle/tpkit.js': 'export {}', 'secret.txt': 'outside',
+  };
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(root, name), text);
+  const handler = createStaticHandler([
+    { prefix: '/browser/', dir: join(root, 'bundle') },
+    { prefix: '/', dir: join(root, 'site') },
+  ]);
+  plain = http.createServer((req, res) => {
+    handler(req, res, (req.url ?? '/').split('?')[0]).then((served) => {
+      if (!served) res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+  plainUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
 });
+
 test.after(async () => {
-  await node.close();
+  await node?.close();
+  await new Promise((resolve) => plain?.close(resolve));
+  if (root) rmSync(root, { recursive: true, force: true });
 });
 
 /** A raw request, so the path reaches the server exactly as written (fetch normalises it). */
-function raw(path: string, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
-  const url = new URL(node.url);
+function raw(base: string, path: string, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: url.hostname, port: url.port, path, method }, (res) => {
       let body = '';
@@ -32,42 +61,86 @@ function raw(path: string, method = 'GET'): Promise<{ status: number; headers: h
   });
 }
 
-test('the playground at / and the bundle at /browser/ come with COOP, COEP and CORP', async () => {
-  for (const [path, type] of [['/', 'text/html'], ['/browser/tpkit.js', 'text/javascript'], ['/browser/miner-worker.js', 'text/javascript'], ['/style.css', 'text/css']]) {
-    const r = await raw(path);
+function checkIsolation(headers: http.IncomingHttpHeaders, path: string): void {
+  assert.is(headers['cross-origin-opener-policy'], 'same-origin', path);
+  assert.is(headers['cross-origin-embedder-policy'], 'require-corp', path);
+  assert.is(headers['cross-origin-resource-policy'], 'same-origin', path);
+}
+
+test('each file type gets its content type and the COOP, COEP and CORP headers; a folder its index.html', async () => {
+  const expected: [string, string, string][] = [
+    ['/', 'text/html', '<!doctype html>'],
+    ['/index.html', 'text/html', '<!doctype html>'],
+    ['/sub/', 'text/html', 'sub'],
+    ['/app.css', 'text/css', 'body{}'],
+    ['/logo.svg', 'image/svg+xml', '<svg/>'],
+    ['/data.json', 'application/json', '{}'],
+    ['/k.wasm', 'application/wasm', '\0asm'],
+    ['/browser/tpkit.js', 'text/javascript', 'export {}'],
+    ['/app.css?v=2', 'text/css', 'body{}'],
+  ];
+  for (const [path, type, body] of expected) {
+    const r = await raw(plainUrl, path);
     assert.is(r.status, 200, path);
     assert.ok(r.headers['content-type']?.startsWith(type), `${path}: ${r.headers['content-type']}`);
-    assert.is(r.headers['cross-origin-opener-policy'], 'same-origin');
-    assert.is(r.headers['cross-origin-embedder-policy'], 'require-corp');
-    assert.is(r.headers['cross-origin-resource-policy'], 'same-origin');
+    assert.is(r.body, body, path);
+    checkIsolation(r.headers, path);
   }
-  const head = await raw('/browser/tpkit.js', 'HEAD');
+  const head = await raw(plainUrl, '/app.css', 'HEAD');
+  assert.is(head.status, 200);
+  assert.is(head.body, '');
+  assert.is(head.headers['content-length'], '6');
+});
+
+test('paths that leave the folder, name nothing, or use another method are not served', async () => {
+  for (const path of [
+    '/../secret.txt', '/%2e%2e/secret.txt', '/%2E%2E/secret.txt', '/browser/..%2f..%2fsecret.txt', '/browser/%2e%2e/%2e%2e/secret.txt',
+    '/..%5csecret.txt', '/sub/../../secret.txt', `/${encodeURIComponent(join(root, 'secret.txt'))}`, `/${join(root, 'secret.txt')}`,
+    '/%00', '/%zz', '/nope.js', '/browser/nope.js',
+  ]) {
+    const r = await raw(plainUrl, path);
+    assert.is(r.status, 404, path);
+    assert.not.ok(r.body.includes('outside'), path);
+  }
+  for (const method of ['POST', 'PUT', 'DELETE']) {
+    const r = await raw(plainUrl, '/index.html', method);
+    assert.is(r.status, 404, method);
+  }
+});
+
+test('the node serves the built bundle at /browser/ with the isolation headers', async () => {
+  for (const path of ['/browser/tpkit.js', '/browser/miner-worker.js']) {
+    const r = await raw(node.url, path);
+    assert.is(r.status, 200, `${path} (build it with node scripts/build-browser.mjs)`);
+    assert.ok(r.headers['content-type']?.startsWith('text/javascript'), `${path}: ${r.headers['content-type']}`);
+    checkIsolation(r.headers, path);
+  }
+  const head = await raw(node.url, '/browser/tpkit.js', 'HEAD');
   assert.is(head.status, 200);
   assert.is(head.body, '');
   assert.ok(Number(head.headers['content-length']) > 100_000);
 });
 
-test('paths that leave the folders, or name nothing, get the JSON 404', async () => {
+test('on the node, what is not a file gets the API answers as before', async () => {
   for (const path of ['/../package.json', '/%2e%2e/package.json', '/browser/..%2f..%2fpackage.json', '/browser/%2e%2e/%2e%2e/package.json', '/..%5c..%5cpackage.json', '/%00', '//etc/passwd', '/nope.js']) {
-    const r = await raw(path);
+    const r = await raw(node.url, path);
     assert.is(r.status, 404, path);
     assert.is(JSON.parse(r.body).error, 'ROUTE_NOT_FOUND', path);
   }
-  const malformed = await raw('/%E0%A4%A');
+  const malformed = await raw(node.url, '/%E0%A4%A');
   assert.is(malformed.status, 400, 'a malformed escape is a bad request');
   assert.ok(JSON.parse(malformed.body).error);
-  assert.is((await raw('/', 'POST')).status, 404);
-  assert.is((await raw('/api/settings')).status, 200);
-  assert.is((await raw('/api/nope')).status, 404);
+  assert.is((await raw(node.url, '/browser/tpkit.js', 'POST')).status, 404);
+  const settings = await raw(node.url, '/api/settings');
+  assert.is(settings.status, 200);
+  assert.is(settings.headers['cross-origin-embedder-policy'], undefined, '/api/ answers carry no isolation headers');
+  assert.is((await raw(node.url, '/api/nope')).status, 404);
 });
 
 test('resolveStaticPath keeps every answer inside its root', () => {
-  const root = mkdtempSync(join(tmpdir(), 'tpkit-static-'));
-  mkdirSync(join(root, 'a'));
-  writeFileSync(join(root, 'a', 'b.js'), '');
-  assert.is(resolveStaticPath(root, 'a/b.js'), join(root, 'a', 'b.js'));
+  assert.is(resolveStaticPath(root, 'site/app.css'), join(root, 'site', 'app.css'));
   assert.is(resolveStaticPath(root, ''), root);
-  for (const bad of ['../x', 'a/../../x', '%2e%2e/x', 'a\\..\\..\\x', '/etc/passwd'.replace(/^\//, '../../../../etc/passwd'), 'x%00', '%zz']) {
+  for (const bad of ['../x', 'site/../../x', '%2e%2e/x', 'site\\..\\..\\x', '../../../../etc/passwd', 'x%00', '%zz', 'site/./app.css']) {
     assert.is(resolveStaticPath(root, bad), undefined, bad);
   }
 });

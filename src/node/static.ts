@@ -58,11 +58,12 @@ export function resolveStaticPath(root: string, relative: string): string | unde
 }
 
 /**
- * Answers GET/HEAD for a file under one of the roots; resolves false (nothing sent) when
- * no file matches, so the caller answers as for any unknown path.
+ * Answers GET/HEAD for a file under one of the roots; resolves false (nothing sent) for
+ * any other method or when no file matches, so the caller answers as for an unknown path.
  */
 export function createStaticHandler(roots: StaticRoot[]) {
   return async (req: http.IncomingMessage, res: http.ServerResponse, pathname: string): Promise<boolean> => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     for (const root of roots) {
       if (!pathname.startsWith(root.prefix)) continue;
       let file = resolveStaticPath(root.dir, pathname.slice(root.prefix.length));

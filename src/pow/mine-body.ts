@@ -22,7 +22,7 @@ export interface MineOptions {
   threads?: number;
   signal?: AbortSignal;
   onProgress?: (progress: MiningProgress) => void;
-  /** A miner pool or a piscina pool made by createMinerPool() (default: the process's shared pool). */
+  /** A miner pool or a piscina pool made by createMinerPool() (default: the process's shared piscina pool in Node, the page's Web Worker pool in browsers). */
   pool?: MinerPool | PiscinaLike;
   /** Kernel to run (default 'auto': each thread keeps whichever WASM kernel runs fastest). */
   kernel?: KernelName | 'auto';
