@@ -112,7 +112,7 @@ async function runInSteps(worker: MinerWorker, task: SearchTask): Promise<Search
   const byKernel: Partial<Record<KernelName, number>> = {};
   const choices: KernelName[] = task.kernel === 'auto' ? autoKernels() : [task.kernel];
   let current = Math.max(0, choices.indexOf(worker.lastKernel ?? choices[0]));
-  /** Hashes per millisecond of the current kernel's runs (moving average) and of the last probe. */
+  /** Hashes per millisecond of the current kernel's runs (moving average). */
   const rate = choices.map(() => 0);
   let runs = 0;
   let hashes = 0;
