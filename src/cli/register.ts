@@ -93,6 +93,7 @@ export function run(argv: string[]): Promise<number> {
         console.log(`block    ${result.block ?? '?'}`);
         console.log(`mined    difficulty ${result.difficulty}: ${formatCount(result.mined.hashes)} hashes in ${formatDuration(result.mined.elapsedMs)} (${formatCount(rate)}H/s)`);
         if (saved === true) console.log(`saved    the address in ${values.key}`);
+        if (saved === 'plain') console.error(`note: ${values.key} is plain hex and keeps no address; pass --from ${result.address} to tpkit send`);
       }
       return 0;
     } finally {
