@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bytesToHex } from '../src/bytes.js';
+import { openKeyFile } from '../src/cli/key-file.js';
 import { addressToText } from '../src/codec/address.js';
 import { createLogger } from '../src/node/log.js';
 import { startTestNode, type TestNode } from './node-helpers.js';
@@ -144,6 +145,44 @@ test('plain hex key files still work with a warning; --no-wait, then status --wa
   const unreadable = await tpkit(['register', '--key', corrupt]);
   assert.is(unreadable.code, 1);
   assert.match(unreadable.err, /\[KEYFILE_INVALID\]\n  pass the file written by `tpkit keygen --out`/);
+});
+
+/** Runs tpkit on a pseudo-terminal (util-linux `script`), answering each prompt as it appears. */
+function onTerminal(args: string[], answers: [RegExp, string][]): Promise<{ code: number | null; screen: string }> {
+  return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, TPKIT_NODE: node.url };
+    delete env.TPKIT_PASSPHRASE;
+    const command = [process.execPath, main, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { env });
+    let screen = '';
+    child.stdout.on('data', (chunk) => {
+      screen += chunk;
+      const next = answers[0];
+      if (next && next[0].test(screen)) {
+        answers.shift();
+        child.stdin.write(`${next[1]}\n`);
+      }
+    });
+    child.on('error', (err) => reject(new Error(`util-linux 'script' is needed for the terminal test: ${err.message}`)));
+    child.on('close', (code) => resolve({ code, screen }));
+  });
+}
+
+test('on a terminal keygen asks for the passphrase twice and echoes neither; a mismatch is a usage error', async () => {
+  const file = join(dir, 'typed.key');
+  const secret = 'typed on the terminal';
+  const made = await onTerminal(['keygen', '--out', file], [[/Passphrase: /, secret], [/Repeat passphrase: /, secret]]);
+  assert.is(made.code, 0, made.screen);
+  assert.match(made.screen, /encrypted, mode 0600/);
+  assert.not.ok(made.screen.includes(secret), 'the passphrase is not echoed');
+  const opened = await openKeyFile(file, async () => secret);
+  assert.ok(opened.secretKey.length === 32 && !opened.info.plain, 'sealed under the typed passphrase');
+  const differ = await onTerminal(['keygen', '--out', join(dir, 'never2.key')], [[/Passphrase: /, secret], [/Repeat passphrase: /, 'something else']]);
+  assert.is(differ.code, 2);
+  assert.match(differ.screen, /The two passphrases differ/);
+  const sent = await onTerminal(['send', '--key', file, '--from', dev.address, '--to', address, '--amount', '1', '--currency', 'SK'], [[/Passphrase: /, 'wrong passphrase']]);
+  assert.is(sent.code, 1);
+  assert.match(sent.screen, /KEYFILE_PASSPHRASE/);
 });
 
 test('Ctrl-C while mining stops the workers and exits 130; the key file is left as it was', async () => {
