@@ -6,7 +6,7 @@ import { INPUT, INPUT_CAPACITY, OUTPUT } from './layout';
 
 export { sha256Init, sha256Update, sha256Final } from './sha256';
 export { sha512Init, sha512Update, sha512Final } from './sha512';
-export { mineInit, mineSearch, mineHash } from './mine';
+export { mineInit, mineSearch, mineHash, mineLanes } from './mine';
 
 export function inputPointer(): usize {
   return INPUT;
@@ -20,7 +20,7 @@ export function outputPointer(): usize {
   return OUTPUT;
 }
 
-/** 1 in the SIMD binary: two nonces per compression. */
+/** Most nonces per compression this binary's kernels take: 2 in the SIMD binary. */
 export function simdLanes(): i32 {
   return ASC_FEATURE_SIMD ? 2 : 1;
 }

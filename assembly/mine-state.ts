@@ -13,6 +13,8 @@ export const KW: usize = memory.data(16 * 8);
 export const MID: usize = memory.data(8 * 8);
 /** Chaining value entering the varying block. */
 export const CV: usize = memory.data(8 * 8);
+/** K[t] + W[t] for t >= 16 of the varying block, written per nonce by the hybrid kernel. */
+export const KWS: usize = memory.data(80 * 8, 16);
 /** K[t] + W[t] of the trailing padding-only block, when the body's last word is not in the last block. */
 export const KW2: usize = memory.data(80 * 8);
 
@@ -34,6 +36,8 @@ export let wordShift: u64 = 0;
 export let zeroMask: u64 = 0;
 /** A padding-only block follows the varying block. */
 export let twoBlocks: bool = false;
+/** Nonces per compression in mineSearch: 2 runs the i64x2 kernel, 1 the scalar or hybrid one. */
+export let searchLanes: i32 = 1;
 
 export function setWord(index: i32, base: u64, shift: u64): void {
   wordIndex = index;
@@ -43,6 +47,10 @@ export function setWord(index: i32, base: u64, shift: u64): void {
 
 export function setZeroMask(mask: u64): void {
   zeroMask = mask;
+}
+
+export function setSearchLanes(lanes: i32): void {
+  searchLanes = lanes;
 }
 
 export function setTwoBlocks(value: bool): void {

@@ -11,10 +11,11 @@ import { INPUT, INPUT_CAPACITY, OUTPUT, K512, IV512 } from './layout';
 import { compress512, schedule512, rounds512, load64be, store64be } from './sha512';
 import {
   BODY, WBUF, KW, MID, CV, KW2, WBUFV, KWV, MIDV, CVV, KW2V, KV,
-  setWord, setZeroMask, setTwoBlocks, twoBlocks,
+  setWord, setZeroMask, setTwoBlocks, twoBlocks, searchLanes, setSearchLanes,
 } from './mine-state';
 import { searchScalar1, searchScalar2 } from './kernel-scalar.generated';
 import { searchSimd1, searchSimd2 } from './kernel-simd.generated';
+import { searchHybrid1, searchHybrid2 } from './kernel-hybrid.generated';
 
 const SCRATCH_W: usize = memory.data(80 * 8);
 /** Chaining value after the blocks that hold no nonce byte: constant for a body. */
@@ -146,8 +147,10 @@ export function mineSearch(high: u32, low: u32, count: i32, difficulty: i32): i3
     const to = last - high;
     while (from < to) {
       let found: i64;
-      if (ASC_FEATURE_SIMD) {
+      if (ASC_FEATURE_SIMD && searchLanes == 2) {
         found = twoBlocks ? searchSimd2(from, to) : searchSimd1(from, to);
+      } else if (ASC_FEATURE_SIMD) {
+        found = twoBlocks ? searchHybrid2(from, to) : searchHybrid1(from, to);
       } else {
         found = twoBlocks ? searchScalar2(from, to) : searchScalar1(from, to);
       }
@@ -159,6 +162,16 @@ export function mineSearch(high: u32, low: u32, count: i32, difficulty: i32): i3
     cursor = last;
   }
   return -1;
+}
+
+/**
+ * Chooses the kernel mineSearch runs: 2 nonces per compression (the i64x2 kernel, SIMD
+ * binary only) or 1 (the scalar kernel, or the hybrid one in the SIMD binary). Returns
+ * the lanes now in use.
+ */
+export function mineLanes(lanes: i32): i32 {
+  setSearchLanes(ASC_FEATURE_SIMD && lanes == 2 ? 2 : 1);
+  return searchLanes;
 }
 
 /** SHA-512 of the body with this nonce, to OUTPUT; returns its leading zero bits. */

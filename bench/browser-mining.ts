@@ -1,4 +1,4 @@
-// `node dist/bench/browser-mining.js [--seconds S] [--rounds R] [--kernels simd,scalar,auto]`:
+// `node dist/bench/browser-mining.js [--seconds S] [--rounds R] [--kernels hybrid,simd,scalar,auto]`:
 // the miner's hash rate per worker in headless Chromium (the browser bundle on Web Workers,
 // a cross-origin-isolated page on the node's origin) beside the rate per thread in Node
 // (piscina threads), same register body, same kernel, 1..N workers, in one run. Node and
@@ -23,7 +23,7 @@ const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '2' },
     rounds: { type: 'string', default: '3' },
-    kernels: { type: 'string', default: 'simd,scalar,auto' },
+    kernels: { type: 'string', default: 'hybrid,simd,scalar,auto' },
   },
 });
 const runMs = Number(values.seconds) * 1000;

@@ -64,8 +64,8 @@ async function main(): Promise<void> {
 
   const body = randomBytes(66);
   const kernels: Case[] = [];
-  for (const name of ['scalar', 'simd', 'js'] as KernelName[]) {
-    if (name === 'simd' && !simd) continue;
+  for (const name of ['hybrid', 'simd', 'scalar', 'js'] as KernelName[]) {
+    if ((name === 'simd' || name === 'hybrid') && !simd) continue;
     const kernel = createKernel(name);
     kernel.init(body);
     let nonce = 0n;

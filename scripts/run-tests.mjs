@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const uvu = join(root, 'node_modules', 'uvu', 'bin.js');
 // An optional argument narrows the run to test files whose name matches it.
-const pattern = `${process.argv[2] ?? ''}.*\\.test\\.js$`;
+const pattern = `(?:${process.argv[2] ?? ''}).*\\.test\\.js$`;
 const EXIT_GRACE_MS = 20_000;
 
 const child = spawn(process.execPath, [uvu, 'dist/test', pattern, '--no-color'], {

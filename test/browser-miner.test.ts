@@ -77,7 +77,7 @@ interface BrowserMined {
  * check. Without `threads` and `kernel` the call is exactly a page's default one; the pool
  * is the page's default pool, wrapped only to read the search's hash counter.
  */
-function mineInPage(page: Page, difficulty: number, threads?: number, kernel?: 'simd' | 'scalar'): Promise<BrowserMined> {
+function mineInPage(page: Page, difficulty: number, threads?: number, kernel?: 'hybrid' | 'simd' | 'scalar'): Promise<BrowserMined> {
   return page.evaluate(
     async ({ difficulty, threads, kernel }) => {
       const t: Tpkit = await import('/browser/tpkit.js' as string);
@@ -155,8 +155,8 @@ test('mineRegister on Web Workers, one worker then all of them: Node verifies ev
   checkInNode(all, 16);
 });
 
-test('each kernel mines in the workers: SIMD, and the scalar binary where SIMD is missing', async () => {
-  for (const kernel of ['simd', 'scalar'] as const) {
+test('each kernel mines in the workers: hybrid, two-lane SIMD, and the scalar binary where SIMD is missing', async () => {
+  for (const kernel of ['hybrid', 'simd', 'scalar'] as const) {
     const mined = await mineInPage(isolated, 12, undefined, kernel);
     checkInNode(mined, 12);
     assert.equal(Object.keys(mined.byKernel), [kernel]);

@@ -65,7 +65,7 @@ test('the page shows the node, its difficulty and an expected time from calibrat
   assert.match(await text(page, 'node-chain'), /^1 \(tpkit\)$/);
   assert.match(await text(page, 'node-fees'), /^SK: base 1/);
   const estimate = await text(page, 'estimate');
-  assert.match(estimate, /mines about [\d.]+ [kMG]?H\/s per worker \((simd|scalar|js) kernel/);
+  assert.match(estimate, /mines about [\d.]+ [kMG]?H\/s per worker \((hybrid|simd|scalar|js) kernel/);
   assert.match(estimate, /difficulty 12 .*: [\d.]+ (ms|s) \(median\), at most [\d.]+ (ms|s) 95 times in 100\./);
   assert.match(await text(page, 'isolation'), /cross-origin isolated: Cancel reaches every worker/);
 });

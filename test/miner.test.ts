@@ -29,7 +29,7 @@ function recordingPool(): MinerPool & { settled: { at: number; found: boolean; h
 const sha512Bits = (body: Uint8Array) => leadingZeroBits(createHash('sha512').update(body).digest());
 
 test('mines a body on two threads; the answer holds under node:crypto', async () => {
-  for (const kernel of ['scalar', 'simd', 'js'] as const) {
+  for (const kernel of ['scalar', 'simd', 'hybrid', 'js'] as const) {
     const body = randomBytes(66);
     const result = await mineBody(body, { difficulty: kernel === 'js' ? 10 : 14, pool, kernel });
     assert.is(result.kernel, kernel);
@@ -44,7 +44,7 @@ test('mines a body on two threads; the answer holds under node:crypto', async ()
 test("kernel 'auto' (the default) mines with the WASM kernels and reports what each did", async () => {
   const result = await mineBody(randomBytes(90), { difficulty: 16, pool });
   assert.ok(sha512Bits(result.body) >= 16);
-  assert.ok(result.kernel === 'scalar' || result.kernel === 'simd');
+  assert.ok(['hybrid', 'simd', 'scalar'].includes(result.kernel), result.kernel);
   const counted = Object.values(result.byKernel).reduce((a, b) => a + (b ?? 0), 0);
   assert.is(counted, result.hashes);
   assert.is(result.byKernel.js, undefined);

@@ -3,6 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash, randomBytes } from 'node:crypto';
 import { bytesToHex } from '../src/bytes.js';
+import { TpkitError } from '../src/errors.js';
 import { loadWasm, loadWasmSync, simdSupported, type WasmFlavor } from '../src/wasm/kernel.js';
 
 // FIPS 180-2 appendix examples (and the one-million-'a' message).
@@ -48,7 +49,15 @@ for (const flavor of ['scalar', 'simd'] as WasmFlavor[]) {
   test(`${flavor}: NIST vectors`, () => {
     const wasm = loadWasmSync(flavor);
     assert.is(wasm.flavor, flavor);
-    assert.is(wasm.lanes, flavor === 'simd' ? 2 : 1);
+    assert.is(wasm.maxLanes, flavor === 'simd' ? 2 : 1);
+    assert.is(wasm.lanes, 1, 'one nonce per compression until useLanes(2)');
+    if (flavor === 'simd') {
+      wasm.useLanes(2);
+      assert.is(wasm.lanes, 2);
+    }
+    for (const bad of flavor === 'simd' ? [0, 3, 1.5] : [2, 0]) {
+      assert.throws(() => wasm.useLanes(bad as 1 | 2), (e: unknown) => e instanceof TpkitError && e.code === 'INVALID_ARGUMENT');
+    }
     for (const v of NIST) {
       const data = encoder.encode(v.message);
       if (v.sha256) assert.is(bytesToHex(wasm.sha256(data)), v.sha256, `sha256 of ${data.length} bytes`);

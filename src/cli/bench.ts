@@ -3,7 +3,7 @@
 //
 // 1. Baselines, one thread, SHA-512 of a one-block (80-byte) message: `openssl speed
 //    -evp sha512 -bytes 80` (when openssl is installed), a node:crypto loop, an
-//    @noble/hashes loop, and tpkit's own kernels (WASM scalar, WASM SIMD, JS fallback)
+//    @noble/hashes loop, and tpkit's own kernels (WASM hybrid, two-lane SIMD, scalar, JS)
 //    mining an 80-byte body. Each is printed as a ratio to openssl (else node:crypto).
 // 2. Throughput of the miner pool for each thread count: hashes per second while a
 //    search runs for --duration ms, and the scaling efficiency rate(T) / (T · rate(1)).
@@ -21,7 +21,7 @@
 //     throughput: [{ threads, hashRate, perThread, efficiency }],      // efficiency vs 1 thread
 //     rows: [{ difficulty, threads, solves, hashes, hashRate, perThread, efficiency,
 //              measured: { meanMs, medianMs, p95Ms }, expected: { meanMs, medianMs, p95Ms },
-//              byKernel: { simd?, scalar?, js? } }] }                    // hashes done by each kernel
+//              byKernel: { hybrid?, simd?, scalar?, js? } }] }                    // hashes done by each kernel
 // Rates are hashes per second; efficiency is null when there is no 1-thread figure; ratio
 // is null for the reference itself or when a baseline could not run.
 
@@ -43,7 +43,7 @@ import { Progress, formatCount, formatDuration } from './progress.js';
 const HELP = `Usage: tpkit bench [options]
 
 Measures SHA-512 register mining on this machine: baselines (openssl, node:crypto,
-@noble/hashes, tpkit's WASM scalar / SIMD and JS kernels), pool throughput per
+@noble/hashes, tpkit's WASM hybrid / SIMD / scalar and JS kernels), pool throughput per
 thread count, and time to solution for each difficulty and thread count.
 
 Options:
@@ -52,7 +52,7 @@ Options:
   --repeats N          solves per difficulty and thread count (default 10)
   --duration MS        measuring time of each baseline and throughput run (default 1000)
   --rounds N           baseline rounds; rates and ratios are medians over rounds (default 3)
-  --kernel NAME        auto, simd, scalar or js (default auto: the fastest measured here)
+  --kernel NAME        auto, hybrid, simd, scalar or js (default auto: the fastest measured here)
   --no-baselines       skip the baselines
   --json               print the results as JSON (schema in src/cli/bench.ts)
   -h, --help           show this help
@@ -228,7 +228,7 @@ function measureBaselines(durationMs: number, rounds: number, progress: Progress
         }),
       }),
     },
-    ...(['scalar', 'simd', 'js'] as KernelName[]).map(kernelContender),
+    ...(['hybrid', 'simd', 'scalar', 'js'] as KernelName[]).map(kernelContender),
   ];
   const rates: (number | null)[][] = contenders.map(() => []);
   const notes: (string | undefined)[] = contenders.map(() => undefined);

@@ -27,7 +27,7 @@ Options:
   --pubkey HEX     compressed (33-byte) or uncompressed public key, hex
   --timestamp MS   body time t in milliseconds (default: now)
   --threads N      worker threads (default: one per core)
-  --kernel NAME    auto, simd, scalar or js (default auto)
+  --kernel NAME    auto, hybrid, simd, scalar or js (default auto)
   --json           print the result as JSON
   -h, --help       show this help`;
 

@@ -1,10 +1,10 @@
 // How fast this device mines, and with which kernel, measured in well under a second so a
 // wallet can show the expected registration time (estimate.ts) before it starts. Every
-// WASM binary runs here in alternating slices of a few milliseconds on a sample register
-// body, yielding to the event loop in between. The SIMD binary does not win everywhere
-// (on the Zen 5 dev machine scalar does 6.9 MH/s, SIMD 5.7, see scripts/gen-kernels.mjs);
-// mining with kernel 'auto' does not rely on this one measurement but keeps re-measuring
-// in every worker (search-task.ts).
+// WASM kernel runs here in alternating slices of a few milliseconds on a sample register
+// body, yielding to the event loop in between. Which kernel wins depends on the engine and
+// the CPU (on the Zen 5 dev machine under Node 20: hybrid 8.8 MH/s, scalar 6.9, two-lane
+// SIMD 4.9, see scripts/gen-kernels.mjs); mining with kernel 'auto' does not rely on this
+// one measurement but keeps re-measuring in every worker (search-task.ts).
 
 import { ArgumentError } from '../errors.js';
 import { availableKernels, loadKernel, type KernelName, type MiningKernel } from './kernel.js';

@@ -3,11 +3,16 @@
 // WASM binaries and the pure-JS fallback give the same answer for the same range.
 
 import { ArgumentError } from '../errors.js';
-import { loadWasm, loadWasmSync, simdSupported, wasmAvailable, type WasmModule } from '../wasm/kernel.js';
+import { loadWasm, loadWasmSync, simdSupported, wasmAvailable, type WasmFlavor, type WasmModule } from '../wasm/kernel.js';
 import { createJsKernel } from './kernel-js.js';
 
-export type KernelName = 'simd' | 'scalar' | 'js';
-export const KERNEL_NAMES: readonly KernelName[] = ['simd', 'scalar', 'js'];
+/**
+ * 'hybrid': SIMD binary, scalar rounds with the message schedule in i64x2 lanes (the
+ * fastest where SIMD exists); 'simd': SIMD binary, two nonces per compression in i64x2
+ * lanes; 'scalar': the binary for engines without SIMD; 'js': no WebAssembly.
+ */
+export type KernelName = 'hybrid' | 'simd' | 'scalar' | 'js';
+export const KERNEL_NAMES: readonly KernelName[] = ['hybrid', 'simd', 'scalar', 'js'];
 
 export interface MiningKernel {
   readonly name: KernelName;
@@ -19,20 +24,23 @@ export interface MiningKernel {
   search(start: bigint, count: number, difficulty: number): number;
 }
 
-/** Kernels this engine can run, fastest family first (the race in select.ts decides). */
+/** Kernels this engine can run, the usually fastest first ('auto' measures and keeps the fastest). */
 export function availableKernels(): KernelName[] {
   const names: KernelName[] = [];
   if (wasmAvailable()) {
-    if (simdSupported()) names.push('simd');
+    if (simdSupported()) names.push('hybrid', 'simd');
     names.push('scalar');
   }
   names.push('js');
   return names;
 }
 
-function fromWasm(module: WasmModule): MiningKernel {
+const flavorOf = (name: KernelName): WasmFlavor => (name === 'scalar' ? 'scalar' : 'simd');
+
+function fromWasm(name: KernelName, module: WasmModule): MiningKernel {
+  if (name === 'simd') module.useLanes(2);
   return {
-    name: module.flavor,
+    name,
     lanes: module.lanes,
     init: (body) => module.mineInit(body),
     search: (start, count, difficulty) => module.mineSearch(start, count, difficulty),
@@ -56,13 +64,13 @@ function checkName(name: KernelName): void {
 /** A fresh kernel instance, compiled synchronously (Node, workers). */
 export function createKernel(name: KernelName): MiningKernel {
   checkName(name);
-  return name === 'js' ? createJsKernel() : fromWasm(loadWasmSync(name));
+  return name === 'js' ? createJsKernel() : fromWasm(name, loadWasmSync(flavorOf(name)));
 }
 
 /** A fresh kernel instance, compiled asynchronously (any thread, including a browser's main one). */
 export async function loadKernel(name: KernelName): Promise<MiningKernel> {
   checkName(name);
-  return name === 'js' ? createJsKernel() : fromWasm(await loadWasm(name));
+  return name === 'js' ? createJsKernel() : fromWasm(name, await loadWasm(flavorOf(name)));
 }
 
 const rangeKernels = new Map<KernelName, MiningKernel>();
@@ -77,7 +85,7 @@ export function mineRange(
   start: bigint,
   count: number,
   difficulty: number,
-  kernel: KernelName = wasmAvailable() ? 'scalar' : 'js',
+  kernel: KernelName = availableKernels()[0],
 ): bigint | null {
   checkName(kernel);
   let instance = rangeKernels.get(kernel);

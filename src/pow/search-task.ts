@@ -5,10 +5,11 @@
 //
 // Given several kernels ('auto'), it starts with the first and keeps the fastest: every
 // PROBE_EVERY slices one slice runs on another kernel, and if that slice beats the
-// current kernel's recent rate the task switches. Which binary is faster is not fixed even on one machine: on the
-// 2-core dev VM the scalar kernel does 6.6 MH/s while the cores' other hardware threads
-// are idle and about 3.6 when they are busy, where SIMD does 5.4 and 4.4 (both kernels
-// return the same nonces, so switching mid-range changes no answer).
+// current kernel's recent rate the task switches. Which kernel is fastest is not fixed:
+// it depends on the engine (Chromium runs the two-lane SIMD kernel faster than Node 20
+// does) and on the load, since on the 2-core dev VM every kernel slows down by a
+// different factor while the cores' other hardware threads are busy (all kernels return
+// the same nonces, so switching mid-range changes no answer).
 
 import type { KernelName, MiningKernel } from './kernel.js';
 

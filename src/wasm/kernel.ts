@@ -1,5 +1,7 @@
 // The one file that knows the WASM module's pointers and entry points (assembly/index.ts).
-// Two binaries share that ABI: 'scalar' and 'simd' (i64x2, two nonces per compression).
+// Two binaries share that ABI: 'scalar' and 'simd'. The SIMD binary mines with either of
+// two kernels: two nonces per compression in i64x2 lanes, or one nonce with scalar rounds
+// and the message schedule in i64x2 lanes (the hybrid kernel, its default).
 // Both are embedded as base64 in *.generated.ts, so this file works unchanged in Node,
 // worker threads, browsers and bundlers. Nothing is decoded, compiled or instantiated
 // at import time: only when a caller asks for a module.
@@ -26,6 +28,7 @@ interface Exports {
   mineInit(length: number): number;
   mineSearch(high: number, low: number, count: number, difficulty: number): number;
   mineHash(high: number, low: number): number;
+  mineLanes(lanes: number): number;
 }
 
 /** Largest nonce count one mineSearch call accepts (the offset it returns is an i32). */
@@ -119,8 +122,8 @@ export async function loadWasm(flavor: WasmFlavor): Promise<WasmModule> {
  */
 export class WasmModule {
   readonly flavor: WasmFlavor;
-  /** Nonces per compression: 2 for SIMD, 1 for scalar. */
-  readonly lanes: number;
+  /** Most nonces per compression the binary's kernels take: 2 for SIMD, 1 for scalar. */
+  readonly maxLanes: number;
   /** Largest body the miner takes, and largest chunk one hash update takes. */
   readonly inputCapacity: number;
   readonly #x: Exports;
@@ -128,6 +131,7 @@ export class WasmModule {
   readonly #input: number;
   readonly #output: number;
   #bodyLength = -1;
+  #lanes = 1;
 
   constructor(flavor: WasmFlavor, exports: Exports) {
     this.flavor = flavor;
@@ -136,7 +140,20 @@ export class WasmModule {
     this.#input = exports.inputPointer();
     this.#output = exports.outputPointer();
     this.inputCapacity = exports.inputCapacity();
-    this.lanes = exports.simdLanes();
+    this.maxLanes = exports.simdLanes();
+  }
+
+  /** Nonces per compression of the kernel mineSearch runs (1 unless useLanes(2) was called). */
+  get lanes(): number {
+    return this.#lanes;
+  }
+
+  /** 2: mineSearch runs the two-lane SIMD kernel; 1: the scalar or hybrid one. */
+  useLanes(lanes: 1 | 2): void {
+    if ((lanes !== 1 && lanes !== 2) || lanes > this.maxLanes) {
+      throw new ArgumentError(`"lanes" expected 1${this.maxLanes === 2 ? ' or 2' : ''}, got ${String(lanes)}`);
+    }
+    this.#lanes = this.#x.mineLanes(lanes);
   }
 
   #absorb(data: Uint8Array, update: (length: number) => void): void {
