@@ -92,8 +92,12 @@ test('tpkit bench --json: a short run gives the documented schema', async () => 
   assert.ok(report.machine.cores >= 1 && typeof report.machine.cpu === 'string' && typeof report.machine.simd === 'boolean');
   assert.is(report.machine.kernel, 'auto');
   const names = report.baselines.map((b: { name: string }) => b.name);
-  for (const part of ['openssl', 'node:crypto', '@noble/hashes', 'tpkit scalar', 'tpkit simd', 'tpkit js']) {
+  for (const part of ['openssl', 'node:crypto', '@noble/hashes', 'tpkit hybrid', 'tpkit scalar', 'tpkit simd', 'tpkit js']) {
     assert.ok(names.some((n: string) => n.includes(part)), part);
+  }
+  for (const b of report.baselines) {
+    assert.ok(b.reference.startsWith('openssl'), b.reference);
+    assert.is(b.ratio === null, b.name.startsWith('openssl'), b.name);
   }
   for (const b of report.baselines.filter((x: { name: string }) => x.name.startsWith('tpkit'))) assert.ok(b.hashRate > 0, b.name);
   assert.equal(report.throughput.map((t: { threads: number }) => t.threads), [1, 2]);
@@ -106,6 +110,25 @@ test('tpkit bench --json: a short run gives the documented schema', async () => 
     for (const key of ['meanMs', 'medianMs', 'p95Ms']) {
       assert.ok(row.measured[key] > 0 && row.expected[key] > 0, key);
     }
+  }
+});
+
+test('tpkit bench without openssl on PATH: openssl says why, node:crypto becomes the reference', async () => {
+  const empty = mkdtempSync(join(tmpdir(), 'tpkit-nopath-'));
+  try {
+    const { stdout } = await run(process.execPath, [
+      cli, 'bench', '--difficulties', '4', '--threads', '1', '--repeats', '1', '--duration', '50', '--rounds', '1', '--json',
+    ], { env: { ...process.env, PATH: empty } });
+    const baselines: { name: string; hashRate: number | null; ratio: number | null; reference: string; note?: string }[] = JSON.parse(stdout).baselines;
+    const openssl = baselines.find((b) => b.name.startsWith('openssl'))!;
+    assert.is(openssl.hashRate, null);
+    assert.match(openssl.note ?? '', /openssl not available/);
+    for (const b of baselines) assert.ok(b.reference.startsWith('node:crypto'), b.reference);
+    const hybrid = baselines.find((b) => b.name.startsWith('tpkit hybrid'))!;
+    assert.ok(hybrid.ratio !== null && hybrid.ratio > 1, String(hybrid.ratio));
+    assert.is(baselines.find((b) => b.name.startsWith('node:crypto'))!.ratio, null);
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
   }
 });
 
