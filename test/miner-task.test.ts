@@ -4,7 +4,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
 import { createKernel, mineRange, type KernelName, type MiningKernel } from '../src/pow/kernel.js';
-import { RUNNING, SOLVED, runSearchTask, type SearchTask } from '../src/pow/search-task.js';
+import { KernelRace } from '../src/pow/kernel-race.js';
+import { PROBE_EVERY, RUNNING, SOLVED, createSearchState, runSearchTask, type SearchTask } from '../src/pow/search-task.js';
 
 function task(body: Uint8Array, difficulty: number, start: bigint, count: bigint): SearchTask {
   return {
@@ -74,6 +75,40 @@ test("'auto' moves to the faster kernel and keeps probing the other; answers do 
   const mixed = randomBytes(75);
   const found = runSearchTask([slowed(createKernel('simd'), 'simd', 2), createKernel('scalar')], task(mixed, 14, 0n, 2_000_000n));
   assert.is(found.nonce, mineRange(mixed, 0n, 2_000_000, 14, 'scalar'));
+});
+
+test("a thread's state carries the kept kernel across searches shorter than one probe period", () => {
+  const body = randomBytes(66);
+  const state = createSearchState([slowed(createKernel('scalar'), 'simd', 3), createKernel('scalar')]);
+  const late = { scalar: 0, simd: 0 };
+  let last = '';
+  for (let i = 0; i < 60; i++) {
+    // Each search is a few slices long, well under PROBE_EVERY of them.
+    const result = runSearchTask(state, task(body, 64, BigInt(i) * 100_000n, 100_000n));
+    if (i >= 30) {
+      late.scalar += result.byKernel.scalar ?? 0;
+      late.simd += result.byKernel.simd ?? 0;
+    }
+    last = result.kernel;
+  }
+  assert.is(last, 'scalar');
+  assert.ok(late.scalar > 4 * late.simd, JSON.stringify(late));
+  assert.ok(late.simd > 0, 'the slower kernel is still probed');
+});
+
+test('KernelRace: probes every Nth pick in turn, switches only past the margin, ignores too-short slices', () => {
+  const race = new KernelRace(['hybrid', 'simd', 'scalar'], 4, 1.1);
+  const picks = Array.from({ length: 12 }, () => race.next());
+  assert.equal(picks, [0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 1]);
+  race.record(0, 1000, 1, 0.05); // current: 1000 hashes/ms
+  race.record(1, 1090, 1, 0.05); // under the 10 % margin
+  assert.is(race.current, 0);
+  race.record(2, 5000, 0.01, 0.05); // too short to count
+  assert.is(race.current, 0);
+  race.record(2, 1200, 1, 0.05);
+  assert.is(race.current, 2);
+  assert.is(new KernelRace(['js'], 1).next(), 0);
+  assert.ok(PROBE_EVERY > 1);
 });
 
 test.run();

@@ -8,6 +8,7 @@ import { AbortError, ArgumentError, ERROR_CODES, TpkitError, type ErrorCode } fr
 import type { MinerPool } from './search.js';
 import { RUNNING, SOLVED, type SearchTask, type SearchTaskResult } from './search-task.js';
 import { availableKernels, type KernelName } from './kernel.js';
+import { KernelRace } from './kernel-race.js';
 
 export interface WebMinerPool extends MinerPool {
   /** True when tasks share memory with the page (the page is cross-origin isolated). */
@@ -45,8 +46,8 @@ class MinerWorker {
   readonly #pending = new Map<number, { resolve: (r: SearchTaskResult) => void; reject: (e: unknown) => void }>();
   #next = 0;
   #failure: TpkitError | undefined;
-  /** The kernel this worker's last short run used: the next search starts with it. */
-  lastKernel: KernelName | undefined;
+  /** Which kernel 'auto' keeps in this worker's short runs, carried from search to search. */
+  readonly race = new KernelRace(autoKernels(), PROBE_RUNS, 1.02);
 
   constructor(url: string | URL) {
     this.#worker = new Worker(url, { type: 'module', name: 'tpkit-miner' });
@@ -110,46 +111,35 @@ async function runInSteps(worker: MinerWorker, task: SearchTask): Promise<Search
   const stop = new Int32Array(task.control);
   const counter = new BigInt64Array(task.counter);
   const byKernel: Partial<Record<KernelName, number>> = {};
-  const choices: KernelName[] = task.kernel === 'auto' ? autoKernels() : [task.kernel];
-  let current = Math.max(0, choices.indexOf(worker.lastKernel ?? choices[0]));
-  /** Hashes per millisecond of the current kernel's runs (moving average). */
-  const rate = choices.map(() => 0);
-  let runs = 0;
+  const race = task.kernel === 'auto' ? worker.race : undefined;
   let hashes = 0;
   let cursor = task.start;
   let step = FIRST_RUN;
   while (cursor < task.end && Atomics.load(stop, 0) === RUNNING) {
-    const probe = choices.length > 1 && ++runs % PROBE_RUNS === 0;
-    const use = probe ? (current + 1 + ((runs / PROBE_RUNS) % (choices.length - 1))) % choices.length : current;
+    const use = race ? race.next() : 0;
+    const kernel = race ? race.names[use] : (task.kernel as KernelName);
     const end = cursor + step < task.end ? cursor + step : task.end;
     const began = performance.now();
     // Each run gets buffers of its own: the page's may be shared, which a page that is
     // not cross-origin isolated cannot post.
     const result = await worker.run({
-      ...task, kernel: choices[use], start: cursor, end, control: new ArrayBuffer(4), counter: new ArrayBuffer(8),
+      ...task, kernel, start: cursor, end, control: new ArrayBuffer(4), counter: new ArrayBuffer(8),
     });
     const took = performance.now() - began;
     hashes += result.hashes;
     addCounts(byKernel, result.byKernel);
     Atomics.add(counter, 0, BigInt(result.hashes));
+    const current = race ? race.names[race.current] : kernel;
     if (result.nonce !== null) {
       Atomics.compareExchange(stop, 0, RUNNING, SOLVED);
-      return { nonce: result.nonce, hashes, byKernel, kernel: choices[current] };
+      return { nonce: result.nonce, hashes, byKernel, kernel: current };
     }
     cursor = end;
-    if (took > 1) {
-      const measured = result.hashes / took;
-      if (use === current) rate[use] = rate[use] > 0 ? rate[use] * 0.5 + measured * 0.5 : measured;
-      else if (measured > rate[current] * 1.02) {
-        current = use;
-        rate[use] = measured;
-      }
-    }
-    worker.lastKernel = choices[current];
+    race?.record(use, result.hashes, took, 1);
     const scaled = took > 1 ? (step * BigInt(Math.round((RUN_TARGET_MS / took) * 1024))) / 1024n : step * 2n;
     step = scaled < MIN_RUN ? MIN_RUN : scaled > MAX_RUN ? MAX_RUN : scaled;
   }
-  return { nonce: null, hashes, byKernel, kernel: choices[current] };
+  return { nonce: null, hashes, byKernel, kernel: race ? race.names[race.current] : (task.kernel as KernelName) };
 }
 
 /** What 'auto' chooses from: the WASM kernels this engine runs, else the JS one. */

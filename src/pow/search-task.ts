@@ -3,15 +3,16 @@
 // shared stop flag between slices. Free of any worker API, so the piscina worker, a
 // browser Web Worker and the tests all run this same function.
 //
-// Given several kernels ('auto'), it starts with the first and keeps the fastest: every
+// Given several kernels ('auto'), it keeps the fastest (kernel-race.ts): every
 // PROBE_EVERY slices one slice runs on another kernel, and if that slice beats the
-// current kernel's recent rate the task switches. Which kernel is fastest is not fixed:
+// current kernel's recent rate the thread switches. Which kernel is fastest is not fixed:
 // it depends on the engine (Chromium runs the two-lane SIMD kernel faster than Node 20
 // does) and on the load, since on the 2-core dev VM every kernel slows down by a
 // different factor while the cores' other hardware threads are busy (all kernels return
 // the same nonces, so switching mid-range changes no answer).
 
 import type { KernelName, MiningKernel } from './kernel.js';
+import { KernelRace } from './kernel-race.js';
 
 /** Values of the stop flag, control[0]. */
 export const RUNNING = 0;
@@ -55,29 +56,41 @@ const MIN_SLICE = 256;
 const MAX_SLICE = 1 << 24;
 /** Slices between two probes of another kernel: about 130 ms at 4 ms slices. */
 export const PROBE_EVERY = 32;
+/** Slices shorter than this say nothing about a kernel's rate. */
+const MIN_MEASURED_MS = 0.05;
 
-export function runSearchTask(kernels: MiningKernel | readonly MiningKernel[], task: SearchTask): SearchTaskResult {
+/** What a thread keeps from one task to the next on the same kernels: the race and the slice sizes. */
+export interface SearchState {
+  readonly kernels: readonly MiningKernel[];
+  readonly race: KernelRace;
+  /** Nonces per call for each kernel, steered toward the task's sliceMs. */
+  readonly slice: number[];
+}
+
+export function createSearchState(kernels: MiningKernel | readonly MiningKernel[]): SearchState {
   const list: readonly MiningKernel[] = Array.isArray(kernels) ? kernels : [kernels as MiningKernel];
+  return {
+    kernels: list,
+    race: new KernelRace(list.map((k) => k.name), PROBE_EVERY),
+    // Start small: the first calls may run in the engine's baseline tier.
+    slice: list.map((k) => 1024 * k.lanes),
+  };
+}
+
+const isState = (x: MiningKernel | readonly MiningKernel[] | SearchState): x is SearchState => 'race' in x;
+
+/** Runs a task on one kernel, a list of them (fresh state) or a thread's state (kept between tasks). */
+export function runSearchTask(kernels: MiningKernel | readonly MiningKernel[] | SearchState, task: SearchTask): SearchTaskResult {
+  const state = isState(kernels) ? kernels : createSearchState(kernels);
+  const { kernels: list, race, slice } = state;
   const stop = new Int32Array(task.control);
   const counter = new BigInt64Array(task.counter);
   for (const kernel of list) kernel.init(task.body);
-  // Start small: the first calls may run in the engine's baseline tier.
-  const slice = list.map((k) => 1024 * k.lanes);
-  /** Hashes per millisecond: a moving average for the current kernel, the last probe for the others. */
-  const rate = list.map(() => 0);
   const byKernel: Partial<Record<KernelName, number>> = {};
-  let current = 0;
-  let nextProbe = 1;
-  let slices = 0;
   let cursor = task.start;
   let hashes = 0;
   while (cursor < task.end && Atomics.load(stop, 0) === RUNNING) {
-    let use = current;
-    if (list.length > 1 && ++slices % PROBE_EVERY === 0) {
-      if (nextProbe === current) nextProbe = (nextProbe + 1) % list.length;
-      use = nextProbe;
-      nextProbe = (nextProbe + 1) % list.length;
-    }
+    const use = race.next();
     const kernel = list[use];
     const left = task.end - cursor;
     const count = left < BigInt(slice[use]) ? Number(left) : slice[use];
@@ -88,25 +101,16 @@ export function runSearchTask(kernels: MiningKernel | readonly MiningKernel[], t
     hashes += done;
     byKernel[kernel.name] = (byKernel[kernel.name] ?? 0) + done;
     Atomics.add(counter, 0, BigInt(done));
+    race.record(use, done, took, MIN_MEASURED_MS);
     if (offset >= 0) {
       Atomics.compareExchange(stop, 0, RUNNING, SOLVED);
-      return { nonce: cursor + BigInt(offset), hashes, byKernel, kernel: list[current].name };
+      return { nonce: cursor + BigInt(offset), hashes, byKernel, kernel: list[race.current].name };
     }
     cursor += BigInt(count);
-    if (took > 0.05) {
-      const measured = count / took;
-      if (use === current) {
-        rate[use] = rate[use] > 0 ? rate[use] * 0.75 + measured * 0.25 : measured;
-      } else {
-        rate[use] = measured;
-        if (measured > rate[current] * 1.03) current = use;
-      }
-    }
     // Steer the slice toward sliceMs; halfway steps ride out timer noise.
-    const ideal = took > 0.05 ? (slice[use] * task.sliceMs) / took : slice[use] * 4;
-    let next = Math.round((slice[use] + Math.min(ideal, slice[use] * 4)) / 2);
-    next = Math.min(MAX_SLICE, Math.max(MIN_SLICE, next - (next % kernel.lanes)));
-    slice[use] = next;
+    const ideal = took > MIN_MEASURED_MS ? (slice[use] * task.sliceMs) / took : slice[use] * 4;
+    const next = Math.round((slice[use] + Math.min(ideal, slice[use] * 4)) / 2);
+    slice[use] = Math.min(MAX_SLICE, Math.max(MIN_SLICE, next - (next % kernel.lanes)));
   }
-  return { nonce: null, hashes, byKernel, kernel: list[current].name };
+  return { nonce: null, hashes, byKernel, kernel: list[race.current].name };
 }

@@ -2,29 +2,27 @@
 // Shared by the piscina worker (worker.ts) and the browser's Web Worker (worker.web.ts).
 // Kernels compile asynchronously, so a browser never compiles WASM synchronously.
 
-import { availableKernels, loadKernel, type KernelName, type MiningKernel } from './kernel.js';
-import { runSearchTask, type SearchTask, type SearchTaskResult } from './search-task.js';
+import { availableKernels, loadKernel, type KernelName } from './kernel.js';
+import { createSearchState, runSearchTask, type SearchState, type SearchTask, type SearchTaskResult } from './search-task.js';
+import type { KernelChoice } from './search-task.js';
 
 export type TaskRunner = (task: SearchTask) => Promise<SearchTaskResult>;
 
 export async function createTaskRunner(): Promise<TaskRunner> {
-  const kernels = new Map<KernelName, Promise<MiningKernel>>();
-  const get = (name: KernelName) => {
-    let kernel = kernels.get(name);
-    if (!kernel) {
-      kernel = loadKernel(name);
-      kernels.set(name, kernel);
+  // One state per kernel choice for the thread's lifetime: which kernel 'auto' keeps,
+  // and each kernel's slice size, carry over from one search to the next.
+  const states = new Map<KernelChoice, Promise<SearchState>>();
+  const state = (choice: KernelChoice) => {
+    let found = states.get(choice);
+    if (!found) {
+      // 'auto' runs every WASM kernel this engine has, else the JS one.
+      const wasm = availableKernels().filter((name) => name !== 'js');
+      const names: KernelName[] = choice !== 'auto' ? [choice] : wasm.length > 0 ? wasm : ['js'];
+      found = Promise.all(names.map(loadKernel)).then(createSearchState);
+      states.set(choice, found);
     }
-    return kernel;
+    return found;
   };
-  // 'auto' runs every WASM kernel this engine has, else the JS one; each search starts
-  // with the kernel the previous one ended on.
-  const wasm = availableKernels().filter((name) => name !== 'js');
-  let auto = await Promise.all((wasm.length > 0 ? wasm : (['js'] as KernelName[])).map(get));
-  return async (task) => {
-    if (task.kernel !== 'auto') return runSearchTask(await get(task.kernel), task);
-    const result = runSearchTask(auto, task);
-    auto = [...auto].sort((a, b) => Number(b.name === result.kernel) - Number(a.name === result.kernel));
-    return result;
-  };
+  await state('auto');
+  return async (task) => runSearchTask(await state(task.kernel), task);
 }
