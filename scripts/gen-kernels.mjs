@@ -129,12 +129,12 @@ function varyingBlock(ops) {
 }
 
 /** Chaining value + working words, then the padding-only block whose K + W are constants. */
-function paddingBlock(ops) {
+function paddingBlock(ops, roundLines = (kw) => round(ops, kw)) {
   const out = [];
   for (let i = 0; i < 8; i++) out.push(`s${i} = ${ops.add(ops.loadCv(i), NAMES[i])};`);
   for (let i = 0; i < 8; i++) out.push(`${NAMES[i]} = s${i};`);
   out.push(`bc = ${ops.xor('b', 'c')};`);
-  for (let t = 0; t < 80; t++) out.push(...round(ops, ops.loadKW2(t)));
+  for (let t = 0; t < 80; t++) out.push(...roundLines(ops.loadKW2(t)));
   return out;
 }
 
@@ -147,9 +147,8 @@ function declarations(ops) {
 
 const indent = (lines, n) => lines.map((l) => ' '.repeat(n) + l).join('\n');
 
-function scalarKernel(name, twoBlocks) {
-  const body = varyingBlock(scalar);
-  if (twoBlocks) body.push(...paddingBlock(scalar));
+/** A kernel hashing one nonce per compression: `declarations` and `body` differ by kind. */
+function oneLaneKernel(name, declarationLines, body, twoBlocks) {
   const h0 = twoBlocks ? 's0 + a' : 'cv0 + a';
   return `
 export function ${name}(from: u64, to: u64): i64 {
@@ -161,7 +160,7 @@ export function ${name}(from: u64, to: u64): i64 {
   const wAt = WBUF + (<usize>m << 3);
   const kwAt = KW + (<usize>m << 3);
   const k = load<u64>(K512 + (<usize>m << 3));
-${declarations(scalar)}
+${declarationLines}
   for (let n = from; n < to; n++) {
     const word = base | (n << shift);
     store<u64>(wAt, word);
@@ -172,6 +171,12 @@ ${indent(body, 4)}
   return -1;
 }
 `;
+}
+
+function scalarKernel(name, twoBlocks) {
+  const body = varyingBlock(scalar);
+  if (twoBlocks) body.push(...paddingBlock(scalar));
+  return oneLaneKernel(name, declarations(scalar), body, twoBlocks);
 }
 
 function simdKernel(name, twoBlocks) {
@@ -277,37 +282,14 @@ function hybridVaryingBlock() {
 
 function hybridKernel(name, twoBlocks) {
   const body = hybridVaryingBlock();
-  if (twoBlocks) {
-    for (let i = 0; i < 8; i++) body.push(`s${i} = ${scalar.loadCv(i)} + ${NAMES[i]};`);
-    for (let i = 0; i < 8; i++) body.push(`${NAMES[i]} = s${i};`);
-    body.push('bc = b ^ c;');
-    for (let t = 0; t < 80; t++) body.push(...hybridRound(scalar.loadKW2(t)));
-  }
-  const h0 = twoBlocks ? 's0 + a' : 'cv0 + a';
+  if (twoBlocks) body.push(...paddingBlock(scalar, hybridRound));
   const words = [...NAMES, 't1', 't2', 'ab', 'bc', 'u', ...Array.from({ length: 8 }, (_, i) => `s${i}`)];
   const pairs = ['x', ...Array.from({ length: 40 }, (_, i) => pairAt(2 * i))];
-  return `
-export function ${name}(from: u64, to: u64): i64 {
-  const m = wordIndex;
-  const base = wordBase;
-  const shift = wordShift;
-  const mask = zeroMask;
-  const cv0 = load<u64>(CV);
-  const wAt = WBUF + (<usize>m << 3);
-  const kwAt = KW + (<usize>m << 3);
-  const k = load<u64>(K512 + (<usize>m << 3));
-  let ${words.map((n) => `${n}: u64`).join(', ')};
-  let ${pairs.map((n) => `${n}: v128`).join(', ')};
-  for (let n = from; n < to; n++) {
-    const word = base | (n << shift);
-    store<u64>(wAt, word);
-    store<u64>(kwAt, word + k);
-${indent(body, 4)}
-    if (((${h0}) & mask) == 0) return <i64>n;
-  }
-  return -1;
-}
-`;
+  const declarationLines = [
+    `  let ${words.map((n) => `${n}: u64`).join(', ')};`,
+    `  let ${pairs.map((n) => `${n}: v128`).join(', ')};`,
+  ].join('\n');
+  return oneLaneKernel(name, declarationLines, body, twoBlocks);
 }
 
 const scalarFile = `${HEADER}// Scalar SHA-512 mining kernels: one nonce per compression.
