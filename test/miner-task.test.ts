@@ -97,15 +97,15 @@ test("a thread's state carries the kept kernel across searches shorter than one 
 });
 
 test('KernelRace: probes every Nth pick in turn, switches only past the margin, ignores too-short slices', () => {
-  const race = new KernelRace(['hybrid', 'simd', 'scalar'], 4, 1.1);
+  const race = new KernelRace(['hybrid', 'simd', 'scalar'], 4, 1.1, 0.05);
   const picks = Array.from({ length: 12 }, () => race.next());
   assert.equal(picks, [0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 1]);
-  race.record(0, 1000, 1, 0.05); // current: 1000 hashes/ms
-  race.record(1, 1090, 1, 0.05); // under the 10 % margin
+  race.record(0, 1000, 1); // current: 1000 hashes/ms
+  race.record(1, 1090, 1); // under the 10 % margin
   assert.is(race.current, 0);
-  race.record(2, 5000, 0.01, 0.05); // too short to count
+  race.record(2, 5000, 0.01); // too short to count
   assert.is(race.current, 0);
-  race.record(2, 1200, 1, 0.05);
+  race.record(2, 1200, 1);
   assert.is(race.current, 2);
   assert.is(new KernelRace(['js'], 1).next(), 0);
   assert.ok(PROBE_EVERY > 1);

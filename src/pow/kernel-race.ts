@@ -11,6 +11,7 @@ export class KernelRace {
   readonly names: readonly KernelName[];
   readonly #probeEvery: number;
   readonly #switchMargin: number;
+  readonly #minMs: number;
   /** Hashes per millisecond: a moving average for the current kernel, the last probe for the others. */
   readonly #rate: number[];
   #current = 0;
@@ -20,11 +21,13 @@ export class KernelRace {
   /**
    * @param probeEvery slices between two probes of another kernel
    * @param switchMargin how much faster a probe must be than the current kernel's average
+   * @param minMs slices this short (or shorter) say nothing about a rate: the clock is too coarse
    */
-  constructor(names: readonly KernelName[], probeEvery: number, switchMargin = 1.03) {
+  constructor(names: readonly KernelName[], probeEvery: number, switchMargin = 1.03, minMs = 0.05) {
     this.names = names;
     this.#probeEvery = probeEvery;
     this.#switchMargin = switchMargin;
+    this.#minMs = minMs;
     this.#rate = names.map(() => 0);
   }
 
@@ -43,8 +46,8 @@ export class KernelRace {
   }
 
   /** A slice on kernel `index` hashed `hashes` in `ms`; too short a slice says nothing. */
-  record(index: number, hashes: number, ms: number, minMs: number): void {
-    if (ms <= minMs) return;
+  record(index: number, hashes: number, ms: number): void {
+    if (ms <= this.#minMs) return;
     const measured = hashes / ms;
     if (index === this.#current) {
       const rate = this.#rate[index];

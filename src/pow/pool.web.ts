@@ -47,7 +47,7 @@ class MinerWorker {
   #next = 0;
   #failure: TpkitError | undefined;
   /** Which kernel 'auto' keeps in this worker's short runs, carried from search to search. */
-  readonly race = new KernelRace(autoKernels(), PROBE_RUNS, 1.02);
+  readonly race = new KernelRace(autoKernels(), PROBE_RUNS, 1.02, 1);
 
   constructor(url: string | URL) {
     this.#worker = new Worker(url, { type: 'module', name: 'tpkit-miner' });
@@ -135,7 +135,7 @@ async function runInSteps(worker: MinerWorker, task: SearchTask): Promise<Search
       return { nonce: result.nonce, hashes, byKernel, kernel: current };
     }
     cursor = end;
-    race?.record(use, result.hashes, took, 1);
+    race?.record(use, result.hashes, took);
     const scaled = took > 1 ? (step * BigInt(Math.round((RUN_TARGET_MS / took) * 1024))) / 1024n : step * 2n;
     step = scaled < MIN_RUN ? MIN_RUN : scaled > MAX_RUN ? MAX_RUN : scaled;
   }

@@ -71,7 +71,7 @@ export function createSearchState(kernels: MiningKernel | readonly MiningKernel[
   const list: readonly MiningKernel[] = Array.isArray(kernels) ? kernels : [kernels as MiningKernel];
   return {
     kernels: list,
-    race: new KernelRace(list.map((k) => k.name), PROBE_EVERY),
+    race: new KernelRace(list.map((k) => k.name), PROBE_EVERY, 1.03, MIN_MEASURED_MS),
     // Start small: the first calls may run in the engine's baseline tier.
     slice: list.map((k) => 1024 * k.lanes),
   };
@@ -101,7 +101,7 @@ export function runSearchTask(kernels: MiningKernel | readonly MiningKernel[] | 
     hashes += done;
     byKernel[kernel.name] = (byKernel[kernel.name] ?? 0) + done;
     Atomics.add(counter, 0, BigInt(done));
-    race.record(use, done, took, MIN_MEASURED_MS);
+    race.record(use, done, took);
     if (offset >= 0) {
       Atomics.compareExchange(stop, 0, RUNNING, SOLVED);
       return { nonce: cursor + BigInt(offset), hashes, byKernel, kernel: list[race.current].name };

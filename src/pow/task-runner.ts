@@ -3,8 +3,9 @@
 // Kernels compile asynchronously, so a browser never compiles WASM synchronously.
 
 import { availableKernels, loadKernel, type KernelName } from './kernel.js';
-import { createSearchState, runSearchTask, type SearchState, type SearchTask, type SearchTaskResult } from './search-task.js';
-import type { KernelChoice } from './search-task.js';
+import {
+  createSearchState, runSearchTask, type KernelChoice, type SearchState, type SearchTask, type SearchTaskResult,
+} from './search-task.js';
 
 export type TaskRunner = (task: SearchTask) => Promise<SearchTaskResult>;
 
