@@ -35,6 +35,20 @@ export function hexToBytes(hex: string): Uint8Array {
   return out;
 }
 
+/** Loops, not regexes: inputs of many megabytes must not exhaust the regex engine's stack or time. */
+function withoutWhitespace(text: string): string {
+  let i = 0;
+  while (i < text.length && !isSpace(text.charCodeAt(i))) i++;
+  if (i === text.length) return text;
+  let out = text.slice(0, i);
+  for (; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) out += text[i];
+  return out;
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0xfeff || code === 0x2028 || code === 0x2029;
+}
+
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const B64_INDEX = new Int16Array(128).fill(-1);
 for (let i = 0; i < 64; i++) B64_INDEX[B64.charCodeAt(i)] = i;
@@ -65,8 +79,10 @@ export function bytesToBase64(bytes: Uint8Array): string {
  */
 export function base64ToBytes(text: string): Uint8Array {
   if (typeof text !== 'string') throw new ArgumentError(`"base64" expected a string, got ${describeValue(text)}`);
-  const clean = text.replace(/[\s]+/g, '');
-  const unpadded = clean.replace(/=+$/, '');
+  const clean = withoutWhitespace(text);
+  let end = clean.length;
+  while (end > 0 && clean.charCodeAt(end - 1) === 61 /* = */) end--;
+  const unpadded = clean.slice(0, end);
   const padding = clean.length - unpadded.length;
   const fail = (details: string) => new DecodeError('BAD_BASE64', 'Invalid base64', { details });
   if (padding > 2 || (padding > 0 && clean.length % 4 !== 0)) throw fail('wrong padding');
@@ -115,7 +131,13 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
-const HEX_RE = /^(0x)?([0-9a-fA-F]{2})+$/;
+/** Even-length hex digits, optionally after `0x`. */
+function looksLikeHex(text: string): boolean {
+  const start = text.startsWith('0x') || text.startsWith('0X') ? 2 : 0;
+  if (text.length === start || (text.length - start) % 2 !== 0) return false;
+  for (let i = start; i < text.length; i++) if (hexNibble(text.charCodeAt(i)) < 0) return false;
+  return true;
+}
 
 /**
  * Accepts raw bytes, hex (optionally `0x`-prefixed) or base64 and returns the bytes.
@@ -128,7 +150,7 @@ export function bytesFromInput(input: string | Uint8Array, label = 'input'): Uin
   }
   const text = input.trim();
   if (text.length === 0) throw new DecodeError('BAD_INPUT_ENCODING', `Empty ${label}`);
-  if (HEX_RE.test(text)) return hexToBytes(text);
+  if (looksLikeHex(text)) return hexToBytes(text);
   try {
     return base64ToBytes(text);
   } catch (cause) {

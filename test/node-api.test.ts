@@ -114,7 +114,7 @@ test('POST /api/tx/new: JSON base64, JSON 0x hex and raw MessagePack are accepte
   assert.is(status.res, 'ok');
 });
 
-test('GET /api/tx/status: null for pending and unknown, both Res and res, 400 for a malformed txid', async () => {
+test('GET /api/tx/status: null for pending, 404 TX_NOT_FOUND for unknown, both Res and res, 400 for a malformed txid', async () => {
   const slow = await startTestNode({ instant: false, blockTimeMs: 3_600_000 });
   try {
     const a = slow.chain.accounts[0];
@@ -126,8 +126,7 @@ test('GET /api/tx/status: null for pending and unknown, both Res and res, 400 fo
     assert.is(done.body.ok, true);
     assert.equal(done.body.res, done.body.Res);
     assert.is(done.body.res.res, 'ok');
-    const unknown = await slow.get('/api/tx/status/26CmF99wJRUJHd1-c4n1');
-    assert.equal(unknown.body, { res: null, Res: null, ok: true });
+    await expectError(await slow.get('/api/tx/status/26CmF99wJRUJHd1-c4n1'), 404, 'TX_NOT_FOUND', 'unknown txid');
   } finally {
     await slow.close();
   }

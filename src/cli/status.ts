@@ -1,6 +1,9 @@
 // `tpkit status TXID [--wait]`: whether a transaction is pending, included or failed.
 
 import { parseArgs } from 'node:util';
+import { UnknownTxError } from '../client/client-errors.js';
+import type { TpkitClient } from '../client/client.js';
+import type { TxStatus } from '../client/responses.js';
 import { ArgumentError } from '../errors.js';
 import { Progress } from './progress.js';
 import { EXIT, NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, keepSpinning, printJson, runWalletCommand } from './wallet-common.js';
@@ -8,11 +11,24 @@ import { EXIT, NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, keepSpinnin
 const HELP = `Usage: tpkit status TXID [--wait] [options]
 
 Prints "pending" until the transaction is in a block, then "included" with its block (and
-the new address for a registration), or "failed" with the reason. Exit code 1 when failed.
+the new address for a registration), or "failed" with the reason; "unknown transaction"
+when the node never accepted that id. Exit code 1 when failed or unknown.
 
 Options:
   --wait              wait (up to 60 s) until the transaction is in a block
 ${NODE_HELP}`;
+
+async function fetchStatus(client: TpkitClient, txid: string, wait: boolean, signal: AbortSignal): Promise<TxStatus | null> {
+  if (!wait) return client.getTxStatus(txid, { signal });
+  const spinner = new Progress({ label: 'status' });
+  const stop = keepSpinning(spinner, `waiting for ${txid} to be in a block`);
+  try {
+    return await client.waitForTx(txid, { signal });
+  } finally {
+    stop();
+    spinner.clear();
+  }
+}
 
 export function run(argv: string[]): Promise<number> {
   return runWalletCommand('status', async () => {
@@ -26,17 +42,13 @@ export function run(argv: string[]): Promise<number> {
     const client = clientFrom(values);
     const signal = interruptSignal();
     let status;
-    if (values.wait) {
-      const spinner = new Progress({ label: 'status' });
-      const stop = keepSpinning(spinner, `waiting for ${txid} to be in a block`);
-      try {
-        status = await client.waitForTx(txid, { signal });
-      } finally {
-        stop();
-        spinner.clear();
-      }
-    } else {
-      status = await client.getTxStatus(txid, { signal });
+    try {
+      status = await fetchStatus(client, txid, values.wait === true, signal);
+    } catch (err) {
+      if (!(err instanceof UnknownTxError)) throw err;
+      if (values.json) printJson({ txid, state: 'unknown' });
+      else console.log(`${txid}  unknown transaction (the node never accepted it, or the id is mistyped)`);
+      return EXIT.failed;
     }
     const state = status === null ? 'pending' : status.ok ? 'included' : 'failed';
     if (values.json) {

@@ -52,6 +52,17 @@ export class TimeoutError extends TpkitError {
   }
 }
 
+/** The node does not know the transaction: it never accepted it, or the id is mistyped. */
+export class UnknownTxError extends TpkitError {
+  override name = 'UnknownTxError';
+  readonly txid: string;
+
+  constructor(txid: string, options: TpkitErrorOptions = {}) {
+    super('TX_NOT_FOUND', 'Unknown transaction', { details: `the node has no transaction ${txid}`, ...options });
+    this.txid = txid;
+  }
+}
+
 /** The transaction made it into a block but failed there (bad_seq, insufficient_fund, …). */
 export class TxFailedError extends TpkitError {
   override name = 'TxFailedError';

@@ -6,7 +6,7 @@ import { bytesToBase64, expectBytes } from '../bytes.js';
 import { addressFromText, addressToText } from '../codec/address.js';
 import { decodeTxid } from '../codec/txid.js';
 import { AbortError, ArgumentError } from '../errors.js';
-import { TimeoutError } from './client-errors.js';
+import { ApiError, TimeoutError, UnknownTxError } from './client-errors.js';
 import { requestJson, type HttpSettings } from './http.js';
 import { nodeStatusFrom, seqFrom, txidFrom, txStatusFrom, walletInfoFrom, type NodeStatus, type TxStatus, type WalletInfo } from './responses.js';
 import { checkTransactionTransport } from './transport-policy.js';
@@ -107,7 +107,15 @@ export function createClient(options: ClientOptions): TpkitClient {
   const getTxStatus = async (txid: string, call: CallOptions = {}): Promise<TxStatus | null> => {
     decodeTxid(txid);
     const path = `/api/tx/status/${encodeURIComponent(txid)}`;
-    return txStatusFrom(await requestJson(http, path, call), `GET ${path}`);
+    let answer;
+    try {
+      answer = await requestJson(http, path, call);
+    } catch (err) {
+      // A node that says so by name; polling would never end.
+      if (err instanceof ApiError && err.nodeError === 'TX_NOT_FOUND') throw new UnknownTxError(txid, { cause: err });
+      throw err;
+    }
+    return txStatusFrom(answer, `GET ${path}`);
   };
 
   return {

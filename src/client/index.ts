@@ -2,7 +2,7 @@
 // Browser-safe: it needs only fetch.
 
 export { createClient, type CallOptions, type ClientOptions, type TpkitClient, type WaitOptions } from './client.js';
-export { ApiError, NetworkError, TimeoutError, TxFailedError, type ApiErrorInfo } from './client-errors.js';
+export { ApiError, NetworkError, TimeoutError, TxFailedError, UnknownTxError, type ApiErrorInfo } from './client-errors.js';
 export type { NodeStatus, TxStatus, WalletInfo } from './responses.js';
 export { isLoopbackHost } from './transport-policy.js';
 export { feeRates, chooseFeeCurrency, autoFee } from './fee.js';

@@ -2,7 +2,7 @@
 // and the ledger changes, in txid order, with the reference node's reason names. Each check
 // runs before any change, so a failed transaction changes nothing: no seq consumed, no fee.
 
-import { bytesToHex, equalBytes } from '../bytes.js';
+import { bytesToHex, equalBytes, hexToBytes } from '../bytes.js';
 import { feeCost, type FeeRate } from '../codec/fee.js';
 import { PURPOSE_SRCFEE, PURPOSE_TRANSFER, TIMESTAMP_WINDOW_MS, type NodeTx, type PayloadItem } from './node-tx.js';
 import { cloneWallet, newWallet, type Wallet } from './wallet.js';
@@ -29,7 +29,26 @@ export class BlockDraft {
   constructor(
     private readonly base: ReadonlyMap<string, Wallet>,
     public allocLast: number,
+    /** Committed wallet address by key hex. */
+    private readonly owners: ReadonlyMap<string, string> = new Map(),
   ) {}
+
+  private readonly newOwners = new Map<string, string>();
+
+  /** The wallet that holds `key` now, in this block's view. */
+  ownerOf(key: Uint8Array): string | undefined {
+    const hex = bytesToHex(key);
+    for (const address of [this.newOwners.get(hex), this.owners.get(hex)]) {
+      const w = address === undefined ? undefined : this.read(address);
+      if (w?.pubkey && equalBytes(w.pubkey, key)) return address;
+    }
+    return undefined;
+  }
+
+  /** Records a wallet created in this block for `key`. */
+  own(key: Uint8Array, address: string): void {
+    this.newOwners.set(bytesToHex(key), address);
+  }
 
   read(address: string): Wallet | undefined {
     return this.changed.get(address) ?? this.base.get(address);
@@ -87,7 +106,8 @@ function charge(tx: NodeTx, payload: PayloadItem[], ctx: ApplyContext, withTrans
   }
   if (withTransfers) {
     for (const item of payload) {
-      if (item.purpose !== PURPOSE_TRANSFER) continue;
+      // A zero amount moves nothing and creates no currency entry on either side.
+      if (item.purpose !== PURPOSE_TRANSFER || item.amount === 0n) continue;
       if (item.amount < 0n) return fail('bad_amount');
       need.set(item.currency, (need.get(item.currency) ?? 0n) + item.amount);
     }
@@ -104,6 +124,9 @@ export function applyTx(draft: BlockDraft, tx: NodeTx, ctx: ApplyContext): TxOut
   const body = tx.body;
   switch (body.kind) {
     case 'register': {
+      // A key that already has a wallet gets that wallet again, not a second one.
+      const owner = draft.ownerOf(tx.signers[0]);
+      if (owner !== undefined) return { ok: true, address: hexToBytes(owner) };
       // Skip numbers a genesis wallet already holds.
       let n = draft.allocLast;
       let address: Uint8Array;
@@ -114,6 +137,7 @@ export function applyTx(draft: BlockDraft, tx: NodeTx, ctx: ApplyContext): TxOut
       } while (draft.read(bytesToHex(address)));
       draft.allocLast = n;
       draft.write(bytesToHex(address)).pubkey = tx.signers[0];
+      draft.own(tx.signers[0], bytesToHex(address));
       return { ok: true, address };
     }
     case 'chkey': {
@@ -135,12 +159,14 @@ export function applyTx(draft: BlockDraft, tx: NodeTx, ctx: ApplyContext): TxOut
       const w = draft.write(bytesToHex(body.from));
       w.seq = body.seq;
       w.t = body.t;
-      for (const [cur, amount] of paid.need) w.amount.set(cur, (w.amount.get(cur) ?? 0n) - amount);
+      for (const [cur, amount] of paid.need) if (amount > 0n) w.amount.set(cur, (w.amount.get(cur) ?? 0n) - amount);
       if (paid.fee) draft.feeTotals.set(paid.fee.currency, (draft.feeTotals.get(paid.fee.currency) ?? 0n) + paid.fee.cost);
       if (body.kind === 'generic') {
-        const to = draft.write(bytesToHex(body.to));
-        for (const item of body.payload) {
-          if (item.purpose === PURPOSE_TRANSFER) to.amount.set(item.currency, (to.amount.get(item.currency) ?? 0n) + item.amount);
+        const moved = body.payload.filter((item) => item.purpose === PURPOSE_TRANSFER && item.amount > 0n);
+        // The destination is created if absent, but only by a transfer that moves something.
+        if (moved.length > 0) {
+          const to = draft.write(bytesToHex(body.to));
+          for (const item of moved) to.amount.set(item.currency, (to.amount.get(item.currency) ?? 0n) + item.amount);
         }
       }
       return { ok: true };

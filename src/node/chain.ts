@@ -1,8 +1,9 @@
 // The local chain: the ledger in memory, the store on disk, the mempool and the block
 // producer. Each block is one store batch holding the block, its transactions, their statuses,
 // the wallets it changed and the chain head, so a crash at any moment leaves either the whole
-// block or none of it. Accepted transactions are written ahead (`p:` keys) through the same
-// serial write queue, before any block that deletes them, and are reloaded on start.
+// block or none of it. An accepted transaction is written ahead (`p:` key) in a synced group
+// commit before its 200 is sent, a block takes only transactions already on disk, and the
+// pending ones are reloaded on start: an acknowledged transaction survives a crash.
 //
 // Store keys:
 //   meta            chain head and genesis parameters (JSON)
@@ -17,7 +18,7 @@
 import { bytesToHex, hexToBytes } from '../bytes.js';
 import { addressToText, makeAddress } from '../codec/address.js';
 import { decodeTxid, encodeTxid } from '../codec/txid.js';
-import { ValidationError } from '../errors.js';
+import { TpkitError, ValidationError } from '../errors.js';
 import { applyTx, BlockDraft, depositFees, type ApplyContext, type TxOutcome } from './apply.js';
 import { blockHash, blockRecord, txRoot, type BlockRecord } from './block.js';
 import type { NodeConfig } from './config.js';
@@ -25,6 +26,7 @@ import type { FeeRate } from '../codec/fee.js';
 import { buildGenesis, devAccounts, type DevAccount } from './genesis.js';
 import type { JsonValue } from './json.js';
 import { silentLogger, type Logger } from './log.js';
+import { GroupCommit } from './group-commit.js';
 import { Mempool } from './mempool.js';
 import { merkleRoot } from './merkle.js';
 import type { NodeTx } from './node-tx.js';
@@ -94,7 +96,9 @@ export class Chain {
   private readonly logger: Logger;
   private readonly verifier: SignatureVerifier;
   private readonly writes = new WriteQueue();
-  private pendingOps: StoreOp[] = [];
+  private readonly pendingWrites: GroupCommit;
+  /** Wallet address by the hex of its key: a register of a key that has a wallet gets that wallet. */
+  private readonly owners = new Map<string, string>();
   private readonly statusCache = new Map<string, string>();
   private lastTimeNs = 0n;
   private producing: Promise<void> | undefined;
@@ -112,6 +116,7 @@ export class Chain {
     this.fees = feeRates(config);
     this.accounts = devAccounts(config);
     this.verifier = config.verifyThreads > 0 ? new WorkerVerifier(config.verifyThreads) : new InlineVerifier();
+    this.pendingWrites = new GroupCommit((ops) => this.store.batch(ops, { sync: this.store.persistent }));
   }
 
   /** Opens the chain in `store`: creates the genesis block the first time, else resumes. */
@@ -154,6 +159,7 @@ export class Chain {
       const w = genesis.wallets.get(a)!;
       w.lastblk = hash;
       this.wallets.set(a, w);
+      this.noteOwner(a, undefined, w);
       const stored = encodeWallet(w);
       bals[a.toUpperCase()] = json(stored);
       ops.push({ type: 'put', key: 'w:' + a, value: stored });
@@ -182,8 +188,13 @@ export class Chain {
     this.allocLast = meta.allocLast;
     this.feeAddress = hexToBytes(meta.feeAddress);
     if (meta.accounts !== this.accounts.length) this.accounts = devAccounts({ ...c, accounts: meta.accounts });
-    for await (const [key, value] of this.store.entries('w:')) this.wallets.set(key.slice(2), decodeWallet(value));
+    for await (const [key, value] of this.store.entries('w:')) {
+      const w = decodeWallet(value);
+      this.wallets.set(key.slice(2), w);
+      this.noteOwner(key.slice(2), undefined, w);
+    }
     const pending: NodeTx[] = [];
+    const refused: StoreOp[] = [];
     for await (const [key, raw] of this.store.entries('p:')) {
       const txid = key.slice(2);
       if (await this.store.get('s:' + txid)) continue; // included already
@@ -193,14 +204,19 @@ export class Chain {
         tx.timeNs = decodeTxid(txid).timeNs;
         pending.push(tx);
       } catch (err) {
-        this.logger.warn(`dropping pending ${txid}: ${(err as Error).message}`);
+        // It was acknowledged, so it must end with a status: failed, with the reason.
+        const reason = err instanceof TpkitError ? err.code.toLowerCase() : 'invalid';
+        this.logger.warn(`pending ${txid} no longer passes the checks, recorded as failed: ${(err as Error).message}`);
+        refused.push({ type: 'del', key: 'p:' + txid }, { type: 'put', key: 's:' + txid, value: utf8.encode(`{"error":true,"res":"${reason}"}`) });
       }
     }
+    if (refused.length > 0) await this.store.batch(refused, { sync: true });
     pending.sort((a, b) => (a.timeNs < b.timeNs ? -1 : a.timeNs > b.timeNs ? 1 : 0));
     for (const tx of pending) {
       this.mempool.add(tx);
       if (tx.timeNs > this.lastTimeNs) this.lastTimeNs = tx.timeNs;
     }
+    if (this.lastTimeNs === 0n && this.height > 0) this.lastTimeNs = BigInt(this.time) * 1_000_000n;
     this.logger.info(`resumed chain ${c.chain} at height ${this.height} (${meta.hash}), ${this.wallets.size} wallets, ${pending.length} pending`);
   }
 
@@ -269,9 +285,15 @@ export class Chain {
     const { txid, timeNs } = this.nextTxid();
     tx.txid = txid;
     tx.timeNs = timeNs;
-    this.mempool.add(tx);
-    this.pendingOps.push({ type: 'put', key: 'p:' + txid, value: tx.raw });
-    if (this.pendingOps.length === 1) setImmediate(() => this.flushPending());
+    this.mempool.add(tx, false);
+    try {
+      await this.pendingWrites.add({ type: 'put', key: 'p:' + txid, value: tx.raw });
+    } catch (cause) {
+      this.mempool.drop(tx);
+      this.logger.error(`writing pending transactions failed: ${(cause as Error).message}`);
+      throw new ValidationError('STORE_UNAVAILABLE', 'The node could not store the transaction', { details: 'it was not accepted; retry later', cause });
+    }
+    this.mempool.markDurable(tx);
     if (this.config.instant) this.schedule();
     return { txid, duplicate: false };
   }
@@ -284,23 +306,27 @@ export class Chain {
     return w !== undefined && b.seq <= w.seq;
   }
 
-  private flushPending(): Promise<void> {
-    if (this.pendingOps.length === 0) return Promise.resolve();
-    const ops = this.pendingOps;
-    this.pendingOps = [];
-    return this.writes.run(() => this.store.batch(ops)).catch((err) => {
-      this.logger.error(`writing pending transactions failed: ${(err as Error).message}`);
-    });
+  /** The wallet index by key follows a wallet whose key is new or changed. */
+  private noteOwner(address: string, before: Wallet | undefined, after: Wallet): void {
+    const old = before?.pubkey ? bytesToHex(before.pubkey) : undefined;
+    const key = after.pubkey ? bytesToHex(after.pubkey) : undefined;
+    if (old === key) return;
+    if (old !== undefined && this.owners.get(old) === address) this.owners.delete(old);
+    if (key !== undefined && !this.owners.has(key)) this.owners.set(key, address);
   }
 
-  /** GET /api/tx/status: null while pending or unknown, else the result object as JSON. */
+  /**
+   * GET /api/tx/status: null while pending, else the result object as JSON. An id this node
+   * never acknowledged is a TX_NOT_FOUND, so a client never polls forever for it.
+   */
   async statusJson(txid: string): Promise<string | null> {
     decodeTxid(txid); // a malformed txid is a 400, not a silent null
     if (this.mempool.get(txid)) return null;
     const cached = this.statusCache.get(txid);
     if (cached) return cached;
     const stored = await this.store.get('s:' + txid);
-    return stored ? text.decode(stored) : null;
+    if (stored) return text.decode(stored);
+    throw new ValidationError('TX_NOT_FOUND', 'Unknown transaction', { details: `this node has no transaction ${txid}` });
   }
 
   async blockAt(height: number): Promise<BlockRecord | undefined> {
@@ -351,7 +377,7 @@ export class Chain {
     if (txs.length === 0) return;
     const now = this.clock();
     const height = this.height + 1;
-    const draft = new BlockDraft(this.wallets, this.allocLast);
+    const draft = new BlockDraft(this.wallets, this.allocLast, this.owners);
     const ctx: ApplyContext = {
       now,
       fees: this.fees,
@@ -421,7 +447,6 @@ export class Chain {
     ops.push({ type: 'put', key: 'h:' + hashHex, value: Buffer.from(String(height)) });
     ops.push({ type: 'put', key: 'meta', value: this.metaBytes({ height, hash, time: header.time, allocLast: draft.allocLast }) });
 
-    this.flushPending();
     try {
       await this.writes.run(() => this.store.batch(ops, { sync: this.store.persistent }));
     } catch (err) {
@@ -430,7 +455,11 @@ export class Chain {
       return;
     }
     // Durable: make the block visible, all in one synchronous step.
-    for (const a of addresses) this.wallets.set(a, draft.changed.get(a)!);
+    for (const a of addresses) {
+      const w = draft.changed.get(a)!;
+      this.noteOwner(a, this.wallets.get(a), w);
+      this.wallets.set(a, w);
+    }
     this.height = height;
     this.hash = hash;
     this.time = header.time;
@@ -446,7 +475,7 @@ export class Chain {
         this.statusCache.delete(key);
       }
     }
-    this.mempool.shift(txs.length);
+    this.mempool.remove(txs);
     this.logger.info(`block ${height} ${hashHex}: ${txs.length} txs (${Object.keys(failed).length} failed)`);
   }
 
@@ -456,7 +485,7 @@ export class Chain {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     await this.producing;
-    await this.flushPending();
+    await this.pendingWrites.idle();
     await this.writes.idle();
     await this.verifier.close();
     await this.store.close();

@@ -7,8 +7,10 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { ValidationError } from '../errors.js';
 import { errorResponse } from './api-errors.js';
+import { DEFAULT_HTTP_TIMEOUTS, missingHost, onClientError, onConnect, type HttpTimeouts } from './http-guards.js';
 import { toJson } from './json.js';
 import type { Logger } from './log.js';
+import { isBodyTooLarge, readBody } from './request-body.js';
 
 export interface RequestContext {
   method: string;
@@ -43,6 +45,8 @@ export interface ServerOptions {
   logger: Logger;
   /** Serves a GET/HEAD outside /api/ from files; false when it has none for the path. */
   staticFiles?: (req: http.IncomingMessage, res: http.ServerResponse, pathname: string) => Promise<boolean>;
+  /** Defaults: DEFAULT_HTTP_TIMEOUTS. */
+  timeouts?: Partial<HttpTimeouts>;
 }
 
 function corsHeaders(req: http.IncomingMessage): Record<string, string> {
@@ -116,40 +120,6 @@ function splitPath(url: string): { segments: string[]; query: URLSearchParams } 
   return { segments, query };
 }
 
-function tooLarge(limit: number, got: string): ValidationError {
-  return new ValidationError('REQUEST_TOO_LARGE', 'Request body too large', { details: `limit ${limit} bytes, got ${got}` });
-}
-
-/** Reads the body up to `limit` bytes; beyond it, rejects without buffering more. */
-function readBody(req: http.IncomingMessage, limit: number): Promise<Uint8Array> {
-  const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit, `${declared}`));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let failed = false;
-    req.on('data', (chunk: Buffer) => {
-      if (failed) return;
-      size += chunk.length;
-      if (size > limit) {
-        failed = true;
-        reject(tooLarge(limit, `more than ${limit}`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!failed) resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-    });
-    req.on('error', (err) => {
-      if (!failed) {
-        failed = true;
-        reject(err);
-      }
-    });
-  });
-}
-
 export function createRequestListener(options: ServerOptions): http.RequestListener {
   const { routes, maxRequestBytes, logger } = options;
   const empty = new Uint8Array(0);
@@ -159,6 +129,11 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
     if (debug) {
       const start = performance.now();
       res.on('finish', () => logger.debug(`${method} ${req.url} ${res.statusCode} ${(performance.now() - start).toFixed(1)} ms`));
+    }
+    const noHost = missingHost(req);
+    if (noHost) {
+      sendError(req, res, noHost, logger, { connection: 'close' });
+      return;
     }
     if (method === 'OPTIONS') {
       res.writeHead(204, corsHeaders(req));
@@ -214,9 +189,14 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
       return;
     }
     readBody(req, maxRequestBytes).then(run, (err) => {
-      // The rest of an oversized body is not read: answer, then drop the connection.
-      sendError(req, res, err, logger, { connection: 'close' });
-      res.on('finish', () => req.destroy());
+      if (isBodyTooLarge(err)) {
+        sendError(req, res, err.error, logger, err.close ? { connection: 'close' } : undefined);
+      } else if (err instanceof ValidationError && err.code === 'REQUEST_ABORTED') {
+        logger.warn(`${method} ${req.url}: upload aborted by the client from ${req.socket.remoteAddress ?? '?'}`);
+        req.destroy();
+      } else {
+        sendError(req, res, err, logger);
+      }
     });
   }
 }
@@ -229,22 +209,20 @@ export interface RunningServer {
 
 export async function startServer(options: ServerOptions, host: string, port: number): Promise<RunningServer> {
   const listener = createRequestListener(options);
+  const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts };
+  const serverOptions: http.ServerOptions = {
+    // The Host check is ours (missingHost), so its answer is JSON like every other.
+    requireHostHeader: false,
+    headersTimeout: timeouts.headers,
+    requestTimeout: timeouts.request,
+    keepAliveTimeout: timeouts.keepAlive,
+    connectionsCheckingInterval: timeouts.checkEvery,
+  };
   const server = options.tls
-    ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, listener)
-    : http.createServer(listener);
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 30_000;
-  // Malformed HTTP never reaches a handler: answer 400 and drop the socket.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (err.code === 'ECONNRESET' || !socket.writable) {
-      socket.destroy();
-      return;
-    }
-    const { body: answer } = errorResponse(new ValidationError('BAD_REQUEST_PARAM', 'Malformed HTTP request', { details: err.code }));
-    const body = toJson(answer);
-    socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
-  });
+    ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, listener)
+    : http.createServer(serverOptions, listener);
+  server.on('clientError', onClientError(options.logger));
+  server.on('connect', onConnect);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -1,6 +1,8 @@
 // Accepted transactions waiting for a block, in txid order (which is arrival order: txid
 // times are strictly increasing), with the body-hash index that makes an identical
-// resubmission return the first txid.
+// resubmission return the first txid. A transaction is known from the moment it is accepted,
+// but a block takes it only once its write is durable: the front of the queue up to the first
+// one still being written.
 
 import type { NodeTx } from './node-tx.js';
 
@@ -9,15 +11,30 @@ export class Mempool {
   private head = 0;
   private readonly byTxid = new Map<string, NodeTx>();
   private readonly byBodyHash = new Map<string, string>();
+  private readonly writing = new Set<NodeTx>();
 
   get size(): number {
     return this.byTxid.size;
   }
 
-  add(tx: NodeTx): void {
+  /** Adds a transaction; `durable` false while its store write is still in flight. */
+  add(tx: NodeTx, durable = true): void {
     this.queue.push(tx);
     this.byTxid.set(tx.txid, tx);
     this.byBodyHash.set(tx.bodyHash, tx.txid);
+    if (!durable) this.writing.add(tx);
+  }
+
+  /** Its write is on disk: a block may take it now. */
+  markDurable(tx: NodeTx): void {
+    this.writing.delete(tx);
+  }
+
+  /** Forgets a transaction whose write failed (it was never acknowledged). */
+  drop(tx: NodeTx): void {
+    this.writing.delete(tx);
+    this.forget(tx);
+    this.skipRemoved();
   }
 
   get(txid: string): NodeTx | undefined {
@@ -28,22 +45,40 @@ export class Mempool {
     return this.byBodyHash.get(bodyHash);
   }
 
-  /** Up to `max` transactions from the front, without removing them. */
+  /** Up to `max` durable transactions from the front, without removing them. */
   peek(max: number): NodeTx[] {
-    return this.queue.slice(this.head, this.head + max);
+    const out: NodeTx[] = [];
+    for (let i = this.head; i < this.queue.length && out.length < max; i++) {
+      const tx = this.queue[i];
+      if (!this.has(tx)) continue;
+      if (this.writing.has(tx)) break;
+      out.push(tx);
+    }
+    return out;
   }
 
-  /** Removes the first `count` transactions (the ones a committed block took). */
-  shift(count: number): void {
-    for (let i = 0; i < count && this.head < this.queue.length; i++) {
-      const tx = this.queue[this.head++];
-      this.byTxid.delete(tx.txid);
-      if (this.byBodyHash.get(tx.bodyHash) === tx.txid) this.byBodyHash.delete(tx.bodyHash);
-    }
-    // Compact once the consumed prefix dominates, so shifting stays O(1) amortized.
+  /** Removes the transactions a committed block took (a prefix of what peek gave). */
+  remove(txs: NodeTx[]): void {
+    for (const tx of txs) this.forget(tx);
+    this.skipRemoved();
+    // Compact once the consumed prefix dominates, so removing stays O(1) amortized.
     if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
+      this.queue = this.queue.filter((tx, i) => i >= this.head && this.has(tx));
       this.head = 0;
     }
+  }
+
+  private has(tx: NodeTx): boolean {
+    return this.byTxid.get(tx.txid) === tx;
+  }
+
+  private forget(tx: NodeTx): void {
+    if (!this.has(tx)) return;
+    this.byTxid.delete(tx.txid);
+    if (this.byBodyHash.get(tx.bodyHash) === tx.txid) this.byBodyHash.delete(tx.bodyHash);
+  }
+
+  private skipRemoved(): void {
+    while (this.head < this.queue.length && !this.has(this.queue[this.head])) this.head++;
   }
 }

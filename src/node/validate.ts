@@ -175,6 +175,14 @@ function checkWindow(t: number, ctx: SubmissionContext, options: SubmissionOptio
   });
 }
 
+/** Seq is a signed 64-bit integer in the reference ledger; a wallet at the top could never send again. */
+const MAX_SEQ = (1n << 63n) - 1n;
+
+function checkSeq(seq: bigint): void {
+  if (seq <= MAX_SEQ) return;
+  throw new ValidationError('BODY_BAD_FIELD', 'Invalid body field "s"', { field: 's', details: `seq ${seq} is 2^63 or more; the largest allowed is ${MAX_SEQ}` });
+}
+
 function nodeBody(body: Body, sigs: DecodedBsig[], bytes: Uint8Array, ctx: SubmissionContext, options: SubmissionOptions): [NodeTxBody, SignatureCheck] {
   switch (body.kind) {
     case 'register':
@@ -183,18 +191,21 @@ function nodeBody(body: Body, sigs: DecodedBsig[], bytes: Uint8Array, ctx: Submi
       checkOnChain(body.from, 'f', ctx.chain);
       checkOnChain(body.to, 'to', ctx.chain);
       checkWindow(body.timestamp, ctx, options);
+      checkSeq(body.seq);
       const check = senderCheck(body.from, bytes, sigs, ctx, options);
       return [{ kind: 'generic', from: body.from, to: body.to, seq: body.seq, t: body.timestamp, payload: body.payload }, check];
     }
     case 'notify': {
       checkOnChain(body.from, 'f', ctx.chain);
       checkWindow(body.timestamp, ctx, options);
+      checkSeq(body.seq);
       const check = senderCheck(body.from, bytes, sigs, ctx, options);
       return [{ kind: 'notify', from: body.from, seq: body.seq, t: body.timestamp, payload: body.payload }, check];
     }
     case 'chkey': {
       checkOnChain(body.from, 'f', ctx.chain);
       checkWindow(body.timestamp, ctx, options);
+      checkSeq(body.seq);
       const keys = body.publicKeys.map((k, i) => {
         try {
           return normalizePublicKey(k, `y[${i}]`);
