@@ -1,0 +1,96 @@
+// Inputs of many megabytes: every entry point that takes text (hex or base64) answers with
+// the project's typed error, never a RangeError from a regex engine or a stack overflow,
+// in the library and in `tpkit decode`.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { bytesFromInput } from '../src/bytes.js';
+import { decodeBody, decodeTx } from '../src/codec/index.js';
+import { addSignature, verifyTx } from '../src/crypto/sign-tx.js';
+import { TpkitError } from '../src/errors.js';
+
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const MB = 1024 * 1024;
+const KEY = new Uint8Array(32).fill(7);
+
+const entryPoints: Record<string, (text: string) => unknown> = {
+  decodeTx: (s) => decodeTx(s),
+  decodeBody: (s) => decodeBody(s),
+  verifyTx: (s) => verifyTx(s),
+  addSignature: (s) => addSignature(s, KEY),
+};
+
+/** Generators of huge text, each in the shape one branch of the input sniffing takes. */
+const shapes: Record<string, (size: number) => string> = {
+  'random hex': (n) => randomBytes(n / 2).toString('hex'),
+  '0x-prefixed hex': (n) => '0x' + randomBytes(n / 2).toString('hex'),
+  'hex with a bad last digit': (n) => randomBytes(n / 2).toString('hex').slice(0, -1) + 'g',
+  'hex of odd length': (n) => randomBytes(n / 2).toString('hex') + 'a',
+  'repeated "ab"': (n) => 'ab'.repeat(n / 2),
+  'random base64': (n) => randomBytes((n * 3) / 4).toString('base64'),
+  'padding run then a letter': (n) => '='.repeat(n) + 'A',
+  'letters then a padding run': (n) => 'A'.repeat(n) + '='.repeat(n),
+  'whitespace-laden base64': (n) => randomBytes(n / 4).toString('base64').replace(/(.{3})/g, '$1 \n'),
+  'msgpack map header declaring more than there is': (n) => 'df' + 'ffffffff' + '00'.repeat(n / 2),
+  'non-ASCII': (n) => 'é'.repeat(n),
+};
+
+function expectTyped(name: string, shape: string, run: () => unknown): void {
+  try {
+    run();
+  } catch (err) {
+    assert.ok(err instanceof TpkitError, `${name}(${shape}) threw ${(err as Error).name}: ${(err as Error).message}`);
+    return;
+  }
+  assert.unreachable(`${name}(${shape}) accepted a huge garbage input`);
+}
+
+test('12 MB of each shape: every entry point throws a TpkitError', () => {
+  for (const [shape, make] of Object.entries(shapes)) {
+    const text = make(12 * MB);
+    for (const [name, run] of Object.entries(entryPoints)) expectTyped(name, shape, () => run(text));
+  }
+});
+
+test('property: random shapes and sizes up to 2 MB, against every entry point', () => {
+  const names = Object.keys(shapes);
+  for (let i = 0; i < 24; i++) {
+    const shape = names[Math.floor(Math.random() * names.length)];
+    const size = 2 * Math.floor(Math.random() * MB);
+    const text = shapes[shape](size || 2);
+    for (const [name, run] of Object.entries(entryPoints)) expectTyped(name, `${shape}, ${size} chars`, () => run(text));
+  }
+});
+
+test('the input sniffing itself: 12 MB of hex is read as hex, 12 MB of base64 as base64', () => {
+  const bytes = randomBytes(6 * MB);
+  assert.ok(Buffer.from(bytesFromInput(bytes.toString('hex'))).equals(bytes));
+  assert.ok(Buffer.from(bytesFromInput(bytes.toString('base64'))).equals(bytes));
+  assert.ok(Buffer.from(bytesFromInput(' ' + bytes.toString('base64').replace(/(.{76})/g, '$1\n') + '\n')).equals(bytes));
+});
+
+test('tpkit decode on a 12 MB hex file and on 12 MB of stdin: a typed error, exit 1, no stack', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tpkit-huge-'));
+  try {
+    const file = join(dir, 'huge.hex');
+    const hex = randomBytes(6 * MB).toString('hex');
+    writeFileSync(file, hex);
+    for (const r of [
+      spawnSync(process.execPath, [MAIN, 'decode', file], { encoding: 'utf8' }),
+      spawnSync(process.execPath, [MAIN, 'decode', '-'], { encoding: 'utf8', input: 'ab'.repeat(6 * MB) }),
+    ]) {
+      assert.is(r.status, 1, r.stderr);
+      assert.match(r.stderr, /MSGPACK_[A-Z]+|TX_[A-Z_]+/);
+      assert.not.match(r.stderr, /RangeError|Maximum call stack|\n\s+at /);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
