@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { Chain, type ChainOptions } from './chain.js';
 import type { NodeConfig } from './config.js';
+import type { HttpTimeouts } from './http-guards.js';
 import { startServer, type RunningServer } from './http-server.js';
 import { createStaticHandler, defaultStaticRoots } from './static.js';
 import { createLogger, type Logger } from './log.js';
@@ -14,6 +15,8 @@ import { loadTls, type TlsMaterial } from './tls.js';
 export interface NodeOptions extends ChainOptions {
   /** Replaces the store the config names (tests pass a shared MemoryStore to simulate restarts). */
   store?: Store;
+  /** HTTP time limits (tests shorten them); defaults DEFAULT_HTTP_TIMEOUTS. */
+  httpTimeouts?: Partial<HttpTimeouts>;
 }
 
 export interface LocalNode {
@@ -39,7 +42,7 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
   let server: RunningServer;
   try {
     server = await startServer(
-      { routes: createRoutes(chain), maxRequestBytes: config.limits.maxRequestBytes, tls, logger, staticFiles: createStaticHandler(defaultStaticRoots()) },
+      { routes: createRoutes(chain), maxRequestBytes: config.limits.maxRequestBytes, tls, logger, staticFiles: createStaticHandler(defaultStaticRoots()), timeouts: options.httpTimeouts },
       config.host,
       config.port,
     );
