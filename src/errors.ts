@@ -66,6 +66,10 @@ export const ERROR_CODES = {
   REQUEST_ABORTED: 'The client closed the connection before the request body was complete.',
   REQUEST_TIMEOUT: 'The request headers or body did not arrive in time.',
   NODE_INTERNAL: 'The node failed unexpectedly while handling the request.',
+  SUBSCRIPTION_INVALID: 'A live-update subscription message is malformed or names nothing the node knows.',
+  SUBSCRIPTION_LIMIT: 'The connection holds as many subscriptions as the node allows.',
+  DEV_API_DISABLED: 'The development endpoints are switched off (--no-dev-api).',
+  PORT_IN_USE: 'Another process already listens on the port the node was asked to use.',
   CONFIG_INVALID: 'The node configuration is invalid.',
   // mining
   ABORTED: 'The operation was aborted by its signal.',

@@ -64,6 +64,9 @@ export const API_ERRORS: Partial<Record<ErrorCode, ApiErrorSpec>> = {
   BAD_REQUEST_PARAM: { status: 400, code: 10039 },
   INVALID_ARGUMENT: { status: 400, code: 10039 },
   MEMPOOL_FULL: { status: 503, code: 10040 },
+  SUBSCRIPTION_INVALID: { status: 400, code: 10050 },
+  SUBSCRIPTION_LIMIT: { status: 429, code: 10051 },
+  DEV_API_DISABLED: { status: 403, code: 10052 },
   NODE_INTERNAL: { status: 500, code: 10099 },
 };
 

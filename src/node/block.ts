@@ -50,6 +50,8 @@ export interface BlockRecord {
   registered: Record<string, string>;
   /** Wallets this block changed (address hex → stored wallet JSON). */
   bals: Record<string, unknown>;
+  /** Development credits of the faucet (dev API), outside any transaction. */
+  mint?: { address: string; currency: string; amount: string }[];
 }
 
 const hex = (b: Uint8Array) => bytesToHex(b, true);

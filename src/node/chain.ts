@@ -36,6 +36,27 @@ import { prepareSubmission, validateSubmission, type SubmissionContext } from '.
 import { InlineVerifier, WorkerVerifier, type SignatureVerifier } from './verifier.js';
 import { decodeWallet, encodeWallet, storedWallet, walletStateBytes, ZERO_HASH, type Wallet } from './wallet.js';
 
+/** Development money: credited in the next block, outside any transaction (dev API faucet). */
+export interface Mint {
+  /** Lowercase address hex. */
+  address: string;
+  currency: string;
+  amount: bigint;
+}
+
+/** A block just committed, with what it did, for the live update stream. */
+export interface CommittedBlock {
+  record: BlockRecord;
+  txs: NodeTx[];
+  /** Status JSON of each transaction, in the order of `txs`. */
+  statuses: string[];
+}
+
+export type BlockListener = (block: CommittedBlock) => void;
+
+/** Largest balance a wallet can hold in one currency (the reference ledger's uint64). */
+const MAX_BALANCE = (1n << 64n) - 1n;
+
 export interface ChainOptions {
   /** Milliseconds since the epoch; tests inject a fixed clock to replay old vectors. */
   clock?: () => number;
@@ -101,7 +122,8 @@ export class Chain {
   private readonly owners = new Map<string, string>();
   private readonly statusCache = new Map<string, string>();
   private lastTimeNs = 0n;
-  private producing: Promise<void> | undefined;
+  private producing: Promise<unknown> | undefined;
+  private readonly blockListeners = new Set<BlockListener>();
   private scheduled = false;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -294,7 +316,7 @@ export class Chain {
       throw new ValidationError('STORE_UNAVAILABLE', 'The node could not store the transaction', { details: 'it was not accepted; retry later', cause });
     }
     this.mempool.markDurable(tx);
-    if (this.config.instant) this.schedule();
+    if (this.config.instant && !this.config.mineOnDemand) this.schedule();
     return { txid, duplicate: false };
   }
 
@@ -344,8 +366,41 @@ export class Chain {
     return this.store.get('x:' + txid);
   }
 
+  /** Calls `listener` after each committed block; returns the function that stops it. */
+  onBlock(listener: BlockListener): () => void {
+    this.blockListeners.add(listener);
+    return () => this.blockListeners.delete(listener);
+  }
+
+  /**
+   * Makes a block now, even an empty one, with the pending transactions and `mints` (dev API,
+   * mine on demand); resolves once it is committed.
+   */
+  async mineBlock(mints: Mint[] = []): Promise<BlockRecord> {
+    for (const m of mints) {
+      const held = this.wallets.get(m.address)?.amount.get(m.currency) ?? 0n;
+      if (m.amount <= 0n || held + m.amount > MAX_BALANCE) {
+        throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid faucet amount', { field: 'amount', details: `the balance must stay within 1 .. 2^64 - 1; it holds ${held} ${m.currency}` });
+      }
+    }
+    for (;;) {
+      if (this.closed) throw new ValidationError('MEMPOOL_FULL', 'The node is shutting down');
+      if (!this.producing) break;
+      await this.producing.catch(() => undefined);
+    }
+    const made = this.produce({ force: true, mints });
+    this.producing = made.finally(() => {
+      this.producing = undefined;
+    });
+    const record = await made;
+    if (!record) throw new ValidationError('STORE_UNAVAILABLE', 'The node could not store the block', { details: 'retry later' });
+    return record;
+  }
+
   private start(): void {
-    if (!this.config.instant) {
+    if (this.config.mineOnDemand) {
+      // Blocks only when asked for (POST /api/dev/mine, the faucet).
+    } else if (!this.config.instant) {
       this.timer = setInterval(() => this.schedule(), this.config.blockTimeMs);
       this.timer.unref();
     }
@@ -372,9 +427,10 @@ export class Chain {
    * with the event loop let in between, so submissions keep being answered while a large
    * block is applied and serialized (a 5000-transaction block is ~100 ms of work).
    */
-  private async produce(): Promise<void> {
+  private async produce(options: { force?: boolean; mints?: Mint[] } = {}): Promise<BlockRecord | undefined> {
     const txs = this.mempool.peek(this.config.limits.maxBlockTxs);
-    if (txs.length === 0) return;
+    const mints = options.mints ?? [];
+    if (txs.length === 0 && !options.force) return undefined;
     const now = this.clock();
     const height = this.height + 1;
     const draft = new BlockDraft(this.wallets, this.allocLast, this.owners);
@@ -389,6 +445,10 @@ export class Chain {
       if (i % SLICE === SLICE - 1) await yieldToEventLoop();
     }
     depositFees(draft, bytesToHex(this.feeAddress));
+    for (const m of mints) {
+      const w = draft.write(m.address);
+      w.amount.set(m.currency, (w.amount.get(m.currency) ?? 0n) + m.amount);
+    }
 
     const addresses = [...draft.changed.keys()].sort();
     const header = {
@@ -443,6 +503,7 @@ export class Chain {
       if (i % SLICE === SLICE - 1) await yieldToEventLoop();
     }
     const record = blockRecord(header, hash, { txs: txs.map((tx) => tx.txid), failed, registered, bals });
+    if (mints.length > 0) record.mint = mints.map((m) => ({ address: addressToText(hexToBytes(m.address)), currency: m.currency, amount: String(m.amount) }));
     ops.push({ type: 'put', key: heightKey(height), value: Buffer.from(JSON.stringify(record)) });
     ops.push({ type: 'put', key: 'h:' + hashHex, value: Buffer.from(String(height)) });
     ops.push({ type: 'put', key: 'meta', value: this.metaBytes({ height, hash, time: header.time, allocLast: draft.allocLast }) });
@@ -452,7 +513,7 @@ export class Chain {
     } catch (err) {
       this.logger.error(`committing block ${height} failed, retrying: ${(err as Error).message}`);
       await new Promise((r) => setTimeout(r, RETRY_MS));
-      return;
+      return undefined;
     }
     // Durable: make the block visible, all in one synchronous step.
     for (const a of addresses) {
@@ -476,7 +537,15 @@ export class Chain {
       }
     }
     this.mempool.remove(txs);
-    this.logger.info(`block ${height} ${hashHex}: ${txs.length} txs (${Object.keys(failed).length} failed)`);
+    this.logger.info(`block ${height} ${hashHex}: ${txs.length} txs (${Object.keys(failed).length} failed)${mints.length ? `, ${mints.length} faucet credit(s)` : ''}`);
+    for (const listener of this.blockListeners) {
+      try {
+        listener({ record, txs, statuses });
+      } catch (err) {
+        this.logger.error(`block listener failed: ${(err as Error).message}`);
+      }
+    }
+    return record;
   }
 
   /** Stops making blocks, lets the current one finish and writes what is pending. */

@@ -44,6 +44,10 @@ export interface NodeConfig {
   difficulty: number;
   blockTimeMs: number;
   instant: boolean;
+  /** Blocks only when asked for (POST /api/dev/mine or the faucet), never on a timer. */
+  mineOnDemand: boolean;
+  /** The development endpoints under /api/dev (faucet, mine, accounts). */
+  devApi: boolean;
   allocGroup: number;
   /** Wallet number the allocation block starts after; the first registration gets last + 1. */
   allocLast: number | undefined;
@@ -81,6 +85,8 @@ export function defaultConfig(): NodeConfig {
     difficulty: 16,
     blockTimeMs: 1000,
     instant: false,
+    mineOnDemand: false,
+    devApi: true,
     allocGroup: 10,
     allocLast: undefined,
     fees: { SK: { base: 1n, baseextra: 64n, kb: 1000n } },
@@ -162,6 +168,8 @@ export function applyConfigObject(config: NodeConfig, raw: unknown, source: stri
   if (obj.difficulty !== undefined) out.difficulty = integer(at('difficulty'), obj.difficulty, 0, 512);
   if (obj.blockTimeMs !== undefined) out.blockTimeMs = integer(at('blockTimeMs'), obj.blockTimeMs, 1, 3_600_000);
   if (obj.instant !== undefined) out.instant = Boolean(obj.instant);
+  if (obj.mineOnDemand !== undefined) out.mineOnDemand = Boolean(obj.mineOnDemand);
+  if (obj.devApi !== undefined) out.devApi = Boolean(obj.devApi);
   if (obj.allocGroup !== undefined) out.allocGroup = integer(at('allocGroup'), obj.allocGroup, 0, 0xffff);
   if (obj.allocLast !== undefined) out.allocLast = integer(at('allocLast'), obj.allocLast, 0, 0xfffffe);
   if (obj.allocBlock !== undefined) {
@@ -237,6 +245,9 @@ export const NODE_FLAGS: FlagSpec[] = [
   { flag: '--difficulty', value: 'bits', help: 'registration proof of work in leading zero bits, 0 = off (default 16)' },
   { flag: '--block-time', value: 'ms', help: 'make a block every ms milliseconds while transactions wait (default 1000)' },
   { flag: '--instant', help: 'make a block as soon as transactions arrive' },
+  { flag: '--mine-on-demand', help: 'make blocks only when asked: POST /api/dev/mine, tpkit faucet' },
+  { flag: '--no-dev-api', help: 'switch off the development endpoints /api/dev/* (faucet, mine, accounts)' },
+  { flag: '--reset', help: 'delete the chain in the data dir and start a fresh one from genesis' },
   { flag: '--alloc-group', value: 'n', help: 'address group of registered wallets (default 10)' },
   { flag: '--alloc-last', value: 'n', help: 'wallet number the allocation starts after (default: after the genesis wallets)' },
   { flag: '--fee', value: 'CUR:base:baseextra:kb', help: 'fee rate for a currency, repeatable; "--fee none" charges no fee (default SK:1:64:1000)' },
@@ -252,9 +263,16 @@ export const NODE_FLAGS: FlagSpec[] = [
   { flag: '--help', help: 'print this list' },
 ];
 
+/** Settings that only shape the genesis block: on an existing chain they change nothing. */
+export const GENESIS_ONLY = ['--accounts', '--balance', '--alloc-group', '--alloc-last', '--fee-address'];
+
 export interface ParsedNodeArgs {
   help: boolean;
   config: NodeConfig;
+  /** Start from a fresh genesis, deleting the chain in the data dir. */
+  reset: boolean;
+  /** Genesis-only flags (or config keys) that were given, to warn about on an existing chain. */
+  genesisFlags: string[];
   /** Whether the port was chosen by the user (a TLS node otherwise moves to the HTTPS default). */
   portGiven: boolean;
 }
@@ -283,7 +301,8 @@ export function parseNodeArgs(argv: readonly string[], readFile: (path: string) 
       values.push([arg, v]);
     }
   }
-  if (values.some(([f]) => f === '--help')) return { help: true, config: defaultConfig(), portGiven: false };
+  if (values.some(([f]) => f === '--help')) return { help: true, config: defaultConfig(), portGiven: false, reset: false, genesisFlags: [] };
+  const genesisFlags = values.map(([f]) => f).filter((f, i, all) => GENESIS_ONLY.includes(f) && all.indexOf(f) === i);
 
   let config = defaultConfig();
   const file = values.find(([f]) => f === '--config')?.[1];
@@ -297,6 +316,9 @@ export function parseNodeArgs(argv: readonly string[], readFile: (path: string) 
     }
     config = applyConfigObject(config, raw, file);
     portGiven = (raw as Record<string, unknown>).port !== undefined;
+    for (const key of ['accounts', 'faucet', 'wallets', 'allocGroup', 'allocLast', 'allocBlock', 'feeAddress']) {
+      if ((raw as Record<string, unknown>)[key] !== undefined) genesisFlags.push(`${file}: ${key}`);
+    }
   }
 
   let fees: Record<string, FeeRateConfig> | undefined;
@@ -313,6 +335,8 @@ export function parseNodeArgs(argv: readonly string[], readFile: (path: string) 
       case '--difficulty': config.difficulty = integer(flag, s, 0, 512); break;
       case '--block-time': config.blockTimeMs = integer(flag, s, 1, 3_600_000); break;
       case '--instant': config.instant = true; break;
+      case '--mine-on-demand': config.mineOnDemand = true; break;
+      case '--no-dev-api': config.devApi = false; break;
       case '--alloc-group': config.allocGroup = integer(flag, s, 0, 0xffff); break;
       case '--alloc-last': config.allocLast = integer(flag, s, 0, 0xfffffe); break;
       case '--fee': {
@@ -343,7 +367,9 @@ export function parseNodeArgs(argv: readonly string[], readFile: (path: string) 
   if (fees) config.fees = fees;
   if (faucet) config.faucet = faucet;
   checkConfig(config);
-  return { help: false, config, portGiven };
+  const reset = values.some(([f]) => f === '--reset');
+  if (reset && config.memory) throw invalid('--reset', 'a --memory node starts fresh anyway; give one of them');
+  return { help: false, config, portGiven, reset, genesisFlags };
 }
 
 /** Checks that hold across fields. */
@@ -354,6 +380,7 @@ export function checkConfig(config: NodeConfig): void {
   if (config.tls.cert !== undefined && config.tls.selfSigned) {
     throw invalid('--tls-self-signed', 'cannot be combined with --tls-cert');
   }
+  if (config.instant && config.mineOnDemand) throw invalid('--mine-on-demand', 'cannot be combined with --instant');
 }
 
 export function nodeHelp(): string {

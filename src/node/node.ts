@@ -7,7 +7,9 @@ import type { HttpTimeouts } from './http-guards.js';
 import { startServer, type RunningServer } from './http-server.js';
 import { createStaticHandler, defaultStaticRoots } from './static.js';
 import { createLogger, type Logger } from './log.js';
+import { createDevRoutes } from './dev-routes.js';
 import { createRoutes } from './routes.js';
+import { attachWsHub } from './ws-hub.js';
 import { MemoryStore, type Store } from './store.js';
 import { LevelStore } from './store-level.js';
 import { loadTls, type TlsMaterial } from './tls.js';
@@ -42,7 +44,7 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
   let server: RunningServer;
   try {
     server = await startServer(
-      { routes: createRoutes(chain), maxRequestBytes: config.limits.maxRequestBytes, tls, logger, staticFiles: createStaticHandler(defaultStaticRoots()), timeouts: options.httpTimeouts },
+      { routes: [...createRoutes(chain), ...createDevRoutes(chain)], maxRequestBytes: config.limits.maxRequestBytes, tls, logger, staticFiles: createStaticHandler(defaultStaticRoots()), timeouts: options.httpTimeouts },
       config.host,
       config.port,
     );
@@ -50,6 +52,7 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
     await chain.close();
     throw err;
   }
+  const hub = attachWsHub(server.server, chain, logger);
   let closing: Promise<void> | undefined;
   return {
     chain,
@@ -58,6 +61,7 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
     ledgerDir,
     close: () =>
       (closing ??= (async () => {
+        hub.close();
         await server.close();
         await chain.close();
       })()),

@@ -67,7 +67,8 @@ async function blockFor(chain: Chain, id: string): Promise<BlockRecord> {
   return record;
 }
 
-async function fullBlock(chain: Chain, r: BlockRecord): Promise<{ [key: string]: JsonValue }> {
+/** A block as GET /api/block answers it, with its transactions read from the store. */
+export async function fullBlock(chain: Chain, r: BlockRecord): Promise<{ [key: string]: JsonValue }> {
   const txs: { [key: string]: JsonValue } = {};
   for (const txid of r.txs) {
     const raw = await chain.txContainer(txid);
