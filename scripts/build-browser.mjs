@@ -36,12 +36,15 @@ const result = await build({
   metafile: true,
   legalComments: 'none',
   plugins: [noNodePool],
+  // Browsers have a global WebSocket; the client loads the ws package only where there is none.
+  external: ['ws'],
   logLevel: 'warning',
 });
 
 const leaks = [];
 for (const [file, input] of Object.entries(result.metafile.inputs)) {
   for (const imported of input.imports) if (NODE_BUILTINS.has(imported.path)) leaks.push(`${file} imports ${imported.path}`);
+  if (file.includes('node_modules/ws/')) leaks.push(`${file} (the ws package) is bundled`);
 }
 if (leaks.length > 0) {
   console.error(`build-browser: Node built-ins in the browser bundle:\n  ${leaks.join('\n  ')}`);

@@ -23,6 +23,8 @@ const COMMANDS: Record<string, Command> = {
   mine: { summary: 'Mine a register body (or signed register tx) at a difficulty', load: () => import('./mine.js') },
   bench: { summary: 'Measure register mining speed against openssl, node:crypto and @noble/hashes', load: () => import('./bench.js') },
   node: { summary: 'Run a local node: the full HTTP API on a persistent ledger that makes blocks', load: () => import('./node.js') },
+  faucet: { summary: 'Credit development money to an address on a local tpkit node', load: () => import('./faucet.js') },
+  accounts: { summary: "List a local tpkit node's development accounts and balances", load: () => import('./accounts.js') },
 };
 
 function usage(): string {

@@ -1,6 +1,7 @@
 // `tpkit node`: a local ThePower node for wallet development, as `anvil` is for Ethereum.
 
-import { resolve } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { bytesToHex } from '../bytes.js';
 import { addressToHex, addressToText } from '../codec/address.js';
 import { DEFAULT_HTTPS_PORT, nodeHelp, parseNodeArgs, type NodeConfig } from '../node/config.js';
@@ -17,9 +18,10 @@ function banner(node: LocalNode, config: NodeConfig): string {
     `  Playground  ${node.url}/  (wallet page: register, send, benchmark in this browser)`,
     `  Chain       ${config.chain}, node name ${config.nodeName}, height ${chain.height}`,
     `  Difficulty  ${config.difficulty} bits of register proof of work${config.difficulty === 0 ? ' (off)' : ''}`,
-    `  Block time  ${config.instant ? 'instant: a block as soon as transactions arrive' : `${config.blockTimeMs} ms`}`,
+    `  Block time  ${config.mineOnDemand ? 'on demand: POST /api/dev/mine or tpkit faucet makes a block' : config.instant ? 'instant: a block as soon as transactions arrive' : `${config.blockTimeMs} ms`}`,
     `  Data dir    ${config.memory ? 'none: --memory, nothing is saved' : resolve(config.dataDir)}`,
     `  Fees        ${fees.length ? fees.join('; ') : 'none'} -> ${addressToText(chain.feeAddress)}`,
+    `  Dev API     ${config.devApi ? `${node.url}/api/dev/{faucet,mine,accounts}; live stream ${node.url.replace(/^http/, 'ws')}/api/ws` : `off (--no-dev-api); live stream ${node.url.replace(/^http/, 'ws')}/api/ws`}`,
   ];
   if (node.tls) {
     lines.push(`  TLS         ${node.tls.devCertPath ? `self-signed development certificate ${resolve(node.tls.devCertPath)}` : 'certificate from --tls-cert'}`);
@@ -45,7 +47,17 @@ export async function run(argv: string[]): Promise<number> {
   }
   let config = parsed.config;
   if ((config.tls.cert !== undefined || config.tls.selfSigned) && !parsed.portGiven) config = { ...config, port: DEFAULT_HTTPS_PORT };
+  const ledger = join(config.dataDir, 'ledger');
+  if (parsed.reset && existsSync(ledger)) {
+    rmSync(ledger, { recursive: true, force: true });
+    process.stderr.write(`--reset: deleted the chain in ${resolve(ledger)}; starting from genesis\n`);
+  }
   const node = await startNode(config);
+  if (!node.chain.fresh && parsed.genesisFlags.length > 0) {
+    process.stderr.write(
+      `warning: ${parsed.genesisFlags.join(', ')} only shape a new chain; ${resolve(config.dataDir)} already holds chain ${config.chain} at height ${node.chain.height}, so they change nothing (add --reset to start a fresh chain)\n`,
+    );
+  }
   process.stdout.write(banner(node, config) + '\n');
 
   await new Promise<void>((done) => {

@@ -151,6 +151,8 @@ const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
     if (nodeError === 'TIMESTAMP_OUT_OF_WINDOW') return "this machine's clock is an hour or more away from the node's; set it right.";
     if (nodeError === 'WRONG_CHAIN') return 'the address belongs to another chain than this node.';
     if (nodeError === 'MEMPOOL_FULL') return 'the node is busy; try again in a few seconds.';
+    if (nodeError === 'DEV_API_DISABLED') return 'the node runs with --no-dev-api; restart it without that flag.';
+    if (nodeError === 'ROUTE_NOT_FOUND') return 'this node has no such endpoint (the faucet and accounts exist only on `tpkit node`).';
     return 'the node refused the request.';
   },
   ADDRESS_INVALID: () => 'check the address; `tpkit address ADDR` explains one.',

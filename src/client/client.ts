@@ -10,6 +10,8 @@ import { ApiError, TimeoutError, UnknownTxError } from './client-errors.js';
 import { requestJson, type HttpSettings } from './http.js';
 import { nodeStatusFrom, seqFrom, txidFrom, txStatusFrom, walletInfoFrom, type NodeStatus, type TxStatus, type WalletInfo } from './responses.js';
 import { checkTransactionTransport } from './transport-policy.js';
+import { devApi, type DevApi } from './dev.js';
+import { watchAddress, watchBlocks, watchTx, type AddressChange, type BlockSummary, type WatchOptions } from './watch.js';
 
 export interface ClientOptions {
   /** The node's base URL, e.g. https://node.example:1443 or http://127.0.0.1:43280. */
@@ -48,6 +50,14 @@ export interface TpkitClient {
   waitForTx(txid: string, options?: WaitOptions): Promise<TxStatus>;
   getSeq(address: string | Uint8Array, options?: CallOptions): Promise<bigint>;
   nodeStatus(options?: CallOptions): Promise<NodeStatus>;
+  /** Calls `onBlock` for each new block from the node's live stream until the signal aborts. */
+  watchBlocks(onBlock: (block: BlockSummary) => void, options?: WatchOptions): Promise<void>;
+  /** The transaction's result from the live stream, as soon as its block is committed. */
+  watchTx(txid: string, options?: WatchOptions): Promise<TxStatus>;
+  /** Calls `onChange` with the wallet and its transactions of each block that changes it. */
+  watchAddress(address: string | Uint8Array, onChange: (change: AddressChange) => void, options?: WatchOptions & { get?: ('tx' | 'bal')[] }): Promise<void>;
+  /** The development endpoints of a local tpkit node. */
+  readonly dev: DevApi;
 }
 
 const FIRST_POLL_MS = 150;
@@ -165,6 +175,14 @@ export function createClient(options: ClientOptions): TpkitClient {
       const path = `/api/address/${addressPath(address)}/seq`;
       return seqFrom(await requestJson(http, path, call), `GET ${path}`);
     },
+
+    watchBlocks: (onBlock, watch) => watchBlocks(http, onBlock, watch),
+    watchTx: (txid, watch) => {
+      decodeTxid(txid);
+      return watchTx(http, txid, watch);
+    },
+    watchAddress: (address, onChange, watch) => watchAddress(http, address, onChange, watch),
+    dev: devApi(http),
 
     async nodeStatus(call = {}) {
       return nodeStatusFrom(await requestJson(http, '/api/node/status', call), 'GET /api/node/status');

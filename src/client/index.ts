@@ -4,6 +4,8 @@
 export { createClient, type CallOptions, type ClientOptions, type TpkitClient, type WaitOptions } from './client.js';
 export { ApiError, NetworkError, TimeoutError, TxFailedError, UnknownTxError, type ApiErrorInfo } from './client-errors.js';
 export type { NodeStatus, TxStatus, WalletInfo } from './responses.js';
+export type { AddressChange, BlockSummary, WatchOptions, WebSocketFactory } from './watch.js';
+export type { DevAccountInfo, DevApi, MinedBlock } from './dev.js';
 export { isLoopbackHost } from './transport-policy.js';
 export { feeRates, chooseFeeCurrency, autoFee } from './fee.js';
 export { registerWallet, type RegisterStage, type RegisterWalletOptions, type RegisteredWallet } from './register-wallet.js';

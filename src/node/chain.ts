@@ -112,6 +112,8 @@ export class Chain {
   allocLast = 0;
   feeAddress: Uint8Array = new Uint8Array(8);
   settings: { [key: string]: JsonValue } = {};
+  /** True when this start created the chain (genesis), false when it resumed one. */
+  fresh = false;
 
   private readonly clock: () => number;
   private readonly logger: Logger;
@@ -194,6 +196,7 @@ export class Chain {
     ops.push({ type: 'put', key: 'h:' + record.hash, value: utf8.encode('0') });
     ops.push({ type: 'put', key: 'meta', value: this.metaBytes() });
     await this.store.batch(ops, { sync: true });
+    this.fresh = true;
     this.logger.info(`genesis block ${record.hash} for chain ${this.config.chain}`);
   }
 

@@ -8,6 +8,7 @@ import { startServer, type RunningServer } from './http-server.js';
 import { createStaticHandler, defaultStaticRoots } from './static.js';
 import { createLogger, type Logger } from './log.js';
 import { createDevRoutes } from './dev-routes.js';
+import { ensurePortFree, portInUse } from './port-check.js';
 import { createRoutes } from './routes.js';
 import { attachWsHub } from './ws-hub.js';
 import { MemoryStore, type Store } from './store.js';
@@ -33,6 +34,7 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
   const logger: Logger = options.logger ?? createLogger(config.logLevel);
   const tls = loadTls(config);
   const ledgerDir = config.memory ? undefined : join(config.dataDir, 'ledger');
+  await ensurePortFree(config.host, config.port);
   const store = options.store ?? (ledgerDir ? await LevelStore.open(ledgerDir) : new MemoryStore());
   let chain: Chain;
   try {
@@ -50,7 +52,7 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
     );
   } catch (err) {
     await chain.close();
-    throw err;
+    throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? portInUse(config.host, config.port, err) : err;
   }
   const hub = attachWsHub(server.server, chain, logger);
   let closing: Promise<void> | undefined;

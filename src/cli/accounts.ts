@@ -1,0 +1,36 @@
+// `tpkit accounts`: the development accounts of a local tpkit node, with their balances.
+
+import { parseArgs } from 'node:util';
+import { bytesToHex } from '../bytes.js';
+import { NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, printJson, runWalletCommand } from './wallet-common.js';
+
+const HELP = `Usage: tpkit accounts [options]
+
+Lists the prefunded development accounts of a local tpkit node: index, address, balances and
+secret key. The keys are public (the same on every machine): never use them on a real chain.
+
+Options:
+${NODE_HELP}`;
+
+export function run(argv: string[]): Promise<number> {
+  return runWalletCommand('accounts', async () => {
+    const { values } = parseArgs({ args: argv, allowPositionals: false, options: { ...NODE_OPTIONS } });
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
+    const accounts = await clientFrom(values).dev.accounts({ signal: interruptSignal() });
+    if (values.json) {
+      printJson(accounts.map((a) => ({ ...a, secretKey: bytesToHex(a.secretKey) })));
+      return 0;
+    }
+    if (accounts.length === 0) console.log('this node has no development accounts (tpkit node --accounts N makes them at genesis)');
+    for (const a of accounts) {
+      const balances = Object.entries(a.amount).map(([cur, v]) => `${v} ${cur}`).join(', ') || '0';
+      console.log(`(${a.index}) ${a.address}  ${a.hex}  ${balances}`);
+      console.log(`    secret key ${bytesToHex(a.secretKey)}`);
+    }
+    console.log('DEVELOPMENT KEYS: public, anyone can spend from them. Never use them on a real chain.');
+    return 0;
+  }, argv);
+}

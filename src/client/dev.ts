@@ -1,0 +1,67 @@
+// The development endpoints of a local tpkit node (/api/dev): money from the faucet, blocks on
+// demand, the development accounts. A network node has none of them (404).
+
+import { addressFromText, addressToText } from '../codec/address.js';
+import { hexToBytes } from '../bytes.js';
+import { toBigInt } from './api-json.js';
+import { requestJson, type HttpSettings, type JsonObject } from './http.js';
+import type { CallOptions } from './client.js';
+
+export interface DevAccountInfo {
+  index: number;
+  address: string;
+  hex: string;
+  publicKey: string;
+  /** Development key: public knowledge, never for a real chain. */
+  secretKey: Uint8Array;
+  amount: Record<string, bigint>;
+}
+
+export interface MinedBlock {
+  hash: string;
+  height: number;
+  txs: number;
+}
+
+export interface DevApi {
+  /** Credits `amount` of `currency` (default SK) to the address in a block made now. */
+  faucet(address: string | Uint8Array, amount: bigint | number, options?: CallOptions & { currency?: string }): Promise<MinedBlock>;
+  /** Makes `blocks` blocks now (default 1), with whatever is pending. */
+  mine(blocks?: number, options?: CallOptions): Promise<MinedBlock[]>;
+  accounts(options?: CallOptions): Promise<DevAccountInfo[]>;
+}
+
+const block = (b: JsonObject): MinedBlock => ({ hash: String(b.hash ?? b.block), height: Number(toBigInt(b.height) ?? 0n), txs: Number(toBigInt(b.txs) ?? 0n) });
+
+export function devApi(http: HttpSettings): DevApi {
+  return {
+    async faucet(address, amount, options = {}) {
+      const text = typeof address === 'string' ? addressToText(addressFromText(address)) : addressToText(address);
+      const answer = await requestJson(http, '/api/dev/faucet', {
+        method: 'POST',
+        json: { address: text, amount: String(amount), currency: options.currency ?? 'SK' },
+        signal: options.signal,
+      });
+      return block(answer);
+    },
+    async mine(blocks = 1, options = {}) {
+      const answer = await requestJson(http, '/api/dev/mine', { method: 'POST', json: { blocks }, signal: options.signal });
+      return (answer.blocks as JsonObject[]).map(block);
+    },
+    async accounts(options = {}) {
+      const answer = await requestJson(http, '/api/dev/accounts', { signal: options.signal });
+      return (answer.accounts as JsonObject[]).map((a) => {
+        const amount: Record<string, bigint> = {};
+        for (const [cur, v] of Object.entries((a.amount ?? {}) as JsonObject)) amount[cur] = toBigInt(v) ?? 0n;
+        return {
+          index: Number(a.index),
+          address: String(a.address),
+          hex: String(a.hex),
+          publicKey: String(a.public_key),
+          secretKey: hexToBytes(String(a.secret_key)),
+          amount,
+        };
+      });
+    },
+  };
+}

@@ -1,0 +1,164 @@
+// Live updates from a node's /api/ws stream instead of polling: new blocks, one transaction's
+// result, an address's changes. Browsers (and Node 22+) have a global WebSocket; on Node 20
+// the `ws` package is loaded on first use, so the browser build never carries it.
+
+import { addressFromText, addressToText } from '../codec/address.js';
+import { AbortError } from '../errors.js';
+import { parseApiJson, toBigInt } from './api-json.js';
+import { ApiError, NetworkError, UnknownTxError } from './client-errors.js';
+import { joinUrl, type HttpSettings, type JsonObject } from './http.js';
+import { txStatusFrom, walletInfoFrom, type TxStatus, type WalletInfo } from './responses.js';
+
+/** What a browser WebSocket and the `ws` package both offer. */
+interface StreamSocket {
+  send(data: string): void;
+  close(): void;
+  addEventListener(type: 'open' | 'message' | 'error' | 'close', listener: (event: { data?: unknown }) => void): void;
+}
+export type WebSocketFactory = new (url: string) => StreamSocket;
+
+export interface WatchOptions {
+  signal?: AbortSignal;
+  /** A WebSocket implementation (default: the global one, else the `ws` package). */
+  WebSocket?: WebSocketFactory;
+}
+
+export interface BlockSummary {
+  hash: string;
+  height: number;
+  parent: string;
+  /** Block time, ms since the epoch. */
+  time: number;
+  txs: number;
+  failed: number;
+}
+
+export interface AddressChange {
+  address: string;
+  /** The wallet after the block (when balances were asked for). */
+  balance?: WalletInfo;
+  /** The block's transactions from or to the address, by txid, as block views list them. */
+  txs?: Record<string, unknown>;
+}
+
+async function socketFactory(custom?: WebSocketFactory): Promise<WebSocketFactory> {
+  if (custom) return custom;
+  const global = (globalThis as { WebSocket?: WebSocketFactory }).WebSocket;
+  if (typeof global === 'function') return global;
+  const ws = await import('ws');
+  return ws.WebSocket as unknown as WebSocketFactory;
+}
+
+function streamUrl(base: URL): string {
+  const url = joinUrl(base, '/api/ws');
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.href;
+}
+
+function streamError(answer: JsonObject, request: string): ApiError {
+  return new ApiError({
+    status: 400,
+    apiCode: typeof answer.code === 'number' ? answer.code : undefined,
+    apiMessage: typeof answer.msg === 'string' ? answer.msg : 'subscription refused',
+    nodeError: typeof answer.error === 'string' ? answer.error : undefined,
+    request,
+  });
+}
+
+/**
+ * Opens the stream, subscribes, and hands each pushed message to `onMessage` until it calls
+ * `done`, the signal aborts (then it resolves, or rejects when `abortRejects`), or the stream
+ * fails (NetworkError, or ApiError when the node refuses the subscription).
+ */
+async function stream(
+  http: HttpSettings,
+  subscription: JsonObject,
+  onMessage: (message: JsonObject, done: (result?: unknown, error?: unknown) => void) => void,
+  options: WatchOptions & { abortRejects?: boolean },
+): Promise<unknown> {
+  const request = `WS /api/ws ${JSON.stringify(subscription)}`;
+  if (options.signal?.aborted) {
+    if (options.abortRejects) throw new AbortError('watch aborted');
+    return undefined;
+  }
+  const Socket = await socketFactory(options.WebSocket);
+  return new Promise((resolve, reject) => {
+    let finished = false;
+    let socket: StreamSocket;
+    const finish = (result?: unknown, error?: unknown) => {
+      if (finished) return;
+      finished = true;
+      options.signal?.removeEventListener('abort', onAbort);
+      try {
+        socket.close();
+      } catch {
+        // already closed
+      }
+      if (error !== undefined) reject(error);
+      else resolve(result);
+    };
+    const onAbort = () => finish(undefined, options.abortRejects ? new AbortError('watch aborted') : undefined);
+    try {
+      socket = new Socket(streamUrl(http.baseUrl));
+    } catch (cause) {
+      reject(new NetworkError(`cannot open ${streamUrl(http.baseUrl)}: ${(cause as Error).message}`, { cause }));
+      return;
+    }
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    socket.addEventListener('open', () => socket.send(JSON.stringify(subscription)));
+    socket.addEventListener('error', () => finish(undefined, new NetworkError(`the stream ${streamUrl(http.baseUrl)} failed`)));
+    socket.addEventListener('close', () => finish(undefined, new NetworkError(`the node closed the stream ${streamUrl(http.baseUrl)}`)));
+    socket.addEventListener('message', (event) => {
+      let message: JsonObject;
+      try {
+        message = parseApiJson(String(event.data)) as JsonObject;
+      } catch {
+        return; // not JSON: nothing a subscriber asked for
+      }
+      if (message.ok === false) finish(undefined, streamError(message, request));
+      else if (message.ok === true && 'subscribe' in message) return; // the acknowledgement
+      else onMessage(message, finish);
+    });
+  });
+}
+
+export function watchBlocks(http: HttpSettings, onBlock: (block: BlockSummary) => void, options: WatchOptions = {}): Promise<void> {
+  return stream(http, { sub: 'blockstat' }, (m) => {
+    const b = m.blockstat as JsonObject | undefined;
+    if (!b) return;
+    onBlock({
+      hash: String(b.hash),
+      height: Number(toBigInt(b.height) ?? 0n),
+      parent: String(b.parent),
+      time: Number(toBigInt(b.time) ?? 0n),
+      txs: Number(toBigInt(b.txs) ?? 0n),
+      failed: Number(toBigInt(b.failed) ?? 0n),
+    });
+  }, options) as Promise<void>;
+}
+
+export async function watchTx(http: HttpSettings, txid: string, options: WatchOptions = {}): Promise<TxStatus> {
+  try {
+    return (await stream(http, { sub: 'tx', txid }, (m, done) => {
+      if (m.tx === txid) done(txStatusFrom({ res: m.res }, `WS tx ${txid}`));
+    }, { ...options, abortRejects: true })) as TxStatus;
+  } catch (err) {
+    if (err instanceof ApiError && err.nodeError === 'TX_NOT_FOUND') throw new UnknownTxError(txid, { cause: err });
+    throw err;
+  }
+}
+
+export function watchAddress(
+  http: HttpSettings,
+  address: string | Uint8Array,
+  onChange: (change: AddressChange) => void,
+  options: WatchOptions & { get?: ('tx' | 'bal')[] } = {},
+): Promise<void> {
+  const text = typeof address === 'string' ? addressToText(addressFromText(address)) : addressToText(address);
+  const get = (options.get ?? ['tx', 'bal']).join(',');
+  return stream(http, { sub: 'addr', addr: text, get }, (m) => {
+    if (m.address !== text) return;
+    if (m.balance) onChange({ address: text, balance: walletInfoFrom({ info: m.balance, txtaddress: text }, `WS addr ${text}`) });
+    if (m.txs) onChange({ address: text, txs: m.txs as Record<string, unknown> });
+  }, options) as Promise<void>;
+}
