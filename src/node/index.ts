@@ -5,6 +5,7 @@
 import { addressToHex, addressToText, parseAddress } from '../codec/address.js';
 import { bytesToHex } from '../bytes.js';
 import { defaultConfig, checkConfig, type NodeConfig } from './config.js';
+import { ValidationError } from '../errors.js';
 import type { LogLevel } from './log.js';
 import { startNode as startLocalNode } from './node.js';
 
@@ -56,8 +57,21 @@ export interface RunningNode {
   close(): Promise<void>;
 }
 
+function checkOption(name: string, value: number | undefined, min: number, max: number): void {
+  if (value === undefined || (Number.isSafeInteger(value) && value >= min && value <= max)) return;
+  throw new ValidationError('CONFIG_INVALID', `${name}: expected an integer from ${min} to ${max}, got ${String(value)}`, { field: name });
+}
+
 export async function startNode(options: StartNodeOptions = {}): Promise<RunningNode> {
   const blockTime = options.blockTime ?? 'instant';
+  checkOption('difficulty', options.difficulty, 0, 512);
+  checkOption('port', options.port, 0, 65535);
+  checkOption('accounts', options.accounts, 0, 1000);
+  checkOption('chain', options.chain, 0, 2 ** 21 - 1);
+  if (typeof blockTime === 'number') checkOption('blockTime', blockTime, 1, 3_600_000);
+  else if (blockTime !== 'instant' && blockTime !== 'on-demand') {
+    throw new ValidationError('CONFIG_INVALID', `blockTime: expected milliseconds, 'instant' or 'on-demand', got ${JSON.stringify(blockTime)}`, { field: 'blockTime' });
+  }
   const config: NodeConfig = {
     ...defaultConfig(),
     port: options.port ?? 0,
