@@ -60,6 +60,7 @@ export const ERROR_CODES = {
   BLOCK_NOT_FOUND: 'No block has that hash or height.',
   TX_NOT_FOUND: 'The node has no transaction with that id: never accepted, or mistyped.',
   ROUTE_NOT_FOUND: 'No endpoint has that path.',
+  NOT_IMPLEMENTED: 'The endpoint exists on the reference node but runs smart contracts, which this node does not.',
   METHOD_NOT_ALLOWED: 'The endpoint does not answer that HTTP method.',
   BAD_REQUEST_PARAM: 'A path or query parameter is malformed.',
   HTTP_MALFORMED: 'The request is not valid HTTP/1.1 (request line, headers, Host) or uses a method the node never serves.',

@@ -25,6 +25,7 @@ export const API_ERRORS: Partial<Record<ErrorCode, ApiErrorSpec>> = {
   MSGPACK_LIMIT: { status: 400, code: 10008 },
   ROUTE_NOT_FOUND: { status: 404, code: 10010 },
   METHOD_NOT_ALLOWED: { status: 405, code: 10011 },
+  NOT_IMPLEMENTED: { status: 501, code: 10041 },
   HTTP_MALFORMED: { status: 400, code: 10012 },
   REQUEST_ABORTED: { status: 400, code: 10013 },
   REQUEST_TIMEOUT: { status: 408, code: 10014 },

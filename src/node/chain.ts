@@ -160,6 +160,12 @@ export class Chain {
       throw err;
     }
     chain.refreshSettings();
+    try {
+      await chain.makeStartupBlock();
+    } catch (err) {
+      await chain.verifier.close();
+      throw err;
+    }
     chain.start();
     return chain;
   }
@@ -367,6 +373,18 @@ export class Chain {
 
   txContainer(txid: string): Promise<Uint8Array | undefined> {
     return this.store.get('x:' + txid);
+  }
+
+  /**
+   * A chain still at its genesis gets one block at once, so it looks live from its first second:
+   * the official SDK ranks nodes by height and drops one at height 0. No empty blocks follow on
+   * the interval; blocks come with transactions (or on request).
+   */
+  private async makeStartupBlock(): Promise<void> {
+    if (this.height > 0) return;
+    if (!(await this.produce({ force: true }))) {
+      throw new ValidationError('STORE_UNAVAILABLE', 'The node could not store its first block', { details: 'check the data directory' });
+    }
   }
 
   /** Calls `listener` after each committed block; returns the function that stops it. */

@@ -19,6 +19,8 @@ export interface RequestContext {
   query: URLSearchParams;
   headers: http.IncomingHttpHeaders;
   body: Uint8Array;
+  /** 'bin' when the path ended in `.bin` (the reference's raw request format), else 'json'. */
+  format: 'json' | 'bin';
 }
 
 /** A handler answers with ready JSON text (hot paths build it by hand) and an optional status. */
@@ -102,7 +104,10 @@ function matchRoute(routes: Route[], method: string, segments: string[]): Match 
   return { params: [], allowed };
 }
 
-function splitPath(url: string): { segments: string[]; query: URLSearchParams } {
+/** The reference selects a format with a suffix on the last path segment, e.g. tx/new.bin. */
+const FORMAT_SUFFIX = /\.(json|bin|mp)$/;
+
+function splitPath(url: string): { segments: string[]; query: URLSearchParams; format: 'json' | 'bin' } {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
@@ -117,7 +122,16 @@ function splitPath(url: string): { segments: string[]; query: URLSearchParams } 
   }
   // The reference node serves every endpoint both under /api and at the root.
   if (segments[0] === 'api') segments.shift();
-  return { segments, query };
+  let format: 'json' | 'bin' = 'json';
+  const suffix = segments.length > 0 ? FORMAT_SUFFIX.exec(segments[segments.length - 1]) : null;
+  if (suffix) {
+    if (suffix[1] === 'mp') {
+      throw new ValidationError('NOT_IMPLEMENTED', 'MessagePack answers are not served', { details: 'drop the .mp suffix for JSON' });
+    }
+    segments[segments.length - 1] = segments[segments.length - 1].slice(0, -suffix[0].length);
+    format = suffix[1] as 'json' | 'bin';
+  }
+  return { segments, query, format };
 }
 
 export function createRequestListener(options: ServerOptions): http.RequestListener {
@@ -154,9 +168,11 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
   function dispatch(req: http.IncomingMessage, res: http.ServerResponse, method: string): void {
     let match: Match;
     let query: URLSearchParams;
+    let format: 'json' | 'bin';
     try {
       const split = splitPath(req.url ?? '/');
       query = split.query;
+      format = split.format;
       match = matchRoute(routes, method, split.segments);
     } catch (err) {
       sendError(req, res, err, logger);
@@ -173,7 +189,7 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
     const run = (body: Uint8Array) => {
       let reply: Reply | Promise<Reply>;
       try {
-        reply = route.handler({ method, params: match.params, query, headers: req.headers, body });
+        reply = route.handler({ method, params: match.params, query, headers: req.headers, body, format });
       } catch (err) {
         sendError(req, res, err, logger);
         return;

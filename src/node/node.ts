@@ -44,9 +44,10 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
     throw err;
   }
   let server: RunningServer;
+  const address = { url: '' };
   try {
     server = await startServer(
-      { routes: [...createRoutes(chain), ...createDevRoutes(chain)], maxRequestBytes: config.limits.maxRequestBytes, tls, logger, staticFiles: createStaticHandler(defaultStaticRoots()), timeouts: options.httpTimeouts },
+      { routes: [...createDevRoutes(chain), ...createRoutes(chain, address)], maxRequestBytes: config.limits.maxRequestBytes, tls, logger, staticFiles: createStaticHandler(defaultStaticRoots()), timeouts: options.httpTimeouts },
       config.host,
       config.port,
     );
@@ -54,6 +55,7 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
     await chain.close();
     throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? portInUse(config.host, config.port, err) : err;
   }
+  address.url = server.url;
   const hub = attachWsHub(server.server, chain, logger);
   let closing: Promise<void> | undefined;
   return {

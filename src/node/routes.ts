@@ -8,7 +8,9 @@ import type { BlockRecord } from './block.js';
 import type { Chain } from './chain.js';
 import type { Reply, RequestContext, Route } from './http-server.js';
 import { toJson, type JsonValue } from './json.js';
+import { chainNodes, type NodeAddress } from './discovery.js';
 import { settingsAt } from './settings.js';
+import { addressSubPath, createUnservedRoutes } from './unserved-routes.js';
 import { headerView, storedWalletView, txView, walletInfo, withAddress } from './views.js';
 
 const VERSION = 'tpkit-node/0.1';
@@ -34,11 +36,11 @@ const MSGPACK_TYPES = new Set(['application/msgpack', 'application/x-msgpack', '
 
 /**
  * The container from POST /api/tx/new: JSON `{"tx": base64}` (or `"0x…"` hex, as the reference
- * node also reads), or the raw MessagePack bytes under a binary content type.
+ * node also reads), or the raw MessagePack bytes under a binary content type or at tx/new.bin.
  */
 export function containerFromRequest(ctx: RequestContext): Uint8Array {
   const type = (ctx.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (MSGPACK_TYPES.has(type)) return ctx.body;
+  if (MSGPACK_TYPES.has(type) || ctx.format === 'bin') return ctx.body;
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(ctx.body.buffer, ctx.body.byteOffset, ctx.body.byteLength).toString('utf8'));
@@ -67,23 +69,40 @@ async function blockFor(chain: Chain, id: string): Promise<BlockRecord> {
   return record;
 }
 
-/** A block as GET /api/block answers it, with its transactions read from the store. */
-export async function fullBlock(chain: Chain, r: BlockRecord): Promise<{ [key: string]: JsonValue }> {
+/** Whether a transaction view is from, to or registers `hex` (uppercase address hex). */
+function concerns(view: { [key: string]: JsonValue }, hex: string): boolean {
+  return view.from === hex || view.to === hex || view.address === hex;
+}
+
+/**
+ * A block as GET /api/block answers it, with its transactions read from the store. With
+ * `onlyAddress` (the reference's `?addr=`), only that wallet's entry and transactions.
+ */
+export async function fullBlock(chain: Chain, r: BlockRecord, onlyAddress?: Uint8Array): Promise<{ [key: string]: JsonValue }> {
+  const only = onlyAddress ? bytesToHex(onlyAddress, true) : undefined;
   const txs: { [key: string]: JsonValue } = {};
   for (const txid of r.txs) {
     const raw = await chain.txContainer(txid);
-    if (raw) txs[txid] = txView(raw, r.registered?.[txid]);
+    if (!raw) continue;
+    const view = txView(raw, r.registered?.[txid]);
+    if (only === undefined || concerns(view, only)) txs[txid] = view;
   }
   const bals: { [key: string]: JsonValue } = {};
-  for (const [address, stored] of Object.entries(r.bals)) bals[address] = storedWalletView(stored);
-  return { hash: r.hash, header: headerView(r), time: r.time, txs, failed: { ...r.failed }, bals, sign: [] };
+  for (const [address, stored] of Object.entries(r.bals)) if (only === undefined || address === only) bals[address] = storedWalletView(stored);
+  const failed = only === undefined ? { ...r.failed } : Object.fromEntries(Object.entries(r.failed).filter(([txid]) => txid in txs));
+  return { hash: r.hash, header: headerView(r), time: r.time, txs, failed, bals, sign: [] };
 }
 
 function blockInfo(r: BlockRecord): { [key: string]: JsonValue } {
   return { hash: r.hash, header: headerView(r), time: r.time, txs_count: r.txs.length, txs_ids: [...r.txs], failed: { ...r.failed }, sign: [] };
 }
 
-export function createRoutes(chain: Chain): Route[] {
+function addrQuery(ctx: RequestContext): Uint8Array | undefined {
+  const text = ctx.query.get('addr');
+  return text === null ? undefined : parseAddress(text);
+}
+
+export function createRoutes(chain: Chain, address: NodeAddress = { url: '' }): Route[] {
   const get = (prefix: string[], params: number | 'rest', handler: Route['handler']): Route => ({ method: 'GET', prefix, params, handler });
   return [
     get(['address'], 1, (ctx) => {
@@ -93,7 +112,7 @@ export function createRoutes(chain: Chain): Route[] {
       return reply(withAddress(address, { result: 'ok', info: walletInfo(wallet, ctx.query.get('pubkey')) }));
     }),
     get(['address'], 2, (ctx) => {
-      if (ctx.params[1] !== 'seq') throw new ValidationError('ROUTE_NOT_FOUND', 'No such endpoint', { details: `/api/address/{address}/${ctx.params[1]}` });
+      if (ctx.params[1] !== 'seq') addressSubPath(ctx.params);
       const address = addressParam(ctx.params[0]);
       const wallet = chain.wallets.get(bytesToHex(address));
       if (!wallet) throw new ValidationError('WALLET_NOT_FOUND', 'Not found', { details: `no wallet ${addressToText(address)}` });
@@ -115,8 +134,8 @@ export function createRoutes(chain: Chain): Route[] {
     }),
     get(['settings'], 'rest', (ctx) => {
       const settings = settingsAt(chain.settings, ctx.params);
-      if (settings === undefined) throw new ValidationError('ROUTE_NOT_FOUND', 'No such setting', { details: ctx.params.join('/') });
-      return reply({ result: 'ok', settings, ok: true });
+      // A path to nothing is an empty object, as the reference answers it.
+      return reply({ result: 'ok', settings: settings ?? {}, ok: true });
     }),
     get(['node', 'status'], 0, async () => {
       // Read the head before awaiting the store: a block may commit meanwhile.
@@ -137,12 +156,12 @@ export function createRoutes(chain: Chain): Route[] {
         ok: true,
       });
     }),
-    get(['block'], 1, async (ctx) => reply({ result: 'ok', block: await fullBlock(chain, await blockFor(chain, ctx.params[0])), ok: true })),
+    get(['block'], 1, async (ctx) => reply({ result: 'ok', block: await fullBlock(chain, await blockFor(chain, ctx.params[0]), addrQuery(ctx)), ok: true })),
     get(['blockn'], 1, async (ctx) => {
       const height = heightParam(ctx.params[0]);
       const record = await chain.blockAt(height);
       if (!record) throw blockNotFound(`at height ${height}`);
-      return reply({ result: 'ok', block: await fullBlock(chain, record), ok: true });
+      return reply({ result: 'ok', block: await fullBlock(chain, record, addrQuery(ctx)), ok: true });
     }),
     get(['blockinfo'], 1, async (ctx) => reply({ result: 'ok', block: blockInfo(await blockFor(chain, ctx.params[0])), ok: true })),
     get(['blockhash'], 1, async (ctx) => {
@@ -152,13 +171,20 @@ export function createRoutes(chain: Chain): Route[] {
       return reply({ result: 'ok', blockhash: record.hash, ok: true });
     }),
     get(['where'], 1, (ctx) => {
-      const address = addressParam(ctx.params[0]);
-      const parts = addressParts(address);
+      const target = addressParam(ctx.params[0]);
+      const parts = addressParts(target);
       const local = parts.kind === 'private' || parts.block === chain.config.chain;
-      if (local && !chain.wallets.has(bytesToHex(address))) {
-        throw new ValidationError('WALLET_NOT_FOUND', 'Not found', { details: `no wallet ${addressToText(address)}` });
+      if (local && !chain.wallets.has(bytesToHex(target))) {
+        throw new ValidationError('WALLET_NOT_FOUND', 'Not found', { details: `no wallet ${addressToText(target)}` });
       }
-      return reply(withAddress(address, { result: local ? 'found' : 'other_chain', chain: parts.kind === 'private' ? chain.config.chain : parts.block, chain_nodes: {} }));
+      const nodes = local ? chainNodes(chain.config.nodeName, address, ctx.headers.host) : {};
+      return reply(withAddress(target, { result: local ? 'found' : 'other_chain', chain: parts.kind === 'private' ? chain.config.chain : parts.block, chain_nodes: nodes }));
     }),
+    get(['nodes'], 1, (ctx) => {
+      const asked = heightParam(ctx.params[0]);
+      const nodes = asked === chain.config.chain ? chainNodes(chain.config.nodeName, address, ctx.headers.host) : {};
+      return reply({ result: 'ok', chain_nodes: nodes, ok: true });
+    }),
+    ...createUnservedRoutes(),
   ];
 }

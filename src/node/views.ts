@@ -2,7 +2,7 @@
 // and keys are uppercase hex, as the reference prints them; amounts are exact integers.
 
 import { bytesToHex } from '../bytes.js';
-import { addressToHex, addressToText } from '../codec/address.js';
+import { addressToHex, addressToText, parseAddress } from '../codec/address.js';
 import { decodeBody } from '../codec/body-decode.js';
 import type { PayloadItem } from '../codec/body-types.js';
 import { decodeTx } from '../codec/container.js';
@@ -13,30 +13,24 @@ import type { BlockRecord } from './block.js';
 import type { JsonValue } from './json.js';
 import type { Wallet } from './wallet.js';
 
+const isZero = (hash: Uint8Array) => hash.every((b) => b === 0);
+
 /**
- * The wallet record (spec 2.1). Fields that only smart-contract wallets fill in the reference
- * node are present with neutral values: code 0 (no code bytes), contract ["", ""] (no VM
- * name/version), state 0 (no state entries), usk 0 (no SK spent today), view [] and vm "".
+ * The wallet record (spec 2.1) with the fields a plain wallet has in the reference node:
+ * `lastblk` the block that last changed it, `preblk` the change before (absent until there is
+ * one), `pubkey` (absent on a keyless wallet), `seq` and `t`. The contract fields of the
+ * spec's sample (code, contract, state, usk, view, vm) belong to smart-contract wallets,
+ * which this node does not run.
  */
 export function walletInfo(w: Wallet, pubkeyFormat: string | null): { [key: string]: JsonValue } {
-  let pubkey = '';
-  if (w.pubkey) pubkey = pubkeyFormat === 'pem' ? publicKeyToPem(w.pubkey) : pubkeyFormat === 'b64' ? Buffer.from(w.pubkey).toString('base64') : bytesToHex(w.pubkey, true);
   const amount: { [key: string]: JsonValue } = {};
   for (const [cur, value] of w.amount) amount[cur] = value;
-  return {
-    amount,
-    lastblk: bytesToHex(w.lastblk, true),
-    preblk: bytesToHex(w.preblk, true),
-    pubkey,
-    seq: w.seq,
-    t: w.t,
-    code: 0,
-    contract: ['', ''],
-    state: 0,
-    usk: 0,
-    view: [],
-    vm: '',
-  };
+  const info: { [key: string]: JsonValue } = { amount, lastblk: bytesToHex(w.lastblk, true) };
+  if (!isZero(w.preblk)) info.preblk = bytesToHex(w.preblk, true);
+  if (w.pubkey) info.pubkey = pubkeyFormat === 'pem' ? publicKeyToPem(w.pubkey) : pubkeyFormat === 'b64' ? Buffer.from(w.pubkey).toString('base64') : bytesToHex(w.pubkey, true);
+  info.seq = w.seq;
+  info.t = w.t;
+  return info;
 }
 
 /** Envelope 2.2: the result, `address` as 0x hex and `txtaddress` as text. */
@@ -48,19 +42,22 @@ export function headerView(r: BlockRecord): { [key: string]: JsonValue } {
   return { ...r.header, roots: { ...r.header.roots } };
 }
 
-/** A stored wallet as a block lists it under `bals`, keyed by uppercase address hex. */
+/**
+ * A wallet as a block lists it under `bals`, keyed by uppercase address hex. As in the
+ * reference, `lastblk` there is the block that changed the wallet before this one (absent on
+ * its first change), so a wallet's history is a chain from its address view's `lastblk` back
+ * through the blocks. The stored record holds this block as `lastblk` and that one as `preblk`.
+ */
 export function storedWalletView(stored: unknown): JsonValue {
   const s = stored as { pubkey: string | null; amount: Record<string, string>; seq: string; t: number; lastblk: string; preblk: string };
   const amount: { [key: string]: JsonValue } = {};
   for (const [cur, v] of Object.entries(s.amount)) amount[cur] = BigInt(v);
-  return {
-    amount,
-    pubkey: s.pubkey ? s.pubkey.toUpperCase() : '',
-    seq: BigInt(s.seq),
-    t: s.t,
-    lastblk: s.lastblk.toUpperCase(),
-    preblk: s.preblk.toUpperCase(),
-  };
+  const view: { [key: string]: JsonValue } = { amount };
+  if (s.pubkey) view.pubkey = s.pubkey.toUpperCase();
+  view.seq = BigInt(s.seq);
+  view.t = s.t;
+  if (!/^0*$/.test(s.preblk)) view.lastblk = s.preblk.toUpperCase();
+  return view;
 }
 
 /** A MessagePack value (body `e`, call args) as JSON: bytes as 0x hex, exact integers. */
@@ -105,13 +102,18 @@ export function txView(raw: Uint8Array, registeredAddress?: string): { [key: str
       out.seq = body.seq;
       out.t = body.timestamp;
       out.payload = payloadView(body.payload);
-      if (body.call) out.call = { method: body.call.method, args: body.call.args.map(msgValueJson) };
+      if (body.call) out.call = { function: body.call.method, args: body.call.args.map(msgValueJson) };
       if (body.extra) out.txext = msgValueJson(body.extra);
       break;
     case 'register':
       out.keysh = bytesToHex(body.keysHash, true);
       out.t = body.timestamp;
-      if (registeredAddress) out.address = registeredAddress;
+      if (registeredAddress) {
+        // The reference's extdata; `address` (hex) is what the official SDK reads.
+        const hex = addressToHex(parseAddress(registeredAddress)).slice(2).toUpperCase();
+        out.extdata = { 'addr.txt': registeredAddress, addr: hex };
+        out.address = hex;
+      }
       break;
     case 'chkey':
       out.from = bytesToHex(body.from, true);
