@@ -32,6 +32,8 @@ export interface SdkNetwork {
   getWallet(address: string): Promise<SdkWallet>;
   getWalletSequence(address: string): Promise<number>;
   sendTxAndWaitForResponse(tx: string, timeout?: number): Promise<{ txId: string; res: string; block: string }>;
+  getChainNodes(chain: number, remoteChain: number): Promise<{ address: string; nodeId: string }[]>;
+  getAddressChain(address: string): Promise<{ result: string; chain: number; chain_nodes: Record<string, { host: string[]; ip: string[] }> }>;
 }
 
 export interface SdkPrettyTx {
@@ -45,7 +47,8 @@ export interface SdkPrettyTx {
 
 export interface SdkWalletApi {
   makeNewTx(wif: string, from: string, to: string, token: string, amount: number, message: string): Promise<{ txId: string; res: string; block: string }>;
-  getBlock(hash: string): Promise<{ txs: Record<string, SdkPrettyTx> }>;
+  getBlock(hash: string, address?: string | null): Promise<{ txs: Record<string, SdkPrettyTx & { address?: string; blockNumber: number }>; bals: Record<string, { lastblk?: string }> }>;
+  getRawTransactionsHistory(lastBlock: string, address: string, perPage?: number, txsFilter?: (txid: string, tx: unknown) => boolean): Promise<Map<string, (SdkPrettyTx & { incoming?: boolean; addressAllocationBlock?: boolean }) | string>>;
   loadBalance(address: string): Promise<{ amount: Record<string, number> }>;
 }
 

@@ -18,6 +18,7 @@ import { createSigner } from '../src/crypto/ecdsa.js';
 import { keysHash } from '../src/crypto/keys-hash.js';
 import { publicKeyOf } from '../src/crypto/keys.js';
 import { signTx, verifyTx } from '../src/crypto/sign-tx.js';
+import { createClient, type AddressChange } from '../src/client/index.js';
 import { pay, startTestNode, transfer, waitStatus, type TestNode } from './node-helpers.js';
 import { fromWif, rejection, sandboxSdk, sdk, sdkMsgpack, toWif, type SdkNetwork, type SdkSandbox } from './tssdk-helpers.js';
 
@@ -166,6 +167,74 @@ test('the SDK reads our failures: an error status rejects its wait, an HTTP erro
 
   const nobody = addressToText(makeAddress({ group: 10, block: 1, wallet: 999 }));
   assert.is((await rejection(network.getWallet(nobody))).message, 'Not found');
+});
+
+test('the SDK walks a wallet\'s whole history back through the blocks (bals lastblk, ?addr=)', async () => {
+  const wallet = new sdk.WalletApi(network);
+  // five more transfers to the registered wallet, each in a block of its own
+  const sent: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const seq = await network.getWalletSequence(dev.address);
+    const tx = sdk.TransactionsApi.composeSimpleTransferTX({}, toWif(dev.key), dev.address, registered, 'SK', 1, `#${i}`, seq + 1, 1, 'SK');
+    const { body } = await node.submit(tx);
+    assert.is((await waitStatus(node, body.txid)).res, 'ok');
+    sent.push(body.txid);
+  }
+  const lastblk = (await node.get(`/api/address/${registered}`)).body.info.lastblk as string;
+  // Without a filter its loop reads block.txs by array index and throws (an SDK bug): pass one.
+  const history = await wallet.getRawTransactionsHistory(lastblk, registered, 100, () => true);
+  assert.not.ok(history.has('needMore'), 'the walk ends at the wallet\'s first block');
+  const ids = [...history.keys()];
+  for (const txid of sent) assert.ok(ids.includes(txid), `${txid} in the history`);
+  const incoming = [...history.values()].filter((v) => typeof v === 'object' && v.to === registered);
+  assert.is(incoming.length, 7, 'the two earlier transfers and these five');
+  const allocation = [...history.values()].filter((v) => typeof v === 'object' && v.addressAllocationBlock);
+  assert.is(allocation.length, 1, 'and the block that allocated the address, seen through the register view');
+  assert.is(new Set(ids).size, ids.length);
+
+  // one block as the SDK reads it with ?addr=: only this wallet, and its previous change
+  const block = await wallet.getBlock(lastblk, registered);
+  assert.equal(Object.keys(block.bals), [registered]);
+  assert.match(block.bals[registered].lastblk!, /^[0-9A-F]{64}$/);
+  assert.equal(Object.keys(block.txs), [sent[4]]);
+});
+
+test('the SDK finds the chain\'s nodes: /api/nodes and where list this node in chain_nodes', async () => {
+  assert.equal(await network.getChainNodes(1, 1), [{ address: node.url, nodeId: 'tpkit' }]);
+  const where = await network.getAddressChain(registered);
+  assert.is(where.result, 'found');
+  assert.equal(Object.keys(where.chain_nodes), ['tpkit']);
+  assert.equal(await network.getChainNodes(1, 7), [], 'no nodes of another chain');
+});
+
+test('a node from startNode() serves the SDK from its first second; our client sees the SDK transfer on the live stream', async () => {
+  const { startNode } = await import('../src/node/index.js');
+  const fresh = await startNode({ difficulty: 0, blockTime: 'instant', accounts: 1 });
+  nodePorts.add(new URL(fresh.url).port);
+  try {
+    sandbox.setNodes([{ address: fresh.url, nodeId: 'tpkit' }], 1);
+    const freshNetwork = new sdk.NetworkApi(1, false);
+    await freshNetwork.bootstrap();
+    assert.is(freshNetwork.upload().currentNodes[0].height, 1);
+    const [account] = fresh.accounts;
+    const target = addressToText(makeAddress({ group: 10, block: 1, wallet: 31337 }));
+    const client = createClient({ baseUrl: fresh.url });
+    const changes: AddressChange[] = [];
+    const stop = new AbortController();
+    const watching = client.watchAddress(target, (c) => changes.push(c), { signal: stop.signal });
+    await new Promise((r) => setTimeout(r, 100));
+    const result = await new sdk.WalletApi(freshNetwork).makeNewTx(toWif(account.secretKey), account.address, target, 'SK', 2, 'live');
+    assert.is(result.res, 'ok');
+    assert.is((await client.watchTx(result.txId)).ok, true);
+    for (let i = 0; i < 50 && !changes.some((c) => c.balance); i++) await new Promise((r) => setTimeout(r, 10));
+    stop.abort();
+    await watching;
+    assert.is(changes.find((c) => c.balance)!.balance!.amount.SK, 2_000_000_000n);
+    assert.ok(changes.some((c) => c.txs && result.txId in c.txs));
+  } finally {
+    sandbox.setNodes([{ address: node.url, nodeId: 'tpkit' }], 1);
+    await fresh.close();
+  }
 });
 
 test('a node that asks for proof of work refuses the SDK registration: 400 POW_TOO_LOW (10031)', async () => {
