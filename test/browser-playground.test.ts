@@ -70,6 +70,15 @@ test('the page shows the node, its difficulty and an expected time from calibrat
   assert.match(await text(page, 'isolation'), /cross-origin isolated: Cancel reaches every worker/);
 });
 
+test('the height follows the node live, from its /api/ws stream, without a reconnect', async () => {
+  await page.waitForSelector('#node-height[data-live]', WAIT);
+  const before = node.chain.height;
+  await node.chain.mineBlock();
+  await node.chain.mineBlock();
+  await page.waitForFunction((h) => document.getElementById('node-height')?.textContent === String(h), before + 2, WAIT);
+  assert.is(await page.getAttribute('#node-height', 'data-live'), 'true');
+});
+
 test('generate a key and register at difficulty 12: the address appears and the node holds the key there', async () => {
   await page.click('#generate-key');
   const secretKey = await page.inputValue('#secret-key');

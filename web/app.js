@@ -103,6 +103,7 @@ async function connect() {
     state.difficulty = Number.isInteger(diff) ? diff : 0;
     $('node-chain').textContent = `${status.chain}${status.nodename ? ` (${status.nodename})` : ''}`;
     $('node-height').textContent = formatCount(status.height);
+    watchHeight(client);
     $('node-difficulty').textContent = String(state.difficulty);
     $('node-fees').textContent = feeText(current?.fee);
     $('node-info').hidden = false;
@@ -112,6 +113,33 @@ async function connect() {
     return;
   }
   await showEstimate();
+}
+
+/** Keeps the height current from the node's live stream (a node without one keeps the figure it gave). */
+let heightWatch;
+function watchHeight(client) {
+  heightWatch?.abort();
+  const watch = new AbortController();
+  heightWatch = watch;
+  $('node-height').dataset.live = 'false';
+  client
+    .watchBlocks((block) => {
+      $('node-height').textContent = formatCount(block.height);
+      $('node-height').dataset.live = 'true';
+    }, { signal: watch.signal })
+    .catch(() => {
+      if (heightWatch === watch) $('node-height').dataset.live = 'false';
+    });
+}
+
+/** A transaction's result: from the live stream, or by polling where the node has none. */
+async function settled(client, txid) {
+  try {
+    return await client.watchTx(txid, { timeoutMs: 60_000 });
+  } catch (err) {
+    if (err?.code === 'NETWORK_ERROR') return client.waitForTx(txid);
+    throw err;
+  }
 }
 
 /** One calibration per page: the device does not change while it is open. */
@@ -481,7 +509,7 @@ async function sendTransfer() {
     const fee = sent.fee > 0n ? `fee ${formatCount(sent.fee)} ${sent.feeCurrency}` : 'no fee';
     item.set('pending', `txid ${txid}, seq ${sent.seq}, ${fee}`);
     rememberAddress(to);
-    const status = await client.waitForTx(txid);
+    const status = await settled(client, txid);
     if (status.ok) {
       item.set('included', `txid ${txid}, seq ${sent.seq}, ${fee}; in block ${status.block ?? '(unknown)'}`);
     } else {

@@ -53,7 +53,7 @@ export interface TpkitClient {
   /** Calls `onBlock` for each new block from the node's live stream until the signal aborts. */
   watchBlocks(onBlock: (block: BlockSummary) => void, options?: WatchOptions): Promise<void>;
   /** The transaction's result from the live stream, as soon as its block is committed. */
-  watchTx(txid: string, options?: WatchOptions): Promise<TxStatus>;
+  watchTx(txid: string, options?: WatchOptions & { timeoutMs?: number }): Promise<TxStatus>;
   /** Calls `onChange` with the wallet and its transactions of each block that changes it. */
   watchAddress(address: string | Uint8Array, onChange: (change: AddressChange) => void, options?: WatchOptions & { get?: ('tx' | 'bal')[] }): Promise<void>;
   /** The development endpoints of a local tpkit node. */

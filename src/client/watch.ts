@@ -5,7 +5,7 @@
 import { addressFromText, addressToText } from '../codec/address.js';
 import { AbortError } from '../errors.js';
 import { parseApiJson, toBigInt } from './api-json.js';
-import { ApiError, NetworkError, UnknownTxError } from './client-errors.js';
+import { ApiError, NetworkError, TimeoutError, UnknownTxError } from './client-errors.js';
 import { joinUrl, type HttpSettings, type JsonObject } from './http.js';
 import { txStatusFrom, walletInfoFrom, type TxStatus, type WalletInfo } from './responses.js';
 
@@ -137,14 +137,24 @@ export function watchBlocks(http: HttpSettings, onBlock: (block: BlockSummary) =
   }, options) as Promise<void>;
 }
 
-export async function watchTx(http: HttpSettings, txid: string, options: WatchOptions = {}): Promise<TxStatus> {
+export async function watchTx(http: HttpSettings, txid: string, options: WatchOptions & { timeoutMs?: number } = {}): Promise<TxStatus> {
+  // A time limit ends the stream like an abort, but rejects with TimeoutError.
+  const limit = new AbortController();
+  const onAbort = () => limit.abort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  let timedOut = false;
+  const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => ((timedOut = true), limit.abort()), options.timeoutMs);
   try {
     return (await stream(http, { sub: 'tx', txid }, (m, done) => {
       if (m.tx === txid) done(txStatusFrom({ res: m.res }, `WS tx ${txid}`));
-    }, { ...options, abortRejects: true })) as TxStatus;
+    }, { ...options, signal: limit.signal, abortRejects: true })) as TxStatus;
   } catch (err) {
     if (err instanceof ApiError && err.nodeError === 'TX_NOT_FOUND') throw new UnknownTxError(txid, { cause: err });
+    if (timedOut) throw new TimeoutError(`${txid} not included within ${options.timeoutMs} ms`, { cause: err });
     throw err;
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
   }
 }
 
