@@ -68,6 +68,18 @@ test('the page shows the node, its difficulty and an expected time from calibrat
   assert.match(estimate, /mines about [\d.]+ [kMG]?H\/s per worker \((hybrid|simd|scalar|js) kernel/);
   assert.match(estimate, /difficulty 12 .*: [\d.]+ (ms|s) \(median\), at most [\d.]+ (ms|s) 95 times in 100\./);
   assert.match(await text(page, 'isolation'), /cross-origin isolated: Cancel reaches every worker/);
+  // an untouched form shows no field as wrong, though its required fields are empty
+  const errorBorder = await page.evaluate(() => {
+    const probe = document.createElement('input');
+    probe.required = true;
+    probe.dataset.touched = 'true';
+    document.body.append(probe);
+    const color = getComputedStyle(probe).borderColor;
+    probe.remove();
+    return color;
+  });
+  const borders = await page.$$eval('input', (inputs) => inputs.map((i) => `${i.id} ${getComputedStyle(i).borderColor}`));
+  assert.equal(borders.filter((b) => b.endsWith(errorBorder)), [], 'no red border before the user touched a field');
 });
 
 test('the height follows the node live, from its /api/ws stream, without a reconnect', async () => {
@@ -95,6 +107,10 @@ test('generate a key and register at difficulty 12: the address appears and the 
   assert.match(registered, /^AA\d{18}$/);
   assert.match(await text(page, 'wallet-status'), new RegExp(`^Registered ${registered} in block [0-9A-F]{8}…`));
   assert.is(await text(page, 'wallet-address'), registered);
+  // the page now offers the wallet it made, and says how to make another
+  assert.ok(await page.isHidden('#register'));
+  assert.ok(await page.isVisible('#load-wallet'));
+  assert.match(await text(page, 'address-hint'), /Load wallet shows its balance.*Clear the field to register another wallet/);
   const onNode = await node.get(`/api/address/${registered}`);
   assert.is(onNode.status, 200);
   assert.is(onNode.body.info.pubkey, publicKey, 'the node holds the page key at the address the page shows');
@@ -179,6 +195,14 @@ test('errors are shown in words: what is wrong and what to do', async () => {
   await page.click('#load-wallet');
   await page.waitForFunction(() => document.getElementById('wallet-error')?.textContent?.includes('No wallet'), null, WAIT);
   assert.match(await text(page, 'wallet-error'), /^Node refused GET \/api\/address\/AA100000001677722412: HTTP 404 .*No wallet has this address on this node\. Check the address, or clear the Address field and press Register/);
+  // an amount no wallet can hold is refused in words, before anything is signed
+  await page.fill('#transfer-to', registered);
+  await page.fill('#transfer-amount', '18446744073709551616');
+  await page.click('#send');
+  await page.waitForSelector('#transfer-error:not([hidden])', WAIT);
+  const amountError = await text(page, 'transfer-error');
+  assert.match(amountError, /^Amount: 18446744073709551616 is more than any wallet can hold/);
+  assert.not.match(amountError, /p\[0\]|\.amount|"/);
   // Chromium logs the 404 answer itself; nothing else went wrong.
   assert.equal(pageErrors.splice(0), ['Failed to load resource: the server responded with a status of 404 (Not Found)']);
 });

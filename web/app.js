@@ -214,11 +214,17 @@ function showPublicKey() {
   }
 }
 
-/** Register when there is no address yet, Load wallet when there is one. */
+const ADDRESS_HINTS = {
+  empty: 'A new key has no wallet yet: Register mines the proof of work and creates one.',
+  filled: "This key's wallet: Load wallet shows its balance and readies it to send. Clear the field to register another wallet.",
+};
+
+/** Register when there is no address yet, Load wallet when there is one; the hint says which. */
 function showWalletAction() {
   const hasAddress = $('address').value.trim() !== '';
   $('register').hidden = hasAddress;
   $('load-wallet').hidden = !hasAddress;
+  $('address-hint').textContent = hasAddress ? ADDRESS_HINTS.filled : ADDRESS_HINTS.empty;
 }
 
 const knownAddresses = new Set();
@@ -383,6 +389,14 @@ async function register() {
     $('mine-bar').value = 1;
     $('mine-hashes').textContent = formatCount(m.hashes);
     $('mine-elapsed').textContent = formatDuration(m.elapsedMs);
+    // The final figures all describe the same search: its rate and what that rate predicts.
+    if (m.elapsedMs > 0 && m.hashes > 0 && result.difficulty > 0) {
+      const rate = (m.hashes * 1000) / m.elapsedMs;
+      const e = estimateMining(result.difficulty, rate);
+      $('mine-rate').textContent = formatRate(rate);
+      $('mine-median').textContent = formatDuration(e.medianMs);
+      $('mine-p95').textContent = formatDuration(e.p95Ms);
+    }
     $('mining').dataset.state = 'done';
     $('address').value = result.address;
     rememberAddress(result.address);
@@ -479,6 +493,9 @@ async function sendTransfer() {
     const amountText = $('transfer-amount').value.trim();
     if (!/^[0-9]+$/.test(amountText) || BigInt(amountText) === 0n) {
       throw new InputError(`Amount: expected a whole number above 0 (smallest units), got "${amountText}".`);
+    }
+    if (BigInt(amountText) >= 1n << 64n) {
+      throw new InputError(`Amount: ${amountText} is more than any wallet can hold; the largest amount is 18446744073709551615 smallest units.`);
     }
     amount = BigInt(amountText);
     if (currency === '') throw new InputError('Currency: the field is empty; the development accounts hold SK.');
@@ -643,6 +660,8 @@ function start() {
   });
   $('bench-run').addEventListener('click', runBenchmark);
   $('bench-stop').addEventListener('click', () => state.benchAbort?.abort());
+  // A field is marked invalid only once the user has left it, never on an untouched form.
+  for (const input of document.querySelectorAll('input')) input.addEventListener('blur', () => (input.dataset.touched = 'true'));
   showWalletAction();
   document.body.dataset.ready = 'true';
   connect();
