@@ -1,8 +1,8 @@
 // `tpkit accounts`: the development accounts of a local tpkit node, with their balances.
 
-import { parseArgs } from 'node:util';
 import { bytesToHex } from '../bytes.js';
 import { NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, printJson, runWalletCommand } from './wallet-common.js';
+import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit accounts [options]
 
@@ -14,7 +14,7 @@ ${NODE_HELP}`;
 
 export function run(argv: string[]): Promise<number> {
   return runWalletCommand('accounts', async () => {
-    const { values } = parseArgs({ args: argv, allowPositionals: false, options: { ...NODE_OPTIONS } });
+    const { values } = parseCommandArgs('accounts', { args: argv, allowPositionals: false, options: { ...NODE_OPTIONS } });
     if (values.help) {
       console.log(HELP);
       return 0;

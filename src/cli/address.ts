@@ -1,7 +1,8 @@
 // `tpkit address <text | 0x…>`: convert an address between its forms and validate it.
 
-import { parseArgs } from 'node:util';
 import { addressFromText, addressParts, addressToHex, addressToText } from '../codec/address.js';
+import { parseCommandArgs } from './usage.js';
+import { TpkitError } from '../errors.js';
 
 const HELP = `Usage: tpkit address <address> [--json]
 
@@ -16,7 +17,7 @@ Options:
 Exit status: 0 for a valid address, 1 for an invalid one (the reason is printed).`;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs('address', {
     args: argv,
     allowPositionals: true,
     options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
@@ -29,7 +30,15 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`tpkit address: expected an address\n\n${HELP}`);
     return 2;
   }
-  const bytes = addressFromText(positionals.join(' '));
+  let bytes: Uint8Array;
+  try {
+    bytes = addressFromText(positionals.join(' '));
+  } catch (err) {
+    // An invalid address is this command's answer, not a usage error.
+    if (!(err instanceof TpkitError)) throw err;
+    console.error(`tpkit address: ${err.message} [${err.code}]`);
+    return 1;
+  }
   const parts = addressParts(bytes);
   const result = { text: addressToText(bytes), hex: addressToHex(bytes), ...parts };
   if (values.json) {

@@ -1,9 +1,9 @@
 // `tpkit balance ADDR | --key FILE`: a wallet's balances, seq and last block.
 
-import { parseArgs } from 'node:util';
 import { ArgumentError } from '../errors.js';
 import { readKeyFileInfo } from './key-file.js';
 import { NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, printJson, runWalletCommand } from './wallet-common.js';
+import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit balance ADDRESS | --key FILE [options]
 
@@ -15,7 +15,7 @@ ${NODE_HELP}`;
 
 export function run(argv: string[]): Promise<number> {
   return runWalletCommand('balance', async () => {
-    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...NODE_OPTIONS, key: { type: 'string' } } });
+    const { values, positionals } = parseCommandArgs('balance', { args: argv, allowPositionals: true, options: { ...NODE_OPTIONS, key: { type: 'string' } } });
     if (values.help) {
       console.log(HELP);
       return 0;

@@ -28,7 +28,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { availableParallelism, cpus, loadavg } from 'node:os';
-import { parseArgs } from 'node:util';
 import { sha512 as nobleSha512 } from '@noble/hashes/sha2.js';
 import { ArgumentError } from '../errors.js';
 import { estimateMining } from '../pow/estimate.js';
@@ -39,6 +38,7 @@ import { createMinerPool, piscinaMinerPool } from '../pow/pool.node.js';
 import { searchNonce } from '../pow/search.js';
 import { simdSupported } from '../wasm/kernel.js';
 import { Progress, formatCount, formatDuration } from './progress.js';
+import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit bench [options]
 
@@ -363,7 +363,7 @@ function render(report: BenchReport): string {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseCommandArgs('bench', {
     args: argv,
     options: {
       difficulties: { type: 'string', default: '8,12,16,20,24' },

@@ -1,8 +1,8 @@
 // `tpkit faucet ADDRESS AMOUNT [--currency CUR]`: development money from a local tpkit node.
 
-import { parseArgs } from 'node:util';
 import { ArgumentError } from '../errors.js';
 import { NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, parseAmount, printJson, runWalletCommand } from './wallet-common.js';
+import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit faucet ADDRESS AMOUNT [--currency CUR] [options]
 
@@ -16,7 +16,7 @@ ${NODE_HELP}`;
 
 export function run(argv: string[]): Promise<number> {
   return runWalletCommand('faucet', async () => {
-    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...NODE_OPTIONS, currency: { type: 'string' } } });
+    const { values, positionals } = parseCommandArgs('faucet', { args: argv, allowPositionals: true, options: { ...NODE_OPTIONS, currency: { type: 'string' } } });
     if (values.help) {
       console.log(HELP);
       return 0;

@@ -2,6 +2,7 @@
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { bytesFromInput } from '../bytes.js';
+import { ArgumentError } from '../errors.js';
 
 function readStdin(): Buffer {
   return readFileSync(0);
@@ -16,6 +17,13 @@ function fromFileContent(content: Buffer, label: string): Uint8Array {
 
 export function readBytesArgument(arg: string, label: string): Uint8Array {
   if (arg === '-') return fromFileContent(readStdin(), label);
-  if (existsSync(arg) && statSync(arg).isFile()) return fromFileContent(readFileSync(arg), label);
+  if (existsSync(arg)) {
+    if (!statSync(arg).isFile()) throw new ArgumentError(`'${arg}' is a directory, not a file`);
+    return fromFileContent(readFileSync(arg), label);
+  }
+  // Hex and base64 have no '.', '\\' or '~': such an argument was meant as a file name.
+  if (/[.\\~]/.test(arg)) {
+    throw new ArgumentError(`no such file: '${arg}'`, { details: `give the ${label} as a file, hex, base64 or - for standard input` });
+  }
   return bytesFromInput(arg, label);
 }

@@ -2,7 +2,6 @@
 // key file only the owner can read. The secret key is printed only when asked for.
 
 import { existsSync, readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { bytesToHex } from '../bytes.js';
 import { keysHash } from '../crypto/keys-hash.js';
 import { generateSecretKey, publicKeyOf, toSecretKeyBytes } from '../crypto/keys.js';
@@ -10,6 +9,7 @@ import { publicKeyToPem } from '../crypto/pem.js';
 import { ArgumentError } from '../errors.js';
 import { encryptKey, writeKeyFile } from './key-file.js';
 import { EXIT, PASSPHRASE_HELP, PASSPHRASE_OPTION, interruptSignal, passphraseFrom, printJson, promptHidden, runWalletCommand } from './wallet-common.js';
+import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit keygen [--out FILE] [options]
 
@@ -39,7 +39,7 @@ async function importedKey(): Promise<Uint8Array> {
 
 export function run(argv: string[]): Promise<number> {
   return runWalletCommand('keygen', async () => {
-    const { values } = parseArgs({
+    const { values } = parseCommandArgs('keygen', {
       args: argv,
       options: {
         ...PASSPHRASE_OPTION,

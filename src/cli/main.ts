@@ -2,7 +2,9 @@
 // `tpkit <command>`: each command lives in its own module, loaded only when called,
 // so `tpkit address` never pays for the node's store or the miner's worker pool.
 
+import { readFileSync } from 'node:fs';
 import { TpkitError } from '../errors.js';
+import { closest } from './usage.js';
 
 export type CommandRun = (argv: string[]) => Promise<number>;
 
@@ -27,6 +29,15 @@ const COMMANDS: Record<string, Command> = {
   accounts: { summary: "List a local tpkit node's development accounts and balances", load: () => import('./accounts.js') },
 };
 
+/** The package version, from the package.json two folders above dist/src/cli. */
+function version(): string {
+  try {
+    return JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version as string;
+  } catch {
+    return 'unknown';
+  }
+}
+
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
@@ -39,13 +50,33 @@ async function main(argv: string[]): Promise<number> {
     console.log(usage());
     return name === undefined ? 2 : 0;
   }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    console.log(`tpkit ${version()}`);
+    return 0;
+  }
   const command = COMMANDS[name];
   if (!command) {
-    console.error(`tpkit: unknown command '${name}'\n\n${usage()}`);
+    const guess = closest(name, Object.keys(COMMANDS));
+    console.error(`tpkit: unknown command '${name}'${guess ? `: did you mean '${guess}'?` : ''} (tpkit --help lists them)`);
     return 2;
   }
   const { run } = await command.load();
-  return run(rest);
+  try {
+    return await run(rest);
+  } catch (err) {
+    return report(name, err);
+  }
+}
+
+/** What no command caught: `tpkit CMD: message [CODE]`, and the exit code its kind calls for. */
+async function report(name: string, err: unknown): Promise<number> {
+  if (!(err instanceof TpkitError)) {
+    console.error(`tpkit ${name}: ${err instanceof Error ? err.stack : String(err)}`);
+    return 1;
+  }
+  const { exitCodeFor } = await import('./wallet-common.js');
+  console.error(`tpkit ${name}: ${err.message} [${err.code}]`);
+  return exitCodeFor(err);
 }
 
 main(process.argv.slice(2)).then(
@@ -53,11 +84,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    if (err instanceof TpkitError) {
-      console.error(`tpkit: ${err.message} [${err.code}]`);
-    } else {
-      console.error(`tpkit: ${err instanceof Error ? err.stack : String(err)}`);
-    }
+    console.error(`tpkit: ${err instanceof Error ? err.stack : String(err)}`);
     process.exitCode = 1;
   },
 );

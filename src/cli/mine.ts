@@ -1,18 +1,18 @@
 // `tpkit mine`: mines a register body for a public key and prints it, or, given the
 // secret key file, the signed register transaction ready for POST /api/tx/new.
 
-import { parseArgs } from 'node:util';
 import { bytesToBase64, bytesToHex } from '../bytes.js';
 import { publicKeyOf, normalizePublicKey } from '../crypto/keys.js';
 import { signTx } from '../crypto/sign-tx.js';
 import { AbortError, ArgumentError } from '../errors.js';
 import { estimateMining } from '../pow/estimate.js';
-import type { KernelName } from '../pow/kernel.js';
+import { availableKernels, type KernelName } from '../pow/kernel.js';
 import { mineRegister } from '../pow/mine-register.js';
 import { closeSharedMinerPool, createMinerPool } from '../pow/pool.node.js';
 import { openKeyFile } from './key-file.js';
 import { Progress, formatCount, formatDuration } from './progress.js';
 import { PASSPHRASE_OPTION, passphraseFrom } from './wallet-common.js';
+import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit mine --difficulty N (--key FILE | --pubkey HEX) [options]
 
@@ -41,8 +41,17 @@ function integerOption(text: string | undefined, label: string, min: number, max
   return value;
 }
 
+/** --pubkey HEX: 33 or 65 bytes of a secp256k1 public key, as hex. */
+function pubkeyOption(text: string): Uint8Array {
+  try {
+    return normalizePublicKey(text, '--pubkey');
+  } catch (cause) {
+    throw new ArgumentError(`--pubkey is not a public key: '${text}'`, { details: 'expected 66 hex digits (compressed) or 130 (uncompressed)', cause });
+  }
+}
+
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseCommandArgs('mine', {
     args: argv,
     options: {
       difficulty: { type: 'string' },
@@ -67,7 +76,10 @@ export async function run(argv: string[]): Promise<number> {
     throw new ArgumentError('expected exactly one of "--key FILE" and "--pubkey HEX"');
   }
   const secretKey = values.key !== undefined ? (await openKeyFile(values.key, passphraseFrom(values))).secretKey : undefined;
-  const publicKey = secretKey ? publicKeyOf(secretKey) : normalizePublicKey(values.pubkey as string, '--pubkey');
+  const publicKey = secretKey ? publicKeyOf(secretKey) : pubkeyOption(values.pubkey as string);
+  if (values.kernel !== 'auto' && !(availableKernels() as string[]).includes(values.kernel)) {
+    throw new ArgumentError(`--kernel must be auto or one of ${availableKernels().join(', ')}, got '${values.kernel}'`);
+  }
   const timestamp = values.timestamp === undefined ? Date.now() : integerOption(values.timestamp, 'timestamp', 0, Number.MAX_SAFE_INTEGER);
   const threads = integerOption(values.threads, 'threads', 1, 256);
 

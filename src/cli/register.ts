@@ -2,13 +2,13 @@
 // node's difficulty, mines with a progress bar, waits for the block with a spinner, and
 // records the new address in the key file.
 
-import { parseArgs } from 'node:util';
 import { registerWallet } from '../client/index.js';
 import { ArgumentError } from '../errors.js';
 import { closeSharedMinerPool } from '../pow/pool.node.js';
 import { openKeyFile, setKeyFileAddress } from './key-file.js';
 import { Progress, formatCount, formatDuration } from './progress.js';
 import { NODE_HELP, NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
+import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit register --key FILE [options]
 
@@ -35,7 +35,7 @@ function saveAddress(path: string, address: string): boolean {
 
 export function run(argv: string[]): Promise<number> {
   return runWalletCommand('register', async () => {
-    const { values } = parseArgs({ args: argv, options: { ...NODE_OPTIONS, ...PASSPHRASE_OPTION, key: { type: 'string' }, threads: { type: 'string' } } });
+    const { values } = parseCommandArgs('register', { args: argv, options: { ...NODE_OPTIONS, ...PASSPHRASE_OPTION, key: { type: 'string' }, threads: { type: 'string' } } });
     if (values.help) {
       console.log(HELP);
       return 0;

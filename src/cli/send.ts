@@ -1,13 +1,13 @@
 // `tpkit send`: a transfer from the key file's wallet, with the node's seq and fee, waited
 // for with a spinner unless --no-wait.
 
-import { parseArgs } from 'node:util';
 import { transfer } from '../client/index.js';
 import { addressFromText } from '../codec/address.js';
 import { ArgumentError } from '../errors.js';
 import { openKeyFile } from './key-file.js';
 import { Progress } from './progress.js';
 import { NODE_HELP, NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, parseAmount, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
+import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit send --key FILE --to ADDRESS --amount N --currency CUR [options]
 
@@ -30,7 +30,7 @@ ${NODE_HELP}`;
 
 export function run(argv: string[]): Promise<number> {
   return runWalletCommand('send', async () => {
-    const { values } = parseArgs({
+    const { values } = parseCommandArgs('send', {
       args: argv,
       options: {
         ...NODE_OPTIONS,

@@ -1,7 +1,7 @@
 // `tpkit settings [PATH]`: the node's chain settings, or one subtree of them.
 
-import { parseArgs } from 'node:util';
 import { NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, printJson, runWalletCommand } from './wallet-common.js';
+import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit settings [PATH] [options]
 
@@ -13,7 +13,7 @@ ${NODE_HELP}`;
 
 export function run(argv: string[]): Promise<number> {
   return runWalletCommand('settings', async () => {
-    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: NODE_OPTIONS });
+    const { values, positionals } = parseCommandArgs('settings', { args: argv, allowPositionals: true, options: NODE_OPTIONS });
     if (values.help) {
       console.log(HELP);
       return 0;

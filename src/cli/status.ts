@@ -1,12 +1,12 @@
 // `tpkit status TXID [--wait]`: whether a transaction is pending, included or failed.
 
-import { parseArgs } from 'node:util';
 import { UnknownTxError } from '../client/client-errors.js';
 import type { TpkitClient } from '../client/client.js';
 import type { TxStatus } from '../client/responses.js';
 import { ArgumentError } from '../errors.js';
 import { Progress } from './progress.js';
 import { EXIT, NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, keepSpinning, printJson, runWalletCommand } from './wallet-common.js';
+import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit status TXID [--wait] [options]
 
@@ -32,7 +32,7 @@ async function fetchStatus(client: TpkitClient, txid: string, wait: boolean, sig
 
 export function run(argv: string[]): Promise<number> {
   return runWalletCommand('status', async () => {
-    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...NODE_OPTIONS, wait: { type: 'boolean' } } });
+    const { values, positionals } = parseCommandArgs('status', { args: argv, allowPositionals: true, options: { ...NODE_OPTIONS, wait: { type: 'boolean' } } });
     if (values.help) {
       console.log(HELP);
       return 0;

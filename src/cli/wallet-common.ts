@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createClient, type TpkitClient } from '../client/index.js';
 import { ArgumentError, TpkitError } from '../errors.js';
+import { nodeUrlFrom } from './node-url.js';
 import type { Progress } from './progress.js';
 
 export const DEFAULT_NODE = 'http://127.0.0.1:43280';
@@ -26,7 +27,9 @@ export const NODE_HELP = `  --node URL          node to talk to (default: $TPKIT
   -h, --help          show this help`;
 
 export function clientFrom(values: { node?: string; 'allow-insecure'?: boolean }): TpkitClient {
-  return createClient({ baseUrl: values.node ?? process.env.TPKIT_NODE ?? DEFAULT_NODE, allowInsecure: values['allow-insecure'] === true });
+  const baseUrl =
+    values.node !== undefined ? nodeUrlFrom(values.node, '--node') : process.env.TPKIT_NODE ? nodeUrlFrom(process.env.TPKIT_NODE, '$TPKIT_NODE') : DEFAULT_NODE;
+  return createClient({ baseUrl, allowInsecure: values['allow-insecure'] === true });
 }
 
 /** A positive integer amount in the currency's smallest unit. */
@@ -165,6 +168,7 @@ const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
 export function exitCodeFor(err: TpkitError): number {
   switch (err.code) {
     case 'INVALID_ARGUMENT':
+    case 'CONFIG_INVALID':
     case 'ADDRESS_INVALID':
     case 'ADDRESS_CHECKSUM':
     case 'TXID_INVALID':
