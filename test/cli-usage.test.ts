@@ -1,0 +1,92 @@
+// How the CLI meets a newcomer's typing, the real binary against a real node: --version,
+// "did you mean", the --node forms people type, usage errors that exit 2 with a `tpkit CMD:`
+// prefix in our words (never parseArgs' text), and a missing file named as such.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { addressToText } from '../src/codec/address.js';
+import { startTestNode, type TestNode } from './node-helpers.js';
+
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const PACKAGE = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8'));
+let node: TestNode;
+
+function tpkit(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [MAIN, ...args], { env: { ...process.env, TPKIT_NODE: '' } }, (_e, out, err) => resolve({ code: child.exitCode, out, err }));
+  });
+}
+
+test.before(async () => {
+  node = await startTestNode();
+});
+
+test.after(async () => {
+  await node.close();
+});
+
+test('--version prints the package version', async () => {
+  for (const flag of ['--version', '-V', 'version']) {
+    const r = await tpkit(flag);
+    assert.is(r.code, 0);
+    assert.is(r.out.trim(), `tpkit ${PACKAGE.version}`);
+  }
+});
+
+test('a mistyped command or option gets "did you mean", exit 2', async () => {
+  const command = await tpkit('sned');
+  assert.is(command.code, 2);
+  assert.match(command.err, /^tpkit: unknown command 'sned': did you mean 'send'\?/);
+  const option = await tpkit('status', 'x', '--wiat');
+  assert.is(option.code, 2);
+  assert.match(option.err, /^tpkit status: unknown option '--wiat': did you mean --wait\?/);
+  const nothing = await tpkit('qqqqqq');
+  assert.not.match(nothing.err, /did you mean/);
+});
+
+test('--node takes host:port (http on loopback), localhost, a trailing /api; errors name the flag', async () => {
+  const port = new URL(node.url).port;
+  const dev = addressToText(node.chain.accounts[0].address);
+  for (const form of [`127.0.0.1:${port}`, `localhost:${port}`, `${node.url}/api`, `${node.url}/api/`, `${node.url}/`]) {
+    const r = await tpkit('balance', dev, '--node', form);
+    assert.is(r.code, 0, `${form}: ${r.err}`);
+    assert.match(r.out, /balance  1000000000000000 SK/);
+  }
+  const bad = await tpkit('balance', dev, '--node', 'ftp://example.com');
+  assert.is(bad.code, 2);
+  assert.match(bad.err, /^tpkit balance: --node must be an http:\/\/ or https:\/\/ URL/);
+  assert.not.match(bad.err, /baseUrl/);
+});
+
+test('usage errors exit 2, start with `tpkit CMD:`, and never show parseArgs text', async () => {
+  const key = '02' + 'ab'.repeat(32);
+  for (const [args, pattern] of [
+    [['mine', '--pubkey', '02abc', '--difficulty', '4'], /^tpkit mine: --pubkey is not a public key: '02abc'/],
+    [['mine', '--kernel', 'foo', '--difficulty', '4', '--pubkey', key], /^tpkit mine: --kernel must be auto or one of .*got 'foo'/],
+    [['mine', '--difficulty'], /^tpkit mine: --difficulty needs a value/],
+    [['bench', '--threads', '0'], /^tpkit bench: "--threads" expected .* got '0'/],
+    [['send', '--to'], /^tpkit send: --to needs a value/],
+    [['send', '--nodee', 'x'], /^tpkit send: unknown option '--nodee': did you mean --node\?/],
+    [['balance'], /^tpkit balance: Give an address/],
+    [['decode', 'a', 'b'], /^tpkit decode: expected one transaction/],
+    [['node', '--bogus'], /^tpkit node: --bogus: unknown flag/],
+  ] as [string[], RegExp][]) {
+    const r = await tpkit(...args);
+    assert.is(r.code, 2, `${args.join(' ')}: ${r.err}`);
+    assert.match(r.err, pattern, args.join(' '));
+    assert.not.match(r.err, /ERR_PARSE_ARGS|To specify a positional argument|TypeError|\n\s+at /, args.join(' '));
+  }
+});
+
+test('decode of a file that is not there says so; bytes that do not decode are exit 1', async () => {
+  const missing = await tpkit('decode', 'wallet-tx.bin');
+  assert.is(missing.code, 2);
+  assert.match(missing.err, /^tpkit decode: no such file: 'wallet-tx\.bin'/);
+  const garbage = await tpkit('decode', '92a16b10');
+  assert.is(garbage.code, 1);
+  assert.match(garbage.err, /\[TX_NOT_MAP\]/);
+});
+
+test.run();
