@@ -65,7 +65,7 @@ test('tpkit mine --key prints a signed transaction that verifies; --pubkey print
       () => undefined,
       (e: { code: number; stderr: string }) => e,
     );
-    assert.is(bad?.code, 1);
+    assert.is(bad?.code, 2, "a usage error");
     assert.match(bad!.stderr, /--key FILE/);
   } finally {
     rmSync(dir, { recursive: true, force: true });

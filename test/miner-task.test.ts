@@ -51,11 +51,12 @@ test('a task that sees the stop flag set does no work; a range without a solutio
   const body = randomBytes(70);
   const stopped = task(body, 1, 0n, 1000n);
   new Int32Array(stopped.control)[0] = SOLVED;
-  assert.equal(runSearchTask(createKernel('scalar'), stopped), { nonce: null, hashes: 0, byKernel: {}, kernel: 'scalar' });
+  assert.equal(runSearchTask(createKernel('scalar'), stopped), { nonce: null, hashes: 0, byKernel: {}, kernel: 'scalar', busyMs: 0 });
   const empty = task(body, 64, 0n, 3000n);
   const result = runSearchTask(createKernel('simd'), empty);
   assert.is(result.nonce, null);
   assert.is(result.hashes, 3000);
+  assert.ok(result.busyMs > 0, 'the time in kernel calls is counted');
   assert.is(new Int32Array(empty.control)[0], RUNNING);
 });
 

@@ -120,7 +120,8 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   const tx = secretKey ? signTx(result.body, [secretKey]) : undefined;
-  const hashRate = result.elapsedMs > 0 ? (result.hashes / result.elapsedMs) * 1000 : 0;
+  // The rate of the search itself, not counting worker start-up.
+  const hashRate = result.searchMs > 0 ? (result.hashes / result.searchMs) * 1000 : 0;
   if (values.json) {
     console.log(
       JSON.stringify(
@@ -131,6 +132,7 @@ export async function run(argv: string[]): Promise<number> {
           bits: result.bits,
           hashes: result.hashes,
           elapsedMs: result.elapsedMs,
+          searchMs: result.searchMs,
           hashRate,
           kernel: result.kernel,
           body: bytesToHex(result.body),
@@ -143,7 +145,7 @@ export async function run(argv: string[]): Promise<number> {
     );
   } else {
     console.log(`nonce ${result.nonce}: ${result.bits} leading zero bits (difficulty ${difficulty})`);
-    console.log(`${formatCount(result.hashes)} hashes in ${formatDuration(result.elapsedMs)}, ${formatCount(hashRate)}H/s, ${result.kernel} kernel`);
+    console.log(`${formatCount(result.hashes)} hashes in ${formatDuration(result.searchMs)} of hashing, ${formatCount(hashRate)}H/s, ${result.kernel} kernel (${formatDuration(result.elapsedMs)} with worker start-up)`);
     console.log(`body (hex):    ${bytesToHex(result.body)}`);
     console.log(`body (base64): ${bytesToBase64(result.body)}`);
     if (tx) console.log(`tx (base64):   ${bytesToBase64(tx)}`);

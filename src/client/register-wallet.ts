@@ -31,6 +31,8 @@ export interface RegisterWalletOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   onProgress?: (progress: MiningProgress) => void;
+  /** Milliseconds between onProgress calls (default 250). */
+  progressIntervalMs?: number;
   onStage?: (stage: RegisterStage) => void;
 }
 
@@ -79,6 +81,7 @@ export async function registerWallet(options: RegisterWalletOptions): Promise<Re
     pool: options.pool,
     signal,
     onProgress: options.onProgress,
+    progressIntervalMs: options.progressIntervalMs,
   });
   const tx = signTx(mined.body, keys);
   options.onStage?.('submitting');

@@ -22,6 +22,8 @@ export interface MineOptions {
   threads?: number;
   signal?: AbortSignal;
   onProgress?: (progress: MiningProgress) => void;
+  /** Milliseconds between onProgress calls (default 250). */
+  progressIntervalMs?: number;
   /** A miner pool or a piscina pool made by createMinerPool() (default: the process's shared piscina pool in Node, the page's Web Worker pool in browsers). */
   pool?: MinerPool | PiscinaLike;
   /** Kernel to run (default 'auto': each thread keeps whichever WASM kernel runs fastest). */
@@ -37,7 +39,10 @@ export interface MineResult {
   /** Leading zero bits of SHA-512(body): at least the difficulty. */
   bits: number;
   hashes: number;
+  /** From the call to the result, worker start-up included. */
   elapsedMs: number;
+  /** Time spent hashing (the busiest thread): hashes / searchMs is the mining rate itself. */
+  searchMs: number;
   /** The kernel that did most of the hashes. */
   kernel: KernelName;
   /** Hashes done by each kernel. */
@@ -70,6 +75,7 @@ export async function mineBody(body: Uint8Array, options: MineOptions): Promise<
     threads: options.threads,
     signal: options.signal,
     onProgress: options.onProgress,
+    progressIntervalMs: options.progressIntervalMs,
     startNonce: options.startNonce,
   });
   const mined = body.slice();
@@ -87,6 +93,7 @@ export async function mineBody(body: Uint8Array, options: MineOptions): Promise<
     bits,
     hashes: outcome.hashes,
     elapsedMs: outcome.elapsedMs,
+    searchMs: outcome.searchMs,
     kernel: used[0]?.[0] ?? (kernel === 'auto' ? 'js' : kernel),
     byKernel: outcome.byKernel,
   };

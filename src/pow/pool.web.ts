@@ -113,6 +113,7 @@ async function runInSteps(worker: MinerWorker, task: SearchTask): Promise<Search
   const byKernel: Partial<Record<KernelName, number>> = {};
   const race = task.kernel === 'auto' ? worker.race : undefined;
   let hashes = 0;
+  let busyMs = 0;
   let cursor = task.start;
   let step = FIRST_RUN;
   while (cursor < task.end && Atomics.load(stop, 0) === RUNNING) {
@@ -127,19 +128,20 @@ async function runInSteps(worker: MinerWorker, task: SearchTask): Promise<Search
     });
     const took = performance.now() - began;
     hashes += result.hashes;
+    busyMs += result.busyMs;
     addCounts(byKernel, result.byKernel);
     Atomics.add(counter, 0, BigInt(result.hashes));
     const current = race ? race.names[race.current] : kernel;
     if (result.nonce !== null) {
       Atomics.compareExchange(stop, 0, RUNNING, SOLVED);
-      return { nonce: result.nonce, hashes, byKernel, kernel: current };
+      return { nonce: result.nonce, hashes, byKernel, kernel: current, busyMs };
     }
     cursor = end;
     race?.record(use, result.hashes, took);
     const scaled = took > 1 ? (step * BigInt(Math.round((RUN_TARGET_MS / took) * 1024))) / 1024n : step * 2n;
     step = scaled < MIN_RUN ? MIN_RUN : scaled > MAX_RUN ? MAX_RUN : scaled;
   }
-  return { nonce: null, hashes, byKernel, kernel: race ? race.names[race.current] : (task.kernel as KernelName) };
+  return { nonce: null, hashes, byKernel, kernel: race ? race.names[race.current] : (task.kernel as KernelName), busyMs };
 }
 
 /** What 'auto' chooses from: the WASM kernels this engine runs, else the JS one. */

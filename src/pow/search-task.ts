@@ -50,6 +50,8 @@ export interface SearchTaskResult {
   byKernel: Partial<Record<KernelName, number>>;
   /** The kernel in use when the task ended: the one to start the next task with. */
   kernel: KernelName;
+  /** Milliseconds spent in kernel calls: the search itself, without start-up. */
+  busyMs: number;
 }
 
 const MIN_SLICE = 256;
@@ -89,6 +91,7 @@ export function runSearchTask(kernels: MiningKernel | readonly MiningKernel[] | 
   const byKernel: Partial<Record<KernelName, number>> = {};
   let cursor = task.start;
   let hashes = 0;
+  let busyMs = 0;
   while (cursor < task.end && Atomics.load(stop, 0) === RUNNING) {
     const use = race.next();
     const kernel = list[use];
@@ -97,6 +100,7 @@ export function runSearchTask(kernels: MiningKernel | readonly MiningKernel[] | 
     const began = performance.now();
     const offset = kernel.search(cursor, count, task.difficulty);
     const took = performance.now() - began;
+    busyMs += took;
     const done = offset >= 0 ? offset + 1 : count;
     hashes += done;
     byKernel[kernel.name] = (byKernel[kernel.name] ?? 0) + done;
@@ -104,7 +108,7 @@ export function runSearchTask(kernels: MiningKernel | readonly MiningKernel[] | 
     race.record(use, done, took);
     if (offset >= 0) {
       Atomics.compareExchange(stop, 0, RUNNING, SOLVED);
-      return { nonce: cursor + BigInt(offset), hashes, byKernel, kernel: list[race.current].name };
+      return { nonce: cursor + BigInt(offset), hashes, byKernel, kernel: list[race.current].name, busyMs };
     }
     cursor += BigInt(count);
     // Steer the slice toward sliceMs; halfway steps ride out timer noise.
@@ -112,5 +116,5 @@ export function runSearchTask(kernels: MiningKernel | readonly MiningKernel[] | 
     const next = Math.round((slice[use] + Math.min(ideal, slice[use] * 4)) / 2);
     slice[use] = Math.min(MAX_SLICE, Math.max(MIN_SLICE, next - (next % kernel.lanes)));
   }
-  return { nonce: null, hashes, byKernel, kernel: list[race.current].name };
+  return { nonce: null, hashes, byKernel, kernel: list[race.current].name, busyMs };
 }

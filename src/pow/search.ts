@@ -54,6 +54,11 @@ export interface SearchOutcome {
   nonce: bigint;
   hashes: number;
   elapsedMs: number;
+  /**
+   * Milliseconds the busiest thread spent hashing: the search itself, without handing the
+   * task to the threads or their start-up. hashes / searchMs is the rate the device mines at.
+   */
+  searchMs: number;
   /** Hashes done by each kernel, all threads together. */
   byKernel: Partial<Record<KernelName, number>>;
 }
@@ -117,6 +122,7 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   let found: bigint | null = null;
   let failure: unknown;
   const byKernel: Partial<Record<KernelName, number>> = {};
+  let busiestMs = 0;
   const tasks: Promise<void>[] = [];
   for (let i = 0; i < threads; i++) {
     const start = first + BigInt(i) * range;
@@ -127,6 +133,7 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
       pool.run(task).then(
         (result) => {
           if (result.nonce !== null && found === null) found = result.nonce;
+          busiestMs = Math.max(busiestMs, result.busyMs ?? 0);
           for (const [name, count] of Object.entries(result.byKernel) as [KernelName, number][]) {
             byKernel[name] = (byKernel[name] ?? 0) + count;
           }
@@ -152,5 +159,6 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
     });
   }
   report();
-  return { nonce: found, hashes: Number(Atomics.load(done, 0)), elapsedMs: performance.now() - began, byKernel };
+  const elapsedMs = performance.now() - began;
+  return { nonce: found, hashes: Number(Atomics.load(done, 0)), elapsedMs, searchMs: busiestMs > 0 ? Math.min(busiestMs, elapsedMs) : elapsedMs, byKernel };
 }
