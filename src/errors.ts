@@ -88,6 +88,7 @@ export const ERROR_CODES = {
   // key files (tpkit CLI)
   KEYFILE_INVALID: 'A key file is malformed, tampered with, or uses unsupported parameters.',
   KEYFILE_PASSPHRASE: 'The passphrase does not open the key file.',
+  PRECHECK_FAILED: 'A check before signing found the transaction would fail, or would go where it was likely not meant to.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

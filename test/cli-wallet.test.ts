@@ -87,10 +87,10 @@ test('fund from the dev account, send back with the automatic fee, read balance 
   assert.is(JSON.parse((await tpkit(['settings', 'current.register.diff'])).out), 12);
 });
 
-test('exit codes: failed in the block 1, node refused 1, usage 2, unreachable 3; errors say what to do', async () => {
+test('exit codes: refused before signing 1, failed in the block 1, node refused 1, usage 2, unreachable 3; errors say what to do', async () => {
   const poor = await tpkit(['send', '--key', walletFile, '--to', dev.address, '--amount', '999999999', '--currency', 'SK']);
   assert.is(poor.code, 1);
-  assert.match(poor.err, /insufficient_fund \[TX_FAILED\]\n  the balance does not cover/);
+  assert.match(poor.err, /^tpkit send: 999999999 SK is more than wallet AA\d{18} holds \(\d+ SK\): send less, or fund the wallet first.* \[PRECHECK_FAILED\]\n  nothing was signed or sent\./);
   const reused = await tpkit(['send', '--key', walletFile, '--to', dev.address, '--amount', '1', '--currency', 'SK', '--seq', '1', '--json']);
   assert.is(reused.code, 1);
   assert.match(reused.err, /bad_seq/);

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bytesToHex } from '../src/bytes.js';
-import { DEFAULT_SCRYPT, encryptKey, openKeyFile, readKeyFileInfo, setKeyFileAddress, writeKeyFile } from '../src/cli/key-file.js';
+import { DEFAULT_SCRYPT, encryptKey, openKeyFile, readKeyFileInfo, setKeyFileWallet, writeKeyFile } from '../src/cli/key-file.js';
 import { generateSecretKey, publicKeyOf } from '../src/crypto/keys.js';
 import { rejection, thrownError } from './helpers.js';
 
@@ -106,9 +106,11 @@ test('never overwrites; the address is recorded atomically without touching the 
   const exists = thrownError(() => writeKeyFile(file, 'x'));
   assert.is(exists.code, 'INVALID_ARGUMENT');
   assert.match(exists.message, /already exists/);
-  setKeyFileAddress(file, 'AA100000001677722185');
+  setKeyFileWallet(file, { address: 'AA100000001677722185', chain: 1, node: 'http://127.0.0.1:43280' });
   const after = JSON.parse(readFileSync(file, 'utf8'));
   assert.is(after.address, 'AA100000001677722185');
+  assert.equal([after.chain, after.node], [1, 'http://127.0.0.1:43280']);
+  assert.equal([readKeyFileInfo(file).chain, readKeyFileInfo(file).node], [1, 'http://127.0.0.1:43280']);
   assert.is(after.ciphertext, before.ciphertext);
   assert.is(statSync(file).mode & 0o777, 0o600);
   assert.is(readKeyFileInfo(file).address, 'AA100000001677722185');

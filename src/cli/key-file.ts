@@ -34,6 +34,9 @@ export interface KeyFile {
   format: typeof KEY_FILE_FORMAT;
   publicKey: string;
   address?: string;
+  /** Where the wallet was registered: its chain and the node asked (not secret, not authenticated). */
+  chain?: number;
+  node?: string;
   kdf: { name: 'scrypt'; N: number; r: number; p: number; salt: string };
   cipher: { name: 'aes-256-gcm'; iv: string };
   ciphertext: string;
@@ -45,6 +48,8 @@ export interface KeyFileInfo {
   path: string;
   publicKey: Uint8Array;
   address?: string;
+  chain?: number;
+  node?: string;
   /** True for the old format: the secret key as plain hex. */
   plain: boolean;
 }
@@ -148,6 +153,8 @@ function parseKeyFile(text: string, path: string): ParsedKeyFile | { plainSecret
   if (problem) throw invalid(path, problem);
   if (typeof file.publicKey !== 'string' || !/^(0[23][0-9a-fA-F]{64})$/.test(file.publicKey)) throw invalid(path, '"publicKey" expected 33 bytes of compressed key as hex');
   if (file.address !== undefined && typeof file.address !== 'string') throw invalid(path, '"address" expected a string');
+  if (file.chain !== undefined && !Number.isSafeInteger(file.chain)) throw invalid(path, '"chain" expected an integer');
+  if (file.node !== undefined && typeof file.node !== 'string') throw invalid(path, '"node" expected a string');
   return {
     file,
     publicKey: hexToBytes(file.publicKey),
@@ -170,8 +177,10 @@ function readText(path: string): string {
 export function readKeyFileInfo(path: string): KeyFileInfo {
   const parsed = parseKeyFile(readText(path), path);
   if ('plainSecret' in parsed) return { path, publicKey: publicKeyOf(parsed.plainSecret), plain: true };
-  return { path, publicKey: parsed.publicKey, address: parsed.file.address, plain: false };
+  return { path, publicKey: parsed.publicKey, ...walletFields(parsed.file), plain: false };
 }
+
+const walletFields = (file: KeyFile) => ({ address: file.address, chain: file.chain, node: file.node });
 
 function warnPlain(path: string): void {
   process.stderr.write(`warning: ${path} holds the secret key as plain hex; encrypt it with\n  tpkit keygen --import --out NEW_FILE < ${path}   (then delete ${path})\n`);
@@ -202,7 +211,7 @@ export async function openKeyFile(
   }
   const secretKey = new Uint8Array(secret);
   if (!equalBytes(publicKeyOf(secretKey), parsed.publicKey)) throw invalid(path, 'the secret key does not match "publicKey"');
-  return { secretKey, info: { path, publicKey: parsed.publicKey, address: file.address, plain: false } };
+  return { secretKey, info: { path, publicKey: parsed.publicKey, ...walletFields(file), plain: false } };
 }
 
 /** Writes `text` to a new file, mode 0600, flushed to disk; 'wx' fails when it exists. */
@@ -232,13 +241,13 @@ export function writeKeyFile(path: string, file: KeyFile | string): void {
   }
 }
 
-/** Records the wallet address in an encrypted key file, atomically; the secret is untouched. */
-export function setKeyFileAddress(path: string, address: string): void {
+/** Records the wallet (address, chain, node) in an encrypted key file, atomically; the secret is untouched. */
+export function setKeyFileWallet(path: string, wallet: { address: string; chain?: number; node?: string }): void {
   const parsed = parseKeyFile(readText(path), path);
   if ('plainSecret' in parsed) return;
   const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    writeNew(temp, `${JSON.stringify({ ...parsed.file, address }, null, 2)}\n`);
+    writeNew(temp, `${JSON.stringify({ ...parsed.file, ...wallet }, null, 2)}\n`);
     renameSync(temp, path);
   } catch (cause) {
     rmSync(temp, { force: true });

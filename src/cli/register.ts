@@ -5,7 +5,8 @@
 import { registerWallet } from '../client/index.js';
 import { ArgumentError } from '../errors.js';
 import { closeSharedMinerPool } from '../pow/pool.node.js';
-import { openKeyFile, setKeyFileAddress } from './key-file.js';
+import { openKeyFile, readKeyFileInfo, setKeyFileWallet } from './key-file.js';
+import { originText } from './key-file-origin.js';
 import { Progress, formatCount, formatDuration } from './progress.js';
 import { NODE_HELP, NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
@@ -19,13 +20,16 @@ the new address and records it in FILE. Ctrl-C stops cleanly (exit 130).
 Options:
   --key FILE          key file
   --threads N         mining threads (default: one per core)
+  --force             register even though the key file already names a wallet
+                      (a tpkit node answers with the wallet the key already has)
 ${PASSPHRASE_HELP}
 ${NODE_HELP}`;
 
-/** Records the address in the key file; the wallet exists either way, so a failure only warns. */
-function saveAddress(path: string, address: string): boolean {
+/** Records the wallet in the key file; the wallet exists either way, so a failure only warns. */
+function saveWallet(path: string, wallet: { address: string; chain?: number; node: string }): boolean {
+  const { address } = wallet;
   try {
-    setKeyFileAddress(path, address);
+    setKeyFileWallet(path, wallet);
     return true;
   } catch (err) {
     console.error(`warning: the wallet is registered but ${path} was not updated (${(err as Error).message});\n  pass --from ${address} to tpkit send`);
@@ -35,7 +39,7 @@ function saveAddress(path: string, address: string): boolean {
 
 export function run(argv: string[]): Promise<number> {
   return runWalletCommand('register', async () => {
-    const { values } = parseCommandArgs('register', { args: argv, options: { ...NODE_OPTIONS, ...PASSPHRASE_OPTION, key: { type: 'string' }, threads: { type: 'string' } } });
+    const { values } = parseCommandArgs('register', { args: argv, options: { ...NODE_OPTIONS, ...PASSPHRASE_OPTION, key: { type: 'string' }, threads: { type: 'string' }, force: { type: 'boolean' } } });
     if (values.help) {
       console.log(HELP);
       return 0;
@@ -43,8 +47,15 @@ export function run(argv: string[]): Promise<number> {
     if (!values.key) throw new ArgumentError('"--key" is required: the key file to register (tpkit keygen --out FILE makes one)');
     const threads = values.threads === undefined ? undefined : Number(values.threads);
     if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 256)) throw new ArgumentError(`"--threads" expected an integer 1..256, got '${values.threads}'`);
+    // Checked before the passphrase: a key file names one wallet, and a second is rarely meant.
+    const known = readKeyFileInfo(values.key);
+    if (known.address && !values.force) {
+      const where = originText(known);
+      throw new ArgumentError(`${values.key} already names wallet ${known.address}${where ? ` (${where})` : ''}`, {
+        details: 'use it with `tpkit send --key`, or pass --force to register the key again',
+      });
+    }
     const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
-    if (info.address) console.error(`note: ${values.key} already names wallet ${info.address}; registering another`);
     const client = clientFrom(values);
     const bar = new Progress({ width: 10 });
     let stopSpinning = () => {};
@@ -76,7 +87,9 @@ export function run(argv: string[]): Promise<number> {
       });
       stopSpinning();
       bar.finish();
-      const saved = info.plain ? 'plain' : saveAddress(values.key, result.address);
+      const chain = await client.nodeStatus().then((s) => s.chain, () => undefined);
+      const saved = info.plain ? 'plain' : saveWallet(values.key, { address: result.address, chain, node: client.baseUrl.replace(/\/+$/, '') });
+      if (info.address === result.address) console.error(`note: the node answered with the wallet this key already has, ${result.address}`);
       // The rate of the search itself: worker start-up is not mining.
       const rate = result.mined.searchMs > 0 ? (result.mined.hashes / result.mined.searchMs) * 1000 : 0;
       if (values.json) {

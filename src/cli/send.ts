@@ -2,9 +2,11 @@
 // for with a spinner unless --no-wait.
 
 import { transfer } from '../client/index.js';
-import { addressFromText } from '../codec/address.js';
+import { addressFromText, addressToText } from '../codec/address.js';
 import { ArgumentError } from '../errors.js';
 import { openKeyFile } from './key-file.js';
+import { warnIfElsewhere } from './key-file-origin.js';
+import { checkBeforeSigning } from './send-checks.js';
 import { Progress } from './progress.js';
 import { NODE_HELP, NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, parseAmount, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
@@ -24,7 +26,11 @@ Options:
   --fee-currency CUR  currency the fee is paid in (default: CUR when the node has a rate)
   --message TEXT      message carried in the transaction
   --seq N             seq to use (default: the node's seq + 1)
+  --create            send to an address that has no wallet yet (it creates one)
   --no-wait           print the txid without waiting for the block
+
+Before signing it checks that the sending wallet exists and has this key, holds the
+currency and at least the amount, and that the recipient exists (unless --create).
 ${PASSPHRASE_HELP}
 ${NODE_HELP}`;
 
@@ -45,6 +51,7 @@ export function run(argv: string[]): Promise<number> {
         message: { type: 'string' },
         seq: { type: 'string' },
         'no-wait': { type: 'boolean' },
+        create: { type: 'boolean' },
       },
     });
     if (values.help) {
@@ -57,20 +64,25 @@ export function run(argv: string[]): Promise<number> {
     const amount = parseAmount(values.amount, 'amount');
     const fee = values.fee === 'auto' ? 'auto' : parseAmount(values.fee, 'fee', { allowZero: true });
     const seq = values.seq === undefined ? undefined : parseAmount(values.seq, 'seq');
-    // Typos in addresses are caught before the passphrase is asked for.
-    addressFromText(values.to);
-    if (values.from !== undefined) addressFromText(values.from);
+    // Typos in addresses are caught before the passphrase is asked for; messages use text form.
+    const to = addressToText(addressFromText(values.to));
+    const given = values.from === undefined ? undefined : addressToText(addressFromText(values.from));
     const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
-    const from = values.from ?? info.address;
-    if (!from) throw new ArgumentError(`"--from" is required: ${values.key} records no address (register it, or pass --from)`);
+    const from = given ?? info.address;
+    if (!from) throw new ArgumentError(`${values.key} names no wallet yet`, { details: `register it first (tpkit register --key ${values.key}), or pass --from ADDRESS` });
+    const client = clientFrom(values);
+    client.checkTransport();
+    const signal = interruptSignal();
+    if (given === undefined) await warnIfElsewhere(info, client, signal);
     const spinner = new Progress({ label: 'send' });
-    const stop = keepSpinning(spinner, 'preparing');
+    const stop = keepSpinning(spinner, 'checking');
     try {
+      await checkBeforeSigning({ client, from, to, currency: values.currency, amount, publicKey: info.publicKey, keyPath: values.key, fromGiven: given !== undefined, create: values.create === true, signal });
       const sent = await transfer({
-        client: clientFrom(values),
+        client,
         secretKey,
         from,
-        to: values.to,
+        to,
         currency: values.currency,
         amount,
         fee,
@@ -78,7 +90,7 @@ export function run(argv: string[]): Promise<number> {
         message: values.message,
         seq,
         wait: !values['no-wait'],
-        signal: interruptSignal(),
+        signal,
         onStage: (stage) => spinner.status(stage === 'waiting' ? 'waiting for a block' : stage),
       });
       spinner.clear();

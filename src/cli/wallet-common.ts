@@ -149,7 +149,7 @@ const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
   API_ERROR: (err) => {
     const nodeError = (err as TpkitError & { nodeError?: string }).nodeError;
     if (nodeError === 'WALLET_NOT_FOUND') return 'no wallet has that address on this node.';
-    if (nodeError === 'SENDER_KEY_MISMATCH') return 'the key file is not the key of --from.';
+    if (nodeError === 'SENDER_KEY_MISMATCH') return "the key file's key is not the sending wallet's key.";
     if (nodeError === 'SENDER_UNKNOWN') return 'the sending wallet does not exist on this node; register it (`tpkit register`) or check --from.';
     if (nodeError === 'TIMESTAMP_OUT_OF_WINDOW') return "this machine's clock is an hour or more away from the node's; set it right.";
     if (nodeError === 'WRONG_CHAIN') return 'the address belongs to another chain than this node.';
@@ -161,6 +161,7 @@ const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
   ADDRESS_INVALID: () => 'check the address; `tpkit address ADDR` explains one.',
   ADDRESS_CHECKSUM: () => 'a digit is mistyped; copy the address again.',
   TXID_INVALID: () => 'pass the txid printed by `tpkit send` or `tpkit register`.',
+  PRECHECK_FAILED: () => 'nothing was signed or sent.',
 };
 
 /** Exit code for an error: usage for what the user typed, 3 for the network, 1 otherwise. */

@@ -1,0 +1,110 @@
+// The wallet commands guarding a newcomer, the real binary against real nodes: a key file
+// names one wallet (register refuses a second unless --force) and remembers its chain and
+// node; send checks the sender, currency, balance and recipient before signing, prints
+// addresses as text, and --no-wait prints the real txid; register reports the search's rate.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { bytesToHex } from '../src/bytes.js';
+import { addressToHex, addressToText, makeAddress } from '../src/codec/address.js';
+import { startTestNode, type TestNode } from './node-helpers.js';
+
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'tpkit-checks-'));
+const walletFile = join(dir, 'wallet.key');
+const devFile = join(dir, 'dev.key');
+let node: TestNode;
+let other: TestNode;
+let address = '';
+let dev = '';
+
+function tpkit(args: string[], stdin = ''): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [MAIN, ...args], { env: { ...process.env, TPKIT_PASSPHRASE: 'a passphrase for tests', TPKIT_NODE: node.url } }, (_e, out, err) =>
+      resolve({ code: child.exitCode, out, err }),
+    );
+    child.stdin!.end(stdin);
+  });
+}
+
+test.before(async () => {
+  node = await startTestNode({ difficulty: 8, accounts: 1 });
+  other = await startTestNode({ difficulty: 8, chain: 7, accounts: 1 });
+  dev = addressToText(node.chain.accounts[0].address);
+});
+
+test.after(async () => {
+  await node.close();
+  await other.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('register records the wallet, its chain and node; a second register is refused unless --force, which gets the same wallet', async () => {
+  assert.is((await tpkit(['keygen', '--out', walletFile])).code, 0);
+  const first = await tpkit(['register', '--key', walletFile]);
+  assert.is(first.code, 0, first.err);
+  address = /address  (AA\d{18})/.exec(first.out)![1];
+  assert.match(first.out, /mined    difficulty 8: .* hashes in .* of hashing \([\d. kMG]+H\/s\), .* with worker start-up/);
+  const saved = JSON.parse(readFileSync(walletFile, 'utf8'));
+  assert.equal([saved.address, saved.chain, saved.node], [address, 1, node.url]);
+
+  const again = await tpkit(['register', '--key', walletFile]);
+  assert.is(again.code, 2);
+  assert.match(again.err, new RegExp(`^tpkit register: ${walletFile.replace(/[.]/g, '\\.')} already names wallet ${address} \\(chain 1 at ${node.url.replace(/[.]/g, '\\.')}\\): use it with .*--force`));
+  const forced = await tpkit(['register', '--key', walletFile, '--force']);
+  assert.is(forced.code, 0, forced.err);
+  assert.match(forced.out, new RegExp(`address  ${address}`), 'the node answers with the wallet the key has');
+  assert.match(forced.err, /the node answered with the wallet this key already has/);
+  const key = saved.publicKey.toLowerCase();
+  const holders = [...node.chain.wallets.values()].filter((w) => w.pubkey && bytesToHex(w.pubkey) === key);
+  assert.is(holders.length, 1, 'one wallet for the key, however often it registers');
+});
+
+test('send checks before signing: recipient, currency, balance, sender key; advice in words, addresses as text', async () => {
+  assert.is((await tpkit(['keygen', '--import', '--out', devFile], `${bytesToHex(node.chain.accounts[0].secretKey)}\n`)).code, 0);
+  const nowhere = addressToText(makeAddress({ group: 10, block: 1, wallet: 55_555 }));
+  const heightBefore = node.chain.height;
+  for (const [args, pattern] of [
+    [['--to', nowhere, '--amount', '5', '--currency', 'SK'], new RegExp(`^tpkit send: ${nowhere} has no wallet on this node: check the address; .*--create`)],
+    [['--to', address, '--amount', '5', '--currency', 'XYZ'], new RegExp(`^tpkit send: wallet ${dev} holds no XYZ: it holds 1000000000000000 SK`)],
+    [['--to', address, '--amount', '1000000000000001', '--currency', 'SK'], new RegExp(`^tpkit send: 1000000000000001 SK is more than wallet ${dev} holds`)],
+    [['--from', address, '--to', dev, '--amount', '1', '--currency', 'SK'], new RegExp(`^tpkit send: the key in .*dev\\.key is not the key of wallet ${address}: .*check --from and --key`)],
+    // a hex --to is reported in text form
+    [['--to', addressToHex(makeAddress({ group: 10, block: 1, wallet: 55_555 })), '--amount', '5', '--currency', 'SK'], new RegExp(`^tpkit send: ${nowhere} has no wallet`)],
+  ] as [string[], RegExp][]) {
+    const r = await tpkit(['send', '--key', devFile, ...(args.includes('--from') ? [] : ['--from', dev]), ...args]);
+    assert.is(r.code, 1, `${args.join(' ')}: ${r.err}`);
+    assert.match(r.err, pattern, args.join(' '));
+    assert.match(r.err, /\[PRECHECK_FAILED\]\n  nothing was signed or sent\./);
+  }
+  assert.is(node.chain.height, heightBefore, 'nothing reached the node');
+  assert.is(node.chain.mempool.size, 0);
+
+  // --create sends to a new address; --no-wait prints the real txid
+  const created = await tpkit(['send', '--key', devFile, '--from', dev, '--to', nowhere, '--amount', '5', '--currency', 'SK', '--create', '--no-wait']);
+  assert.is(created.code, 0, created.err);
+  const txid = /txid     (\S+)/.exec(created.out)![1];
+  const status = await node.get(`/api/tx/status/${txid}`);
+  assert.is(status.status, 200, 'the printed txid is one the node knows');
+  await node.chain.settle();
+  assert.is((await node.get(`/api/address/${nowhere}`)).body.info.amount.SK, 5);
+});
+
+test('a key file used against another chain warns; without --from the error never mentions --from', async () => {
+  // fund the registered wallet so it can send
+  await node.post('/api/dev/faucet', JSON.stringify({ address, amount: 1000 }));
+  const elsewhere = await tpkit(['send', '--key', walletFile, '--to', dev, '--amount', '1', '--currency', 'SK', '--node', other.url]);
+  assert.is(elsewhere.code, 1);
+  assert.match(elsewhere.err, new RegExp(`^warning: .*wallet\\.key names wallet ${address} on chain 1 at ${node.url.replace(/[.]/g, '\\.')}; ${other.url.replace(/[.]/g, '\\.')} runs chain 7`));
+  assert.match(elsewhere.err, new RegExp(`the sending wallet ${address} does not exist on this node: .*wallet\\.key names it`));
+  assert.not.match(elsewhere.err, /--from/);
+  const home = await tpkit(['send', '--key', walletFile, '--to', dev, '--amount', '1', '--currency', 'SK']);
+  assert.is(home.code, 0, home.err);
+  assert.not.match(home.err, /warning/);
+});
+
+test.run();
