@@ -138,6 +138,28 @@ function formatReadable(value: Readable): string {
   return JSON.stringify(value);
 }
 
+/** A body alone, readable: its kind and fields (tpkit tx explains a transaction from its block). */
+export function explainBody(bodyBytes: Uint8Array): Pick<TxExplanation, 'kind' | 'kindNumber' | 'body'> {
+  const body = decodeBody(bodyBytes);
+  return { kind: body.kind, kindNumber: body.kindNumber, body: bodyFields(body) };
+}
+
+/** Kind and body fields as aligned lines; `width` is the name column. */
+export function formatBody(e: Pick<TxExplanation, 'kind' | 'kindNumber' | 'body'>, width = Math.max(...Object.keys(e.body).map((k) => k.length), 9)): string[] {
+  const lines = [`${'kind'.padEnd(width)}  ${e.kind} (${e.kindNumber})`];
+  for (const [name, value] of Object.entries(e.body)) {
+    if (name === 'payload' && Array.isArray(value)) {
+      lines.push(name);
+      for (const item of value as { purpose: string; currency: string; amount: string }[]) {
+        lines.push(`  ${item.purpose.padEnd(10)} ${item.currency.padEnd(8)} ${item.amount}`);
+      }
+    } else {
+      lines.push(`${name.padEnd(width)}  ${formatReadable(value)}`);
+    }
+  }
+  return lines;
+}
+
 /** The explanation as aligned text for a terminal. */
 export function formatExplanation(e: TxExplanation): string {
   const lines: string[] = [];

@@ -5,7 +5,7 @@
 import { bytesToBase64, expectBytes } from '../bytes.js';
 import { addressFromText, addressToText } from '../codec/address.js';
 import { decodeTxid } from '../codec/txid.js';
-import { AbortError, ArgumentError } from '../errors.js';
+import { AbortError, ArgumentError, TpkitError } from '../errors.js';
 import { ApiError, TimeoutError, UnknownTxError } from './client-errors.js';
 import { requestJson, type HttpSettings } from './http.js';
 import { nodeStatusFrom, seqFrom, txidFrom, txStatusFrom, walletInfoFrom, type NodeStatus, type TxStatus, type WalletInfo } from './responses.js';
@@ -50,6 +50,8 @@ export interface TpkitClient {
   waitForTx(txid: string, options?: WaitOptions): Promise<TxStatus>;
   getSeq(address: string | Uint8Array, options?: CallOptions): Promise<bigint>;
   nodeStatus(options?: CallOptions): Promise<NodeStatus>;
+  /** A block as the node shows it: by hash, 'last', 'genesis' or height; `addr` keeps one wallet's part. */
+  getBlock(id: string | number, options?: CallOptions & { addr?: string }): Promise<Record<string, any>>;
   /** Calls `onBlock` for each new block from the node's live stream until the signal aborts. */
   watchBlocks(onBlock: (block: BlockSummary) => void, options?: WatchOptions): Promise<void>;
   /** The transaction's result from the live stream, as soon as its block is committed. */
@@ -174,6 +176,18 @@ export function createClient(options: ClientOptions): TpkitClient {
     async getSeq(address, call = {}) {
       const path = `/api/address/${addressPath(address)}/seq`;
       return seqFrom(await requestJson(http, path, call), `GET ${path}`);
+    },
+
+    async getBlock(id, call = {}) {
+      const text = String(id);
+      if (!/^(last|genesis|\d{1,15}|(0x)?[0-9a-fA-F]{64})$/.test(text)) {
+        throw new ArgumentError(`"id" expected a block hash, a height, 'last' or 'genesis', got ${JSON.stringify(text)}`);
+      }
+      const query = call.addr ? `?addr=${encodeURIComponent(addressPath(call.addr))}` : '';
+      const path = /^\d+$/.test(text) ? `/api/blockn/${text}${query}` : `/api/block/${text.replace(/^0x/, '')}${query}`;
+      const answer = await requestJson(http, path, call);
+      if (typeof answer.block !== 'object' || answer.block === null) throw new TpkitError('BAD_RESPONSE', 'Node answer has no block', { details: path });
+      return answer.block as Record<string, any>;
     },
 
     watchBlocks: (onBlock, watch) => watchBlocks(http, onBlock, watch),

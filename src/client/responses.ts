@@ -27,7 +27,7 @@ export interface WalletInfo {
 /** A transaction's result once included: ok with `res` ('ok' or the new address), or failed with a reason. */
 export type TxStatus =
   | { ok: true; res: string; address?: string; block?: string; raw: unknown }
-  | { ok: false; reason: string; raw: unknown };
+  | { ok: false; reason: string; block?: string; raw: unknown };
 
 export interface NodeStatus {
   chain: number;
@@ -87,7 +87,10 @@ export function txStatusFrom(answer: JsonObject, request: string): TxStatus | nu
   if (result === null || result === undefined) return null;
   const r = object(result, request, 'res');
   if (r.error === true || r.ok === false) {
-    return { ok: false, reason: optionalString(r.res) ?? optionalString(r.reason) ?? 'error', raw: r };
+    const failed: TxStatus = { ok: false, reason: optionalString(r.res) ?? optionalString(r.reason) ?? 'error', raw: r };
+    const block = optionalString(r.block);
+    if (block !== undefined) failed.block = block;
+    return failed;
   }
   const status: TxStatus = { ok: true, res: string(r.res, request, 'res.res'), raw: r };
   const address = optionalString(r.address);

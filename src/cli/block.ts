@@ -1,0 +1,67 @@
+// `tpkit block ID`: a block's header and a table of its transactions. ID is a hash, a height,
+// `latest` (or `last`) or `genesis`.
+
+import { addressToText } from '../codec/address.js';
+import { hexToBytes } from '../bytes.js';
+import { ArgumentError } from '../errors.js';
+import { NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, printJson, runWalletCommand } from './wallet-common.js';
+import { parseCommandArgs } from './usage.js';
+
+const HELP = `Usage: tpkit block ID [options]
+
+Shows a block: hash, height, parent, time, and one line per transaction (txid, kind, from,
+to, amount, result). ID is a block hash, a height, latest or genesis.
+
+Options:
+${NODE_HELP}`;
+
+interface TxView {
+  kind?: string;
+  from?: string;
+  to?: string;
+  address?: string;
+  payload?: { purpose: string | number; cur: string; amount: number | bigint | string }[];
+}
+
+const text = (hex: string | undefined) => {
+  if (!hex) return '';
+  try {
+    return addressToText(hexToBytes(hex));
+  } catch {
+    return hex;
+  }
+};
+
+export function run(argv: string[]): Promise<number> {
+  return runWalletCommand('block', async () => {
+    const { values, positionals } = parseCommandArgs('block', { args: argv, allowPositionals: true, options: NODE_OPTIONS });
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
+    if (positionals.length !== 1) throw new ArgumentError('Give one block: a hash, a height, latest or genesis', { details: 'see `tpkit block --help`' });
+    const id = positionals[0] === 'latest' ? 'last' : positionals[0];
+    const block = await clientFrom(values).getBlock(id, { signal: interruptSignal() });
+    const header = block.header ?? {};
+    const txs = Object.entries((block.txs ?? {}) as Record<string, TxView>);
+    const failed = (block.failed ?? {}) as Record<string, string>;
+    if (values.json) {
+      printJson(block);
+      return 0;
+    }
+    console.log(`hash     ${block.hash}`);
+    console.log(`height   ${header.height}`);
+    console.log(`parent   ${header.parent}`);
+    console.log(`time     ${block.time} (${new Date(Number(block.time)).toISOString()})`);
+    console.log(`txs      ${txs.length}${Object.keys(failed).length ? ` (${Object.keys(failed).length} failed)` : ''}`);
+    if (txs.length === 0) return 0;
+    const rows = txs.map(([txid, tx]) => {
+      const moved = (tx.payload ?? []).filter((p) => p.purpose === 'transfer').map((p) => `${p.amount} ${p.cur}`).join(', ');
+      return [txid, tx.kind ?? '?', text(tx.from), tx.kind === 'register' ? text(tx.address) : text(tx.to), moved, failed[txid] ? `failed: ${failed[txid]}` : 'ok'];
+    });
+    const head = ['txid', 'kind', 'from', 'to', 'amount', 'result'];
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+    for (const row of [head, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
+    return 0;
+  }, argv);
+}

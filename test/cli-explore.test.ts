@@ -1,0 +1,81 @@
+// `tpkit tx` and `tpkit block`, the real binary against a real node: a transaction explained
+// from its block (included, failed, pending, unknown) and a block's header and transactions.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { addressToText } from '../src/codec/address.js';
+import { fee, pay, startTestNode, transfer, type TestNode } from './node-helpers.js';
+
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+let node: TestNode;
+let ok = '';
+let failed = '';
+let t = Date.now();
+
+function tpkit(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [MAIN, ...args, '--node', node.url], (_e, out, err) => resolve({ code: child.exitCode, out, err }));
+  });
+}
+
+test.before(async () => {
+  node = await startTestNode({ accounts: 2, instant: false, blockTimeMs: 3_600_000 }); // both in one block
+  const [a, b] = node.chain.accounts;
+  ok = (await node.submit(transfer({ key: a.secretKey, from: a.address, to: b.address, seq: 1, t: ++t, payload: [pay(42), fee(5)] }))).body.txid;
+  failed = (await node.submit(transfer({ key: a.secretKey, from: a.address, to: b.address, seq: 1, t: ++t, payload: [pay(43), fee(5)] }))).body.txid;
+  await node.chain.settle();
+});
+
+test.after(async () => {
+  await node.close();
+});
+
+test('tx explains an included transaction from its block', async () => {
+  const [a, b] = node.chain.accounts;
+  const r = await tpkit('tx', ok);
+  assert.is(r.code, 0, r.err);
+  assert.match(r.out, new RegExp(`status     included in block \\d+ \\([0-9A-F]{64}\\)`));
+  assert.match(r.out, /kind       generic \(16\)/);
+  assert.match(r.out, new RegExp(`from       ${addressToText(a.address)}`));
+  assert.match(r.out, new RegExp(`to         ${addressToText(b.address)}`));
+  assert.match(r.out, /transfer\s+SK\s+42/);
+  assert.match(r.out, /srcfee\s+SK\s+5/);
+  assert.match(r.out, /seq        1/);
+  assert.match(r.out, /signed by  0[23][0-9A-F]{64}/);
+  const json = JSON.parse((await tpkit('tx', ok, '--json')).out);
+  assert.is(json.state, 'included');
+  assert.is(json.kind, 'generic');
+});
+
+test('tx of a failed transaction says why and exits 1; unknown exits 1; a bad id is usage', async () => {
+  const bad = await tpkit('tx', failed);
+  assert.is(bad.code, 1);
+  assert.match(bad.out, /status     failed: bad_seq in block/);
+  const unknown = await tpkit('tx', '26CmF99wJRUJHd1-c4n1');
+  assert.is(unknown.code, 1);
+  assert.match(unknown.out, /unknown transaction/);
+  const typo = await tpkit('tx', 'not-a-txid!');
+  assert.is(typo.code, 2);
+});
+
+test('block: latest, genesis, a height and a hash; a table of its transactions', async () => {
+  const latest = await tpkit('block', 'latest');
+  assert.is(latest.code, 0, latest.err);
+  assert.match(latest.out, new RegExp(`height   ${node.chain.height}`));
+  const height = Number(/in block (\d+)/.exec((await tpkit('tx', ok)).out)![1]);
+  const byHeight = await tpkit('block', String(height));
+  assert.match(byHeight.out, /txs      2 \(1 failed\)/);
+  assert.match(byHeight.out, /^txid\s+kind\s+from\s+to\s+amount\s+result$/m);
+  assert.match(byHeight.out, new RegExp(`${ok}\\s+generic\\s+AA\\d{18}\\s+AA\\d{18}\\s+42 SK\\s+ok`));
+  assert.match(byHeight.out, new RegExp(`${failed}\\s+generic.*failed: bad_seq`));
+  const hash = /hash     ([0-9A-F]{64})/.exec(byHeight.out)![1];
+  assert.match((await tpkit('block', hash)).out, new RegExp(`height   ${height}`));
+  assert.match((await tpkit('block', 'genesis')).out, /height   0\n[^]*txs      0/);
+  assert.is((await tpkit('block', 'nope')).code, 2);
+  const missing = await tpkit('block', '99999');
+  assert.is(missing.code, 1);
+  assert.match(missing.err, /BLOCK_NOT_FOUND|not found/i);
+});
+
+test.run();
