@@ -9,4 +9,4 @@ export type { DevAccountInfo, DevApi, MinedBlock } from './dev.js';
 export { isLoopbackHost } from './transport-policy.js';
 export { feeRates, chooseFeeCurrency, autoFee } from './fee.js';
 export { registerWallet, type RegisterStage, type RegisterWalletOptions, type RegisteredWallet } from './register-wallet.js';
-export { transfer, type TransferOptions, type TransferResult, type TransferStage } from './transfer.js';
+export { transfer, type TransferOptions, type TransferPlan, type TransferResult, type TransferStage } from './transfer.js';
