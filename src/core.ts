@@ -1,7 +1,10 @@
 // What both entries export: errors, byte helpers, codec, crypto, proof of work and the
 // client. src/index.ts adds Node's worker pool, src/browser.ts the Web Worker pool.
 
-export * from './errors.js';
+export {
+  ERROR_CODES, type ErrorCode, type TpkitErrorOptions,
+  TpkitError, ArgumentError, DecodeError, ValidationError, CryptoError, AbortError,
+} from './errors.js';
 export {
   base64ToBytes, bytesFromInput, bytesToBase64, bytesToHex, compareBytes, concatBytes, equalBytes, hexToBytes,
 } from './bytes.js';

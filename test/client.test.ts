@@ -2,7 +2,8 @@
 // error, the HTTPS rule, status shapes, polling, and the fee amount search.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiError, TxFailedError, autoFee, chooseFeeCurrency, createClient, feeRates, isLoopbackHost } from '../src/client/index.js';
+import { ApiError, TxFailedError, autoFee, chooseFeeCurrency, createClient, feeRates } from '../src/client/index.js';
+import { isLoopbackHost } from '../src/client/transport-policy.js';
 import { genericBody } from '../src/codec/body-generic.js';
 import { decodeBody } from '../src/codec/body-decode.js';
 import { feeCost } from '../src/codec/fee.js';

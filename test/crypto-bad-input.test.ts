@@ -4,13 +4,14 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hexToBytes } from '../src/bytes.js';
 import {
-  bsigDigest, createSigner, decodeBsig, encodeBsig, encodeDerSignature, encodeTlv, generateSecretKey, normalizePublicKey,
+  bsigDigest, createSigner, decodeBsig, encodeBsig, encodeDerSignature, generateSecretKey, normalizePublicKey,
   parseDerSignature, pemToPublicKey, publicKeyOf, publicKeyToPem, signBsig, signDigest, verifyBsig,
   addSignature, signTx, verifyTx,
 } from '../src/crypto/index.js';
 import { encodeTx } from '../src/codec/container.js';
 import { TpkitError } from '../src/errors.js';
 import { vectors } from './vectors.js';
+import { encodeTlv } from '../src/crypto/bsig-tlv.js';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const be32 = (n: bigint) => hexToBytes(n.toString(16).padStart(64, '0'));

@@ -6,7 +6,6 @@ export { ApiError, NetworkError, TimeoutError, TxFailedError, UnknownTxError, ty
 export type { NodeStatus, TxStatus, WalletInfo } from './responses.js';
 export type { AddressChange, BlockSummary, WatchOptions, WebSocketFactory } from './watch.js';
 export type { DevAccountInfo, DevApi, MinedBlock } from './dev.js';
-export { isLoopbackHost } from './transport-policy.js';
 export { feeRates, chooseFeeCurrency, autoFee } from './fee.js';
 export { registerWallet, type RegisterStage, type RegisterWalletOptions, type RegisteredWallet } from './register-wallet.js';
 export { transfer, type TransferOptions, type TransferPlan, type TransferResult, type TransferStage } from './transfer.js';

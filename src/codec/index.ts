@@ -16,7 +16,6 @@ export {
   parseAddress,
   type AddressParts,
 } from './address.js';
-export { crc32 } from './crc32.js';
 export { encodeVarint, decodeVarint } from './varint.js';
 export { base58Encode, base58Decode } from './base58.js';
 export { encodeTxid, decodeTxid, type TxidParts } from './txid.js';

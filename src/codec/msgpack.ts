@@ -3,7 +3,7 @@
 
 export { encodeMsgpack, type MsgEncodeOptions } from './msgpack-write.js';
 export { decodeMsgpack, type MsgDecodeOptions } from './msgpack-read.js';
-export { msgpackToValue, integerValue } from './msgpack-value.js';
+export { msgpackToValue } from './msgpack-value.js';
 export {
   MsgExt,
   MsgFloat,

@@ -12,10 +12,7 @@ export { type DerSignature, encodeDerSignature, encodeDerSignatureBytes, parseDe
 export {
   createSigner, type DigestVerifier, nobleVerifyDigest, signDigest, type Signer,
 } from './ecdsa.js';
-export {
-  BSIG_TAG, type BsigField, type BsigFieldName, bsigTagName, type DecodedBsig, decodeBsig, decodeTlvs,
-  encodeBsig, encodeTlv, encodeTlvs, MAX_TLV_LENGTH,
-} from './bsig-tlv.js';
+export { BSIG_TAG, type BsigField, type BsigFieldName, bsigTagName, type DecodedBsig, decodeBsig, encodeBsig } from './bsig-tlv.js';
 export {
   type BsigFieldInput, type BsigInvalidReason, type BsigVerification, bsigDigest, signBsig, type SignBsigOptions,
   verifyBsig, verifyDecodedBsig, type VerifyOptions,

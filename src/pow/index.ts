@@ -4,17 +4,9 @@
 export { leadingZeroBits, powBits } from './bits.js';
 export { estimateMining, hashesForProbability, type MiningEstimate } from './estimate.js';
 export { calibrate, type Calibration, type CalibrateOptions } from './calibrate.js';
-export {
-  availableKernels,
-  checkKernelChoice,
-  createKernel,
-  loadKernel,
-  mineRange,
-  KERNEL_NAMES,
-  type KernelName,
-  type MiningKernel,
-} from './kernel.js';
+export { availableKernels, createKernel, loadKernel, KERNEL_NAMES, type KernelName, type MiningKernel } from './kernel.js';
 export { mineBody, type MineOptions, type MineResult, type PiscinaLike } from './mine-body.js';
 export { mineRegister, type MineRegisterOptions } from './mine-register.js';
-export { searchNonce, type MinerPool, type MiningProgress, type SearchOptions, type SearchOutcome } from './search.js';
-export { runSearchTask, RUNNING, SOLVED, ABORTED, PROBE_EVERY, type KernelChoice, type SearchTask, type SearchTaskResult } from './search-task.js';
+export type { MinerPool, MiningProgress } from './search.js';
+// The task a pool runs, for those who bring their own pool (MinerPool.run receives it).
+export type { KernelChoice, SearchTask, SearchTaskResult } from './search-task.js';

@@ -1,0 +1,61 @@
+// The public API is a decision, not an accident: every entry's exports equal an explicit list,
+// so an internal (a worker-protocol constant, a helper) that leaks into an entry fails here.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+/** What both the Node and the browser entry export. */
+const CORE = [
+  // errors
+  'ERROR_CODES', 'TpkitError', 'ArgumentError', 'DecodeError', 'ValidationError', 'CryptoError', 'AbortError',
+  // bytes
+  'base64ToBytes', 'bytesFromInput', 'bytesToBase64', 'bytesToHex', 'compareBytes', 'concatBytes', 'equalBytes', 'hexToBytes',
+  // codec
+  'encodeMsgpack', 'decodeMsgpack', 'msgpackToValue', 'MsgExt', 'MsgFloat', 'Uint64', 'MSGPACK_MAX_DEPTH', 'MSGPACK_MAX_ITEMS',
+  'KIND', 'KIND_NAME', 'KIND_VERSION', 'PURPOSE', 'PURPOSE_NAME', 'kindName', 'purposeName', 'purposeNumber',
+  'ADDRESS_LENGTH', 'addressFromBigInt', 'addressFromText', 'addressParts', 'addressToBigInt', 'addressToHex', 'addressToText', 'isAddress', 'makeAddress', 'parseAddress',
+  'encodeVarint', 'decodeVarint', 'base58Encode', 'base58Decode', 'encodeTxid', 'decodeTxid',
+  'genericBody', 'notifyBody', 'registerBody', 'REGISTER_NONCE_WIDTH', 'hasRegisterNonceTail', 'setRegisterNonce', 'chkeyBody', 'decodeBody',
+  'encodeTx', 'decodeTx', 'TX_VERSION', 'feeCost',
+  // crypto
+  'sha256', 'sha512', 'keysHash', 'generateSecretKey', 'isValidPublicKey', 'isValidSecretKey', 'normalizePublicKey', 'publicKeyOf', 'toSecretKeyBytes',
+  'PUBLIC_KEY_LENGTH', 'SECRET_KEY_LENGTH', 'UNCOMPRESSED_PUBLIC_KEY_LENGTH', 'pemToPublicKey', 'publicKeyToPem', 'publicKeyToSpki', 'spkiToPublicKey',
+  'encodeDerSignature', 'encodeDerSignatureBytes', 'parseDerSignature', 'createSigner', 'nobleVerifyDigest', 'signDigest',
+  'BSIG_TAG', 'bsigTagName', 'decodeBsig', 'encodeBsig', 'bsigDigest', 'signBsig', 'verifyBsig', 'verifyDecodedBsig', 'addSignature', 'signTx', 'verifyTx',
+  // proof of work
+  'leadingZeroBits', 'powBits', 'estimateMining', 'hashesForProbability', 'calibrate', 'availableKernels', 'createKernel', 'loadKernel', 'KERNEL_NAMES', 'mineBody', 'mineRegister',
+  // client
+  'createClient', 'ApiError', 'NetworkError', 'TimeoutError', 'TxFailedError', 'UnknownTxError', 'feeRates', 'chooseFeeCurrency', 'autoFee', 'registerWallet', 'transfer',
+];
+const NODE_ONLY = ['createMinerPool', 'sharedMinerPool', 'closeSharedMinerPool'];
+const BROWSER_ONLY = ['createWebMinerPool', 'sharedWebMinerPool', 'simdSupported'];
+
+const sorted = (names: Iterable<string>) => [...names].sort();
+
+test('tpkit (Node entry) exports exactly the public list', async () => {
+  const entry = await import('../src/index.js');
+  assert.equal(sorted(Object.keys(entry)), sorted([...CORE, ...NODE_ONLY]));
+});
+
+test('tpkit/browser (the bundle) exports exactly the public list', () => {
+  const bundle = readFileSync(fileURLToPath(new URL('../browser/tpkit.js', import.meta.url)), 'utf8');
+  const clause = /export\s*\{([^}]*)\}\s*;?\s*(\/\/# sourceMappingURL=\S+\s*)?$/.exec(bundle);
+  assert.ok(clause, 'the bundle ends in one export clause');
+  const names = clause[1].split(',').map((part) => part.trim().split(/\s+as\s+/).pop()!).filter(Boolean);
+  assert.equal(sorted(names), sorted([...CORE, ...BROWSER_ONLY]));
+});
+
+test('tpkit/node exports startNode only', async () => {
+  const entry = await import('../src/node/index.js');
+  assert.equal(Object.keys(entry), ['startNode']);
+});
+
+test('no internal leaks: worker-protocol constants and helpers stay inside', async () => {
+  const entry = (await import('../src/index.js')) as Record<string, unknown>;
+  for (const name of ['RUNNING', 'SOLVED', 'ABORTED', 'PROBE_EVERY', 'runSearchTask', 'searchNonce', 'mineRange', 'checkKernelChoice', 'describeValue', 'integerValue', 'crc32', 'encodeTlv', 'isLoopbackHost']) {
+    assert.not.ok(name in entry, name);
+  }
+});
+
+test.run();
