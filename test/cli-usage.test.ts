@@ -84,7 +84,9 @@ test('usage errors exit 2, start with `tpkit CMD:`, and never show parseArgs tex
     [['send', '--nodee', 'x'], /^tpkit send: unknown option '--nodee': did you mean --node\?/],
     [['balance'], /^tpkit balance: Give an address/],
     [['decode', 'a', 'b'], /^tpkit decode: expected one transaction/],
-    [['node', '--bogus'], /^tpkit node: --bogus: unknown flag/],
+    [['node', '--bogus'], /^tpkit node: --bogus: unknown flag \(/],
+    [['node', '--datadir', 'x'], /^tpkit node: --datadir: unknown flag: did you mean --data-dir\?/],
+    [['bench', '--threds', '2'], /^tpkit bench: unknown option '--threds': did you mean --threads\?/],
   ] as [string[], RegExp][]) {
     const r = await tpkit(...args);
     assert.is(r.code, 2, `${args.join(' ')}: ${r.err}`);
