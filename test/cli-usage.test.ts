@@ -73,6 +73,15 @@ test('--node takes host:port (http on loopback), localhost, [::1], a trailing /a
   assert.not.match(bad.err, /baseUrl/);
 });
 
+test('settings of a path the node does not have says so besides the empty answer', async () => {
+  const r = await tpkit('settings', 'current.regster.diff', '--node', node.url);
+  assert.is(r.code, 0);
+  assert.is(r.out.trim(), '{}');
+  assert.match(r.err, /^note: the node has no settings at current\.regster\.diff/);
+  const found = await tpkit('settings', 'current.register.diff', '--node', node.url);
+  assert.is(found.err, '');
+});
+
 test('usage errors exit 2, start with `tpkit CMD:`, and never show parseArgs text', async () => {
   const key = '02' + 'ab'.repeat(32);
   for (const [args, pattern] of [
@@ -84,6 +93,12 @@ test('usage errors exit 2, start with `tpkit CMD:`, and never show parseArgs tex
     [['send', '--nodee', 'x'], /^tpkit send: unknown option '--nodee': did you mean --node\?/],
     [['balance'], /^tpkit balance: Give an address/],
     [['decode', 'a', 'b'], /^tpkit decode: expected one transaction/],
+    [['bench', '--kernel', 'foo'], /^tpkit bench: --kernel must be auto or one of .*got 'foo'/],
+    [['bench', '--duration', '-5'], /^tpkit bench: --duration needs a value, and '-5' looks like an option: write --duration=-5 if it is the value/],
+    [['status', '--json=1', 'x'], /^tpkit status: --json takes no value/],
+    [['settings', 'a', 'b'], /^tpkit settings: Give at most one settings path/],
+    [['send', '--key', 'nowhere.key', '--to', 'AA100000001677721780', '--amount', '1', '--currency', 'SK'], /^tpkit send: no such key file: 'nowhere\.key'.*tpkit keygen --out FILE/],
+    [['mine', '--difficulty', '4', '--key', 'nowhere.key'], /^tpkit mine: no such key file: 'nowhere\.key'/],
     [['node', '--bogus'], /^tpkit node: --bogus: unknown flag \(/],
     [['node', '--datadir', 'x'], /^tpkit node: --datadir: unknown flag: did you mean --data-dir\?/],
     [['bench', '--threds', '2'], /^tpkit bench: unknown option '--threds': did you mean --threads\?/],

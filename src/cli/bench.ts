@@ -390,6 +390,9 @@ export async function run(argv: string[]): Promise<number> {
   const repeats = parsePositive(values.repeats, 'repeats');
   const durationMs = parsePositive(values.duration, 'duration');
   const rounds = parsePositive(values.rounds, 'rounds');
+  if (values.kernel !== 'auto' && !(availableKernels() as string[]).includes(values.kernel)) {
+    throw new ArgumentError(`--kernel must be auto or one of ${availableKernels().join(', ')}, got '${values.kernel}'`);
+  }
   const kernel = checkKernelChoice(values.kernel as KernelChoice);
 
   const report: BenchReport = {
