@@ -1,7 +1,7 @@
 // `node dist/bench/browser-mining.js [--seconds S] [--rounds R] [--kernels hybrid,simd,scalar,auto]`:
 // the miner's hash rate per worker in headless Chromium (the browser bundle on Web Workers,
 // a cross-origin-isolated page on the node's origin) beside the rate per thread in Node
-// (piscina threads), same register body, same kernel, 1..N workers, in one run. Node and
+// (worker threads), same register body, same kernel, 1..N workers, in one run. Node and
 // browser rounds alternate so both see the same machine load; each figure is the median
 // of the rounds' steady rates. Goal: browser >= 0.9x Node. First, each WASM kernel alone
 // on one thread in both engines: what the two V8 versions make of the same binary.

@@ -1,6 +1,6 @@
 // Builds the browser bundle (package export "./browser"): dist/browser/tpkit.js from
 // src/browser.ts and the miner's Web Worker dist/browser/miner-worker.js, both plain ES
-// modules. pool.node.js (piscina) is swapped for a module that throws, since the browser
+// modules. pool.node.js (worker_threads) is swapped for a module that throws, since the browser
 // entry registers its own default pool; the build fails if any Node built-in is imported.
 
 import { build } from 'esbuild';
@@ -18,7 +18,7 @@ const noNodePool = {
     b.onResolve({ filter: /pool\.node\.js$/ }, (args) => ({ path: args.path, namespace: 'no-node-pool' }));
     b.onLoad({ filter: /.*/, namespace: 'no-node-pool' }, () => ({
       contents: `const absent = () => { throw new Error('tpkit/browser: the Node worker pool is not in the browser build'); };
-export const piscinaMinerPool = absent, sharedMinerPool = absent, createMinerPool = absent, closeSharedMinerPool = absent;`,
+export const sharedMinerPool = absent, createMinerPool = absent, closeSharedMinerPool = absent, NodeMinerPool = absent;`,
       loader: 'js',
     }));
   },

@@ -71,6 +71,7 @@ export const ERROR_CODES = {
   SUBSCRIPTION_LIMIT: 'The connection holds as many subscriptions as the node allows.',
   DEV_API_DISABLED: 'The development endpoints are switched off (--no-dev-api).',
   PORT_IN_USE: 'Another process already listens on the port the node was asked to use.',
+  DEPENDENCY_MISSING: 'A package the local node needs for this setting is not installed (classic-level for a data directory).',
   CONFIG_INVALID: 'The node configuration is invalid.',
   // mining
   ABORTED: 'The operation was aborted by its signal.',

@@ -4,5 +4,5 @@
 // and the error classes.
 
 export * from './core.js';
-// Node only: the piscina worker pool the miner uses when no pool is passed.
+// Node only: the worker-thread pool the miner uses when no pool is passed.
 export { createMinerPool, sharedMinerPool, closeSharedMinerPool } from './pow/pool.node.js';

@@ -1,4 +1,4 @@
-// The multi-threaded miner on a real piscina pool: answers re-checked with node:crypto,
+// The multi-threaded miner on the real worker-thread pool: answers re-checked with node:crypto,
 // stop on first solution, abort, progress, and no thread left hashing afterwards.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -6,14 +6,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { AbortError, TpkitError } from '../src/errors.js';
 import { leadingZeroBits } from '../src/pow/bits.js';
 import { mineBody } from '../src/pow/mine-body.js';
-import { createMinerPool, piscinaMinerPool } from '../src/pow/pool.node.js';
+import { createMinerPool } from '../src/pow/pool.node.js';
 import { searchNonce, type MinerPool, type MiningProgress } from '../src/pow/search.js';
 
 const pool = createMinerPool(2);
 
 /** Wraps the pool to record when each task settled and what it returned. */
 function recordingPool(): MinerPool & { settled: { at: number; found: boolean; hashes: number }[] } {
-  const inner = piscinaMinerPool(pool);
+  const inner = pool;
   const settled: { at: number; found: boolean; hashes: number }[] = [];
   return {
     threads: inner.threads,
@@ -106,12 +106,12 @@ test('abort rejects with AbortError (ABORTED) within 50 ms; progress events arri
 
 test('explicit ranges: threads search disjoint slices from startNonce; an empty search is MINING_EXHAUSTED', async () => {
   const body = randomBytes(66);
-  const found = await searchNonce({ body, difficulty: 6, pool: piscinaMinerPool(pool), kernel: 'scalar', startNonce: 5000n, rangePerThread: 1000n });
+  const found = await searchNonce({ body, difficulty: 6, pool: pool, kernel: 'scalar', startNonce: 5000n, rangePerThread: 1000n });
   assert.ok(found.nonce >= 5000n && found.nonce < 7000n, String(found.nonce));
   const copy = Buffer.from(body);
   copy.writeBigUInt64BE(found.nonce, 58);
   assert.ok(sha512Bits(copy) >= 6);
-  const error = await searchNonce({ body, difficulty: 40, pool: piscinaMinerPool(pool), kernel: 'simd', rangePerThread: 777n }).then(
+  const error = await searchNonce({ body, difficulty: 40, pool: pool, kernel: 'simd', rangePerThread: 777n }).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -144,6 +144,22 @@ test('bad options throw ArgumentError', async () => {
     );
     assert.ok(error instanceof TpkitError && error.code === 'INVALID_ARGUMENT', JSON.stringify(options));
   }
+});
+
+test('the pool: a destroyed pool rejects the running and the next search; threads do not keep a process alive', async () => {
+  const own = createMinerPool(1);
+  const running = mineBody(randomBytes(66), { difficulty: 60, pool: own, kernel: 'scalar' }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  await new Promise((r) => setTimeout(r, 50));
+  await own.destroy();
+  assert.instance(await running, AbortError);
+  const after = await own.run({} as never).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  assert.instance(after, AbortError);
 });
 
 test.after(async () => {

@@ -11,7 +11,10 @@ import { decodeTx } from '../src/codec/container.js';
 import { createRequire } from 'node:module';
 import { encodeDerSignature, parseDerSignature } from '../src/crypto/der.js';
 import { generateSecretKey } from '../src/crypto/keys.js';
-import { nativeVerifyDigest } from '../src/node/native-verifier.js';
+import { nativeVerifyDigest as maybeNative, verifierBackend } from '../src/node/native-verifier.js';
+
+// The development install has the optional secp256k1 peer: the node must be on libsecp256k1 here.
+const nativeVerifyDigest = maybeNative!;
 import { vectors } from './vectors.js';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
@@ -32,6 +35,11 @@ function agree(bsig: Uint8Array, data: Uint8Array, label: string): boolean {
 function withSignature(bsig: Uint8Array, der: Uint8Array): Uint8Array {
   return encodeBsig(der, decodeBsig(bsig).signedFields);
 }
+
+test('the secp256k1 binding loads in this install: the node verifies with libsecp256k1', () => {
+  assert.type(maybeNative, 'function');
+  assert.is(verifierBackend, 'libsecp256k1');
+});
 
 test('published BSig vector verifies natively', () => {
   const v = vectors.bsig_hello;

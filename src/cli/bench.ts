@@ -34,7 +34,7 @@ import { estimateMining } from '../pow/estimate.js';
 import { availableKernels, checkKernelChoice, createKernel, type KernelName } from '../pow/kernel.js';
 import type { KernelChoice } from '../pow/search-task.js';
 import { mineBody } from '../pow/mine-body.js';
-import { createMinerPool, piscinaMinerPool } from '../pow/pool.node.js';
+import { createMinerPool } from '../pow/pool.node.js';
 import { searchNonce } from '../pow/search.js';
 import { simdSupported } from '../wasm/kernel.js';
 import { Progress, formatCount, formatDuration } from './progress.js';
@@ -269,7 +269,7 @@ async function measureThroughput(
   const search = searchNonce({
     body: randomBytes(66),
     difficulty: 512,
-    pool: piscinaMinerPool(pool),
+    pool,
     kernel,
     threads,
     signal: controller.signal,

@@ -8,7 +8,7 @@ import type { RegisterBodyInput } from '../codec/body-types.js';
 import { publicKeyOf } from '../crypto/keys.js';
 import { signTx } from '../crypto/sign-tx.js';
 import { ArgumentError, TpkitError } from '../errors.js';
-import type { MineResult, PiscinaLike } from '../pow/mine-body.js';
+import type { MineResult } from '../pow/mine-body.js';
 import { mineRegister } from '../pow/mine-register.js';
 import type { MinerPool, MiningProgress } from '../pow/search.js';
 import { toBigInt } from './api-json.js';
@@ -24,7 +24,7 @@ export interface RegisterWalletOptions {
   /** Mining threads (default: every thread of the pool). */
   threads?: number;
   /** Miner pool (default: the process's shared pool, or the page's Web Worker pool). */
-  pool?: MinerPool | PiscinaLike;
+  pool?: MinerPool;
   /** User data for the body's `e` map. */
   extra?: RegisterBodyInput['extra'];
   /** Longest wait for inclusion in ms (default 60000). */

@@ -7,19 +7,36 @@
 // S is normalized to the lower half first; (r, s) and (r, n - s) are equally valid ECDSA.
 
 import { createRequire } from 'node:module';
-import type { DigestVerifier } from '../crypto/ecdsa.js';
+import { nobleVerifyDigest, type DigestVerifier } from '../crypto/ecdsa.js';
 
 interface Secp256k1Binding {
   signatureNormalize(signature: Uint8Array): Uint8Array;
   ecdsaVerify(signature: Uint8Array, digest: Uint8Array, publicKey: Uint8Array): boolean;
 }
 
-// The package's main entry silently falls back to the pure-JS `elliptic` when the binding does
-// not load; requiring the binding itself makes a missing native build an error, not a slow node.
-const binding = createRequire(import.meta.url)('secp256k1/bindings') as Secp256k1Binding;
+// `secp256k1` is an optional peer dependency: a wallet that only embeds the library never
+// installs a native module. Without it the node verifies with @noble/curves, correct but
+// about 20 times slower, and says so at start. The binding is required directly: the
+// package's main entry would fall back to the pure-JS `elliptic` without a word.
+function loadBinding(): Secp256k1Binding | undefined {
+  try {
+    return createRequire(import.meta.url)('secp256k1/bindings') as Secp256k1Binding;
+  } catch {
+    return undefined;
+  }
+}
 
-export const nativeVerifyDigest: DigestVerifier = (signature, digest, publicKey) => {
-  const lowS = signature.slice();
-  binding.signatureNormalize(lowS);
-  return binding.ecdsaVerify(lowS, digest, publicKey);
-};
+const binding = loadBinding();
+
+/** libsecp256k1, when the `secp256k1` package and its prebuilt binding are installed. */
+export const nativeVerifyDigest: DigestVerifier | undefined = binding
+  ? (signature, digest, publicKey) => {
+      const lowS = signature.slice();
+      binding.signatureNormalize(lowS);
+      return binding.ecdsaVerify(lowS, digest, publicKey);
+    }
+  : undefined;
+
+/** What the node verifies with: libsecp256k1 if it loads, else @noble/curves. */
+export const nodeVerifyDigest: DigestVerifier = nativeVerifyDigest ?? nobleVerifyDigest;
+export const verifierBackend = nativeVerifyDigest ? 'libsecp256k1' : '@noble/curves';

@@ -8,11 +8,11 @@ import { startServer, type RunningServer } from './http-server.js';
 import { createStaticHandler, defaultStaticRoots } from './static.js';
 import { createLogger, type Logger } from './log.js';
 import { createDevRoutes } from './dev-routes.js';
+import { verifierBackend } from './native-verifier.js';
 import { ensurePortFree, portInUse } from './port-check.js';
 import { createRoutes } from './routes.js';
 import { attachWsHub } from './ws-hub.js';
 import { MemoryStore, type Store } from './store.js';
-import { LevelStore } from './store-level.js';
 import { loadTls, type TlsMaterial } from './tls.js';
 
 export interface NodeOptions extends ChainOptions {
@@ -35,7 +35,8 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
   const tls = loadTls(config);
   const ledgerDir = config.memory ? undefined : join(config.dataDir, 'ledger');
   await ensurePortFree(config.host, config.port);
-  const store = options.store ?? (ledgerDir ? await LevelStore.open(ledgerDir) : new MemoryStore());
+  // The LevelDB module (and its native binding) is loaded only for a node that keeps a data dir.
+  const store = options.store ?? (ledgerDir ? await (await import('./store-level.js')).LevelStore.open(ledgerDir) : new MemoryStore());
   let chain: Chain;
   try {
     chain = await Chain.open(config, store, { ...options, logger });
@@ -57,6 +58,9 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
   }
   address.url = server.url;
   const hub = attachWsHub(server.server, chain, logger);
+  if (verifierBackend !== 'libsecp256k1') {
+    logger.warn('signatures are verified with @noble/curves: secp256k1 (libsecp256k1) is not installed; npm install secp256k1 makes verification about 20 times faster');
+  }
   let closing: Promise<void> | undefined;
   return {
     chain,

@@ -1,9 +1,22 @@
 // LevelDB through classic-level: the store blockchain nodes typically embed. Its npm package
-// ships prebuilt binaries, so `npm ci` needs no compiler.
+// ships prebuilt binaries, so `npm ci` needs no compiler. It is an optional peer dependency,
+// loaded only when a node keeps a data directory, so a wallet that embeds the library never
+// installs a native module.
 
 import { mkdirSync } from 'node:fs';
-import { ClassicLevel } from 'classic-level';
-import { ValidationError } from '../errors.js';
+import type { ClassicLevel } from 'classic-level';
+import { TpkitError, ValidationError } from '../errors.js';
+
+async function loadClassicLevel(): Promise<typeof ClassicLevel> {
+  try {
+    return (await import('classic-level')).ClassicLevel;
+  } catch (cause) {
+    throw new TpkitError('DEPENDENCY_MISSING', 'The node needs classic-level to keep a data directory', {
+      details: 'install it next to tpkit (npm install classic-level), or run the node with --memory',
+      cause,
+    });
+  }
+}
 import type { Store, StoreOp } from './store.js';
 
 export class LevelStore implements Store {
@@ -11,8 +24,9 @@ export class LevelStore implements Store {
   private constructor(private readonly db: ClassicLevel<string, Uint8Array>) {}
 
   static async open(dir: string): Promise<LevelStore> {
+    const Level = await loadClassicLevel();
     mkdirSync(dir, { recursive: true });
-    const db = new ClassicLevel<string, Uint8Array>(dir, { keyEncoding: 'utf8', valueEncoding: 'view' });
+    const db = new Level<string, Uint8Array>(dir, { keyEncoding: 'utf8', valueEncoding: 'view' });
     try {
       await db.open();
     } catch (cause) {

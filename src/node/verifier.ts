@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import type { DecodedBsig } from '../crypto/bsig-tlv.js';
 import { verifyDecodedBsig } from '../crypto/bsig.js';
-import { nativeVerifyDigest } from './native-verifier.js';
+import { nodeVerifyDigest } from './native-verifier.js';
 
 export interface VerifyJob {
   signature: Uint8Array;
@@ -27,7 +27,7 @@ export interface SignatureVerifier {
 /** One job checked as the crypto module defines it, with libsecp256k1 doing the curve math. */
 export function verifyJob(job: VerifyJob): VerifyOutcome {
   const decoded = { signature: job.signature, publicKey: job.publicKey, signedFields: job.signedFields, fields: [] } as DecodedBsig;
-  const v = verifyDecodedBsig(decoded, job.body, { verifier: nativeVerifyDigest });
+  const v = verifyDecodedBsig(decoded, job.body, { verifier: nodeVerifyDigest });
   return v.valid ? 'valid' : (v.reason ?? 'SIG_INVALID');
 }
 

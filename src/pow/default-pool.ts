@@ -1,4 +1,4 @@
-// Which pool `mineRegister` uses when the caller passes none. Node's is the piscina pool;
+// Which pool `mineRegister` uses when the caller passes none. Node's is its worker-thread pool;
 // the browser entry registers its Web Worker pool here, and its bundle replaces
 // pool.node.js with a module that is never reached, so no Node code ships to browsers.
 
@@ -13,5 +13,5 @@ export function setDefaultMinerPool(make: () => MinerPool): void {
 export async function defaultMinerPool(): Promise<MinerPool> {
   if (factory) return factory();
   const node = await import('./pool.node.js');
-  return node.piscinaMinerPool(node.sharedMinerPool());
+  return node.sharedMinerPool();
 }

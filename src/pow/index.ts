@@ -5,7 +5,7 @@ export { leadingZeroBits, powBits } from './bits.js';
 export { estimateMining, hashesForProbability, type MiningEstimate } from './estimate.js';
 export { calibrate, type Calibration, type CalibrateOptions } from './calibrate.js';
 export { availableKernels, createKernel, loadKernel, KERNEL_NAMES, type KernelName, type MiningKernel } from './kernel.js';
-export { mineBody, type MineOptions, type MineResult, type PiscinaLike } from './mine-body.js';
+export { mineBody, type MineOptions, type MineResult } from './mine-body.js';
 export { mineRegister, type MineRegisterOptions } from './mine-register.js';
 export type { MinerPool, MiningProgress } from './search.js';
 // The task a pool runs, for those who bring their own pool (MinerPool.run receives it).

@@ -10,12 +10,6 @@ import { defaultMinerPool } from './default-pool.js';
 import { checkKernelChoice, type KernelName } from './kernel.js';
 import { searchNonce, type MinerPool, type MiningProgress } from './search.js';
 
-/** A piscina pool, seen structurally so this file stays free of Node imports. */
-export interface PiscinaLike {
-  run(task: any): Promise<any>;
-  readonly options: { readonly maxThreads: number };
-}
-
 export interface MineOptions {
   difficulty: number;
   /** Threads to use (default: every thread of the pool, one per core for the shared pool). */
@@ -24,8 +18,8 @@ export interface MineOptions {
   onProgress?: (progress: MiningProgress) => void;
   /** Milliseconds between onProgress calls (default 250). */
   progressIntervalMs?: number;
-  /** A miner pool or a piscina pool made by createMinerPool() (default: the process's shared piscina pool in Node, the page's Web Worker pool in browsers). */
-  pool?: MinerPool | PiscinaLike;
+  /** A miner pool from createMinerPool() or createWebMinerPool(), or any MinerPool (default: the process's shared worker-thread pool in Node, the page's Web Worker pool in browsers). */
+  pool?: MinerPool;
   /** Kernel to run (default 'auto': each thread keeps whichever WASM kernel runs fastest). */
   kernel?: KernelName | 'auto';
   /** First nonce searched (default 0). */
@@ -49,16 +43,10 @@ export interface MineResult {
   byKernel: Partial<Record<KernelName, number>>;
 }
 
-export async function resolvePool(pool: MinerPool | PiscinaLike | undefined): Promise<MinerPool> {
+export async function resolvePool(pool: MinerPool | undefined): Promise<MinerPool> {
   if (pool === undefined) return defaultMinerPool();
-  if (pool && typeof pool.run === 'function') {
-    if (typeof (pool as MinerPool).threads === 'number') return pool as MinerPool;
-    const piscina = pool as PiscinaLike;
-    if (piscina.options && Number.isInteger(piscina.options.maxThreads)) {
-      return { threads: piscina.options.maxThreads, run: (task) => piscina.run(task) };
-    }
-  }
-  throw new ArgumentError('"pool" expected a MinerPool or a piscina pool from createMinerPool()');
+  if (pool && typeof pool.run === 'function' && Number.isInteger(pool.threads) && pool.threads > 0) return pool;
+  throw new ArgumentError('"pool" expected a MinerPool (from createMinerPool() or createWebMinerPool())');
 }
 
 /** Finds a nonce for `body` (nonce = its last 8 bytes) with at least `difficulty` leading zero bits. */

@@ -1,6 +1,6 @@
 // What one worker thread does with its share of a search: run a kernel over its nonce
 // range in slices of a few milliseconds, publishing the hashes done and checking the
-// shared stop flag between slices. Free of any worker API, so the piscina worker, a
+// shared stop flag between slices. Free of any worker API, so the Node worker thread, a
 // browser Web Worker and the tests all run this same function.
 //
 // Given several kernels ('auto'), it keeps the fastest (kernel-race.ts): every

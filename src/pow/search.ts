@@ -2,7 +2,7 @@
 // it splits the nonce space into one disjoint range per thread, shares a stop flag and
 // a hash counter with the tasks (SharedArrayBuffer), reports progress, and settles only
 // after every task has returned, so no thread is still hashing once the promise is
-// settled. A pool is anything that runs a SearchTask on some thread: piscina in Node
+// settled. A pool is anything that runs a SearchTask on some thread: worker threads in Node
 // (pool.node.ts), Web Workers in browsers.
 
 import { expectBytes } from '../bytes.js';

@@ -1,5 +1,5 @@
 // What a miner thread serves: search tasks (search-task.ts) on kernels it compiled once.
-// Shared by the piscina worker (worker.ts) and the browser's Web Worker (worker.web.ts).
+// Shared by the Node worker thread (worker.ts) and the browser's Web Worker (worker.web.ts).
 // Kernels compile asynchronously, so a browser never compiles WASM synchronously.
 
 import { availableKernels, loadKernel, type KernelName } from './kernel.js';
