@@ -42,6 +42,9 @@ test('a mistyped command or option gets "did you mean", exit 2', async () => {
   const option = await tpkit('status', 'x', '--wiat');
   assert.is(option.code, 2);
   assert.match(option.err, /^tpkit status: unknown option '--wiat': did you mean --wait\?/);
+  const flag = await tpkit('--verison');
+  assert.is(flag.code, 2);
+  assert.match(flag.err, /^tpkit: unknown option '--verison': did you mean '--version'\?/);
   const nothing = await tpkit('qqqqqq');
   assert.not.match(nothing.err, /did you mean/);
 });
