@@ -117,14 +117,14 @@ export interface BenchReport {
 function parseList(text: string, label: string, min: number, max: number): number[] {
   const values = text.split(',').map((part) => Number(part.trim()));
   if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < min || v > max)) {
-    throw new ArgumentError(`"--${label}" expected a comma-separated list of integers ${min}..${max}, got '${text}'`);
+    throw new ArgumentError(`--${label} expected a comma-separated list of integers ${min}..${max}, got '${text}'`);
   }
   return [...new Set(values)];
 }
 
 function parsePositive(text: string, label: string): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new ArgumentError(`"--${label}" expected a positive integer, got '${text}'`);
+  if (!Number.isInteger(value) || value < 1) throw new ArgumentError(`--${label} expected a positive integer, got '${text}'`);
   return value;
 }
 
