@@ -72,10 +72,13 @@ test('block: latest, genesis, a height and a hash; a table of its transactions',
   const hash = /hash     ([0-9A-F]{64})/.exec(byHeight.out)![1];
   assert.match((await tpkit('block', hash)).out, new RegExp(`height   ${height}`));
   assert.match((await tpkit('block', 'genesis')).out, /height   0\n[^]*txs      0/);
-  assert.is((await tpkit('block', 'nope')).code, 2);
+  const nope = await tpkit('block', 'nope');
+  assert.is(nope.code, 2);
+  assert.match(nope.err, /^tpkit block: expected a block hash \(64 hex digits\), a height, latest or genesis, got 'nope'/);
+  assert.not.match(nope.err, /"id"|'last'/, 'the command speaks of its own ID, not the client argument');
   const missing = await tpkit('block', '99999');
   assert.is(missing.code, 1);
-  assert.match(missing.err, /BLOCK_NOT_FOUND|not found/i);
+  assert.match(missing.err, /no block at height 99999 \[API_ERROR\]\n  no block has that hash or height on this node; `tpkit block latest` shows the newest/);
 });
 
 test.run();

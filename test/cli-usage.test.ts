@@ -46,7 +46,7 @@ test('a mistyped command or option gets "did you mean", exit 2', async () => {
   assert.not.match(nothing.err, /did you mean/);
 });
 
-test('--node takes host:port (http on loopback), localhost, a trailing /api; errors name the flag', async () => {
+test('--node takes host:port (http on loopback), localhost, [::1], a trailing /api; errors name the flag', async () => {
   const port = new URL(node.url).port;
   const dev = addressToText(node.chain.accounts[0].address);
   for (const form of [`127.0.0.1:${port}`, `localhost:${port}`, `${node.url}/api`, `${node.url}/api/`, `${node.url}/`]) {
@@ -54,6 +54,19 @@ test('--node takes host:port (http on loopback), localhost, a trailing /api; err
     assert.is(r.code, 0, `${form}: ${r.err}`);
     assert.match(r.out, /balance  1000000000000000 SK/);
   }
+  // IPv6 loopback in brackets: http too
+  const v6 = await startTestNode({ host: '::1' });
+  try {
+    const r = await tpkit('balance', dev, '--node', `[::1]:${new URL(v6.url).port}/api`);
+    assert.is(r.code, 0, r.err);
+    assert.match(r.out, /balance  1000000000000000 SK/);
+  } finally {
+    await v6.close();
+  }
+  // another host without a scheme is https, never plain http
+  const remote = await tpkit('balance', dev, '--node', 'nosuchhost.invalid:1');
+  assert.is(remote.code, 3);
+  assert.match(remote.err, /to https:\/\/nosuchhost\.invalid:1:/);
   const bad = await tpkit('balance', dev, '--node', 'ftp://example.com');
   assert.is(bad.code, 2);
   assert.match(bad.err, /^tpkit balance: --node must be an http:\/\/ or https:\/\/ URL/);
@@ -71,7 +84,9 @@ test('usage errors exit 2, start with `tpkit CMD:`, and never show parseArgs tex
     [['send', '--nodee', 'x'], /^tpkit send: unknown option '--nodee': did you mean --node\?/],
     [['balance'], /^tpkit balance: Give an address/],
     [['decode', 'a', 'b'], /^tpkit decode: expected one transaction/],
-    [['node', '--bogus'], /^tpkit node: --bogus: unknown flag/],
+    [['node', '--bogus'], /^tpkit node: --bogus: unknown flag \(/],
+    [['node', '--datadir', 'x'], /^tpkit node: --datadir: unknown flag: did you mean --data-dir\?/],
+    [['bench', '--threds', '2'], /^tpkit bench: unknown option '--threds': did you mean --threads\?/],
   ] as [string[], RegExp][]) {
     const r = await tpkit(...args);
     assert.is(r.code, 2, `${args.join(' ')}: ${r.err}`);

@@ -81,6 +81,18 @@ test('send checks before signing: recipient, currency, balance, sender key; advi
     assert.match(r.err, pattern, args.join(' '));
     assert.match(r.err, /\[PRECHECK_FAILED\]\n  nothing was signed or sent\./);
   }
+  // the fee comes on top: the whole balance cannot be sent, and the advice says how much can
+  const whole = await tpkit(['send', '--key', devFile, '--from', dev, '--to', address, '--amount', '1000000000000000', '--currency', 'SK']);
+  assert.is(whole.code, 1, whole.err);
+  assert.match(whole.err, new RegExp(`^tpkit send: 1000000000000000 SK and the fee of (\\d+) SK come to \\d+ SK, more than wallet ${dev} holds \\(1000000000000000 SK\\): send at most \\d+ SK`));
+  const fee = BigInt(/the fee of (\d+) SK/.exec(whole.err)![1]);
+  assert.match(whole.err, new RegExp(`send at most ${1000000000000000n - fee} SK`));
+  // a mistyped address names the flag it came from
+  for (const flag of ['--to', '--from']) {
+    const typo = await tpkit(['send', '--key', devFile, '--from', dev, '--to', address, '--amount', '1', '--currency', 'SK', flag, address.slice(0, -1) + ((Number(address.slice(-1)) + 1) % 10)]);
+    assert.is(typo.code, 2);
+    assert.match(typo.err, new RegExp(`^tpkit send: ${flag}: Address checksum does not match`));
+  }
   assert.is(node.chain.height, heightBefore, 'nothing reached the node');
   assert.is(node.chain.mempool.size, 0);
 
@@ -88,6 +100,7 @@ test('send checks before signing: recipient, currency, balance, sender key; advi
   const created = await tpkit(['send', '--key', devFile, '--from', dev, '--to', nowhere, '--amount', '5', '--currency', 'SK', '--create', '--no-wait']);
   assert.is(created.code, 0, created.err);
   const txid = /txid     (\S+)/.exec(created.out)![1];
+  assert.match(created.out, new RegExp(`status   submitted; see \`tpkit status ${txid}\``));
   const status = await node.get(`/api/tx/status/${txid}`);
   assert.is(status.status, 200, 'the printed txid is one the node knows');
   await node.chain.settle();

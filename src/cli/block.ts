@@ -40,7 +40,12 @@ export function run(argv: string[]): Promise<number> {
       return 0;
     }
     if (positionals.length !== 1) throw new ArgumentError('Give one block: a hash, a height, latest or genesis', { details: 'see `tpkit block --help`' });
-    const id = positionals[0] === 'latest' ? 'last' : positionals[0];
+    const typed = positionals[0];
+    // Checked here so the message speaks of the command's ID, not the client's argument.
+    if (!/^(latest|last|genesis|\d{1,15}|(0x)?[0-9a-fA-F]{64})$/.test(typed)) {
+      throw new ArgumentError(`expected a block hash (64 hex digits), a height, latest or genesis, got '${typed}'`, { details: 'see `tpkit block --help`' });
+    }
+    const id = typed === 'latest' ? 'last' : typed;
     const block = await clientFrom(values).getBlock(id, { signal: interruptSignal() });
     const header = block.header ?? {};
     const txs = Object.entries((block.txs ?? {}) as Record<string, TxView>);

@@ -2,7 +2,8 @@
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { bytesFromInput } from '../bytes.js';
-import { ArgumentError } from '../errors.js';
+import { addressFromText, addressToText } from '../codec/address.js';
+import { ArgumentError, TpkitError } from '../errors.js';
 
 function readStdin(): Buffer {
   return readFileSync(0);
@@ -26,4 +27,14 @@ export function readBytesArgument(arg: string, label: string): Uint8Array {
     throw new ArgumentError(`no such file: '${arg}'`, { details: `give the ${label} as a file, hex, base64 or - for standard input` });
   }
   return bytesFromInput(arg, label);
+}
+
+/** An address from a flag, in text form; a mistake names the flag (`--to: ...`) and keeps its code. */
+export function addressArgument(text: string, flag: string): string {
+  try {
+    return addressToText(addressFromText(text));
+  } catch (err) {
+    if (!(err instanceof TpkitError)) throw err;
+    throw new TpkitError(err.code, `${flag}: ${err.shortMessage}`, { details: err.details, cause: err });
+  }
 }

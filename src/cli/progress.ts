@@ -12,6 +12,8 @@ export interface ProgressOptions {
   stream?: NodeJS.WriteStream;
   /** Bar width in characters (default 24). */
   width?: number;
+  /** Milliseconds now (default Date.now); tests pass a fake clock. */
+  clock?: () => number;
 }
 
 const SPINNER = ['|', '/', '-', '\\'];
@@ -22,10 +24,11 @@ export class Progress {
   readonly #stream: NodeJS.WriteStream;
   readonly #width: number;
   readonly #enabled: boolean;
+  readonly #clock: () => number;
   #total: number | undefined;
   #done = 0;
   #status = '';
-  #lastDraw = 0;
+  #lastDraw = -Infinity;
   #frame = 0;
   #visible = false;
 
@@ -34,6 +37,7 @@ export class Progress {
     this.#stream = options.stream ?? process.stderr;
     this.#width = options.width ?? 24;
     this.#total = options.total;
+    this.#clock = options.clock ?? Date.now;
     this.#enabled = Boolean(this.#stream.isTTY);
   }
 
@@ -79,7 +83,7 @@ export class Progress {
 
   #draw(force: boolean): void {
     if (!this.#enabled) return;
-    const now = Date.now();
+    const now = this.#clock();
     if (!force && now - this.#lastDraw < REDRAW_MS) return;
     this.#lastDraw = now;
     let gauge: string;

@@ -1,9 +1,9 @@
 // What `tpkit send` checks before it signs anything, so a transfer that would fail in its
 // block, or land in a wallet nobody owns, is stopped with advice instead: the sender exists
-// and has this key, holds the currency and enough of it, and the recipient exists (unless
-// --create says a new wallet is meant).
+// and has this key, holds the currency and enough of it, the recipient exists (unless
+// --create says a new wallet is meant), and, once the fee is known, amount and fee are covered.
 
-import { ApiError, type TpkitClient, type WalletInfo } from '../client/index.js';
+import { ApiError, type TpkitClient, type TransferPlan, type WalletInfo } from '../client/index.js';
 import { bytesToHex } from '../bytes.js';
 import { TpkitError } from '../errors.js';
 
@@ -34,7 +34,8 @@ async function walletOrUndefined(client: TpkitClient, address: string, signal?: 
   }
 }
 
-export async function checkBeforeSigning(plan: SendPlan): Promise<void> {
+/** The checks that need no fee; returns the sender as the node shows it. */
+export async function checkBeforeSigning(plan: SendPlan): Promise<WalletInfo> {
   const { client, from, to, currency, amount, signal } = plan;
   const sender = await walletOrUndefined(client, from, signal);
   if (!sender) {
@@ -63,5 +64,23 @@ export async function checkBeforeSigning(plan: SendPlan): Promise<void> {
       `${to} has no wallet on this node`,
       'check the address; if a new wallet is meant, pass --create (the transfer creates it, without a key until someone registers one there)',
     );
+  }
+  return sender;
+}
+
+/** The fee comes on top of the amount: both must be in the sender's wallet. */
+export function checkFeeCovered(plan: Pick<SendPlan, 'from' | 'currency' | 'amount'>, sender: WalletInfo, fee: TransferPlan): void {
+  const { from, currency, amount } = plan;
+  if (fee.feeCurrency === undefined || fee.fee === 0n) return;
+  const cur = fee.feeCurrency;
+  const held = sender.amount[cur] ?? 0n;
+  if (cur === currency && amount + fee.fee > held) {
+    throw refused(
+      `${amount} ${cur} and the fee of ${fee.fee} ${cur} come to ${amount + fee.fee} ${cur}, more than wallet ${from} holds (${held} ${cur})`,
+      held > fee.fee ? `send at most ${held - fee.fee} ${cur}, or fund the wallet first` : 'fund the wallet first',
+    );
+  }
+  if (cur !== currency && fee.fee > held) {
+    throw refused(`the fee of ${fee.fee} ${cur} is more than wallet ${from} holds (${held} ${cur})`, `fund the wallet with ${cur}, or pay the fee in another currency (--fee-currency)`);
   }
 }

@@ -2,11 +2,11 @@
 // for with a spinner unless --no-wait.
 
 import { transfer } from '../client/index.js';
-import { addressFromText, addressToText } from '../codec/address.js';
 import { ArgumentError } from '../errors.js';
+import { addressArgument } from './input.js';
 import { openKeyFile } from './key-file.js';
 import { warnIfElsewhere } from './key-file-origin.js';
-import { checkBeforeSigning } from './send-checks.js';
+import { checkBeforeSigning, checkFeeCovered } from './send-checks.js';
 import { Progress } from './progress.js';
 import { NODE_HELP, NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, parseAmount, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
@@ -28,11 +28,11 @@ Options:
   --seq N             seq to use (default: the node's seq + 1)
   --create            send to an address that has no wallet yet (it creates one)
   --no-wait           print the txid without waiting for the block
+${PASSPHRASE_HELP}
+${NODE_HELP}
 
 Before signing it checks that the sending wallet exists and has this key, holds the
-currency and at least the amount, and that the recipient exists (unless --create).
-${PASSPHRASE_HELP}
-${NODE_HELP}`;
+currency, the amount and the fee, and that the recipient exists (unless --create).`;
 
 export function run(argv: string[]): Promise<number> {
   return runWalletCommand('send', async () => {
@@ -65,8 +65,8 @@ export function run(argv: string[]): Promise<number> {
     const fee = values.fee === 'auto' ? 'auto' : parseAmount(values.fee, 'fee', { allowZero: true });
     const seq = values.seq === undefined ? undefined : parseAmount(values.seq, 'seq');
     // Typos in addresses are caught before the passphrase is asked for; messages use text form.
-    const to = addressToText(addressFromText(values.to));
-    const given = values.from === undefined ? undefined : addressToText(addressFromText(values.from));
+    const to = addressArgument(values.to, '--to');
+    const given = values.from === undefined ? undefined : addressArgument(values.from, '--from');
     const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
     const from = given ?? info.address;
     if (!from) throw new ArgumentError(`${values.key} names no wallet yet`, { details: `register it first (tpkit register --key ${values.key}), or pass --from ADDRESS` });
@@ -77,7 +77,7 @@ export function run(argv: string[]): Promise<number> {
     const spinner = new Progress({ label: 'send' });
     const stop = keepSpinning(spinner, 'checking');
     try {
-      await checkBeforeSigning({ client, from, to, currency: values.currency, amount, publicKey: info.publicKey, keyPath: values.key, fromGiven: given !== undefined, create: values.create === true, signal });
+      const sender = await checkBeforeSigning({ client, from, to, currency: values.currency, amount, publicKey: info.publicKey, keyPath: values.key, fromGiven: given !== undefined, create: values.create === true, signal });
       const sent = await transfer({
         client,
         secretKey,
@@ -91,6 +91,7 @@ export function run(argv: string[]): Promise<number> {
         seq,
         wait: !values['no-wait'],
         signal,
+        beforeSigning: (plan) => checkFeeCovered({ from, currency: values.currency!, amount }, sender, plan),
         onStage: (stage) => spinner.status(stage === 'waiting' ? 'waiting for a block' : stage),
       });
       spinner.clear();
@@ -101,7 +102,7 @@ export function run(argv: string[]): Promise<number> {
         console.log(`txid     ${sent.txid}`);
         console.log(`seq      ${sent.seq}`);
         console.log(`fee      ${sent.fee}${sent.feeCurrency ? ` ${sent.feeCurrency}` : ''}`);
-        console.log(sent.status ? `block    ${block ?? '?'} (included)` : 'status   submitted; see `tpkit status TXID`');
+        console.log(sent.status ? `block    ${block ?? '?'} (included)` : `status   submitted; see \`tpkit status ${sent.txid}\``);
       }
       return 0;
     } finally {

@@ -104,7 +104,8 @@ function nonEmpty(passphrase: string, creating: boolean): string {
 }
 
 export const PASSPHRASE_OPTION = { 'passphrase-file': { type: 'string' } } as const;
-export const PASSPHRASE_HELP = '  --passphrase-file F  read the key file passphrase from F (else $TPKIT_PASSPHRASE, else a prompt)';
+export const PASSPHRASE_HELP = `  --passphrase-file F
+                      read the key file passphrase from F (else $TPKIT_PASSPHRASE, else a prompt)`;
 
 let interrupt: AbortController | undefined;
 
@@ -149,6 +150,7 @@ const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
   API_ERROR: (err) => {
     const nodeError = (err as TpkitError & { nodeError?: string }).nodeError;
     if (nodeError === 'WALLET_NOT_FOUND') return 'no wallet has that address on this node.';
+    if (nodeError === 'BLOCK_NOT_FOUND') return 'no block has that hash or height on this node; `tpkit block latest` shows the newest.';
     if (nodeError === 'SENDER_KEY_MISMATCH') return "the key file's key is not the sending wallet's key.";
     if (nodeError === 'SENDER_UNKNOWN') return 'the sending wallet does not exist on this node; register it (`tpkit register`) or check --from.';
     if (nodeError === 'TIMESTAMP_OUT_OF_WINDOW') return "this machine's clock is an hour or more away from the node's; set it right.";

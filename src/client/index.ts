@@ -8,4 +8,4 @@ export type { AddressChange, BlockSummary, WatchOptions, WebSocketFactory } from
 export type { DevAccountInfo, DevApi, MinedBlock } from './dev.js';
 export { feeRates, chooseFeeCurrency, autoFee } from './fee.js';
 export { registerWallet, type RegisterStage, type RegisterWalletOptions, type RegisteredWallet } from './register-wallet.js';
-export { transfer, type TransferOptions, type TransferResult, type TransferStage } from './transfer.js';
+export { transfer, type TransferOptions, type TransferPlan, type TransferResult, type TransferStage } from './transfer.js';

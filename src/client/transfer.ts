@@ -38,6 +38,18 @@ export interface TransferOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   onStage?: (stage: TransferStage) => void;
+  /**
+   * Called with the seq and fee just before signing; throwing stops the transfer with nothing
+   * signed or sent (a wallet checks that the balance covers amount and fee).
+   */
+  beforeSigning?: (plan: TransferPlan) => void | Promise<void>;
+}
+
+export interface TransferPlan {
+  seq: bigint;
+  /** The srcfee amount (0n when none). */
+  fee: bigint;
+  feeCurrency?: string;
 }
 
 export interface TransferResult {
@@ -94,6 +106,7 @@ export async function transfer(options: TransferOptions): Promise<TransferResult
     feeCurrency = options.feeCurrency ?? currency;
   }
   if (feeCurrency !== undefined) input.payload.push({ purpose: 'srcfee', currency: feeCurrency, amount: feeAmount });
+  await options.beforeSigning?.(feeCurrency === undefined ? { seq, fee: feeAmount } : { seq, fee: feeAmount, feeCurrency });
 
   const tx = signTx(genericBody(input), options.secretKey, { timestamp });
   options.onStage?.('submitting');

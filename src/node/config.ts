@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { closest } from '../cli/usage.js';
 import { ValidationError } from '../errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 
@@ -291,7 +292,10 @@ export function parseNodeArgs(argv: readonly string[], readFile: (path: string) 
     }
     if (arg === '-h') arg = '--help';
     const spec = flags.get(arg);
-    if (!spec) throw invalid(arg, 'unknown flag (tpkit node --help lists them)');
+    if (!spec) {
+      const guess = arg.startsWith('--') ? closest(arg, [...flags.keys()]) : undefined;
+      throw invalid(arg, `unknown flag${guess ? `: did you mean ${guess}?` : ''} (tpkit node --help lists them)`);
+    }
     if (spec.value === undefined) {
       if (inline !== undefined) throw invalid(arg, 'takes no value');
       values.push([arg, true]);
