@@ -42,6 +42,7 @@ test('tx explains an included transaction from its block', async () => {
   assert.match(r.out, /transfer\s+SK\s+42/);
   assert.match(r.out, /srcfee\s+SK\s+5/);
   assert.match(r.out, /seq        1/);
+  assert.match(r.out, /\namount     42 SK\nfee        5 SK\n/);
   assert.match(r.out, /signed by  0[23][0-9A-F]{64}/);
   const json = JSON.parse((await tpkit('tx', ok, '--json')).out);
   assert.is(json.state, 'included');

@@ -42,6 +42,9 @@ test('a mistyped command or option gets "did you mean", exit 2', async () => {
   const option = await tpkit('status', 'x', '--wiat');
   assert.is(option.code, 2);
   assert.match(option.err, /^tpkit status: unknown option '--wiat': did you mean --wait\?/);
+  const flag = await tpkit('--verison');
+  assert.is(flag.code, 2);
+  assert.match(flag.err, /^tpkit: unknown option '--verison': did you mean '--version'\?/);
   const nothing = await tpkit('qqqqqq');
   assert.not.match(nothing.err, /did you mean/);
 });
@@ -73,17 +76,34 @@ test('--node takes host:port (http on loopback), localhost, [::1], a trailing /a
   assert.not.match(bad.err, /baseUrl/);
 });
 
+test('settings of a path the node does not have says so besides the empty answer', async () => {
+  const r = await tpkit('settings', 'current.regster.diff', '--node', node.url);
+  assert.is(r.code, 0);
+  assert.is(r.out.trim(), '{}');
+  assert.match(r.err, /^note: the node has no settings at current\.regster\.diff/);
+  const found = await tpkit('settings', 'current.register.diff', '--node', node.url);
+  assert.is(found.err, '');
+});
+
 test('usage errors exit 2, start with `tpkit CMD:`, and never show parseArgs text', async () => {
   const key = '02' + 'ab'.repeat(32);
   for (const [args, pattern] of [
     [['mine', '--pubkey', '02abc', '--difficulty', '4'], /^tpkit mine: --pubkey is not a public key: '02abc'/],
     [['mine', '--kernel', 'foo', '--difficulty', '4', '--pubkey', key], /^tpkit mine: --kernel must be auto or one of .*got 'foo'/],
     [['mine', '--difficulty'], /^tpkit mine: --difficulty needs a value/],
-    [['bench', '--threads', '0'], /^tpkit bench: "--threads" expected .* got '0'/],
+    [['bench', '--threads', '0'], /^tpkit bench: --threads expected .* got '0'/],
     [['send', '--to'], /^tpkit send: --to needs a value/],
     [['send', '--nodee', 'x'], /^tpkit send: unknown option '--nodee': did you mean --node\?/],
     [['balance'], /^tpkit balance: Give an address/],
     [['decode', 'a', 'b'], /^tpkit decode: expected one transaction/],
+    [['bench', '--kernel', 'foo'], /^tpkit bench: --kernel must be auto or one of .*got 'foo'/],
+    [['bench', '--duration', '-5'], /^tpkit bench: --duration needs a value, and '-5' looks like an option: write --duration=-5 if it is the value/],
+    [['status', '--json=1', 'x'], /^tpkit status: --json takes no value/],
+    [['send', '--key', 'k', '--to', 'AA100000001677721780', '--currency', 'SK', '--amount', '2.5'], /^tpkit send: --amount expected a whole number of the smallest unit, got '2\.5'/],
+    [['faucet', 'AA100000001677721780', 'lots'], /^tpkit faucet: AMOUNT expected a whole number of the smallest unit, got 'lots'/],
+    [['settings', 'a', 'b'], /^tpkit settings: Give at most one settings path/],
+    [['send', '--key', 'nowhere.key', '--to', 'AA100000001677721780', '--amount', '1', '--currency', 'SK'], /^tpkit send: no such key file: 'nowhere\.key'.*tpkit keygen --out FILE/],
+    [['mine', '--difficulty', '4', '--key', 'nowhere.key'], /^tpkit mine: no such key file: 'nowhere\.key'/],
     [['node', '--bogus'], /^tpkit node: --bogus: unknown flag \(/],
     [['node', '--datadir', 'x'], /^tpkit node: --datadir: unknown flag: did you mean --data-dir\?/],
     [['bench', '--threds', '2'], /^tpkit bench: unknown option '--threds': did you mean --threads\?/],

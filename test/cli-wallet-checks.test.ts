@@ -107,7 +107,7 @@ test('send checks before signing: recipient, currency, balance, sender key; advi
   assert.is((await node.get(`/api/address/${nowhere}`)).body.info.amount.SK, 5);
 });
 
-test('a key file used against another chain warns; without --from the error never mentions --from', async () => {
+test('a key file used against another chain warns (send, balance); without --from the error never mentions --from', async () => {
   // fund the registered wallet so it can send
   await node.post('/api/dev/faucet', JSON.stringify({ address, amount: 1000 }));
   const elsewhere = await tpkit(['send', '--key', walletFile, '--to', dev, '--amount', '1', '--currency', 'SK', '--node', other.url]);
@@ -115,6 +115,15 @@ test('a key file used against another chain warns; without --from the error neve
   assert.match(elsewhere.err, new RegExp(`^warning: .*wallet\\.key names wallet ${address} on chain 1 at ${node.url.replace(/[.]/g, '\\.')}; ${other.url.replace(/[.]/g, '\\.')} runs chain 7`));
   assert.match(elsewhere.err, new RegExp(`the sending wallet ${address} does not exist on this node: .*wallet\\.key names it`));
   assert.not.match(elsewhere.err, /--from/);
+  const balanceElsewhere = await tpkit(['balance', '--key', walletFile, '--node', other.url]);
+  assert.is(balanceElsewhere.code, 1);
+  assert.match(balanceElsewhere.err, new RegExp(`^warning: .*wallet\\.key names wallet ${address} on chain 1 .* runs chain 7, where that wallet does not live`));
+  assert.match(balanceElsewhere.err, /no wallet has that address on this node/);
+  const fresh = join(dir, 'fresh.key');
+  assert.is((await tpkit(['keygen', '--out', fresh])).code, 0);
+  const unregistered = await tpkit(['balance', '--key', fresh]);
+  assert.is(unregistered.code, 2);
+  assert.match(unregistered.err, /^tpkit balance: .*fresh\.key names no wallet yet: register it first \(tpkit register --key /);
   const home = await tpkit(['send', '--key', walletFile, '--to', dev, '--amount', '1', '--currency', 'SK']);
   assert.is(home.code, 0, home.err);
   assert.not.match(home.err, /warning/);

@@ -135,7 +135,7 @@ test('plain hex key files still work with a warning; --no-wait, then status --wa
   assert.is(waited.state, 'included');
   const notHex = await tpkit(['keygen', '--import', '--out', join(dir, 'never.key')], { stdin: 'not a key' });
   assert.is(notHex.code, 2);
-  assert.match(notHex.err, /"--import" expected a secret key as 64 hex digits/);
+  assert.match(notHex.err, /--import expected a secret key as 64 hex digits/);
   assert.not.match(notHex.err, /not a key/, 'the input is not echoed');
   const empty = await tpkit(['keygen', '--out', join(dir, 'never.key')], { env: { TPKIT_PASSPHRASE: '' } });
   assert.is(empty.code, 2);

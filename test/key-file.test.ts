@@ -97,7 +97,10 @@ test('malformed files and absurd scrypt parameters are KEYFILE_INVALID before an
     assert.is(err.code, 'KEYFILE_INVALID', label);
     assert.not.ok(asked, `${label}: no passphrase asked`);
   }
-  assert.is((await rejection(openKeyFile(join(dir, 'missing'), pass('x')))).code, 'KEYFILE_INVALID');
+  // a path that is not there is a usage mistake, as for `tpkit decode` (exit 2)
+  const missing = await rejection(openKeyFile(join(dir, 'missing'), pass('x')));
+  assert.is(missing.code, 'INVALID_ARGUMENT');
+  assert.match(missing.message, /^no such key file: '.*missing'/);
 });
 
 test('never overwrites; the address is recorded atomically without touching the secret', async () => {
@@ -134,7 +137,7 @@ test('plain hex key files (older keygen) are still read, without a passphrase, w
   assert.ok(opened.info.plain);
   assert.equal(warned, [file]);
   assert.ok(readKeyFileInfo(file).plain);
-  assert.is(thrownError(() => readKeyFileInfo(join(dir, 'nope'))).code, 'KEYFILE_INVALID');
+  assert.is(thrownError(() => readKeyFileInfo(join(dir, 'nope'))).code, 'INVALID_ARGUMENT');
 });
 
 test.run();

@@ -2,6 +2,7 @@
 
 import { ArgumentError } from '../errors.js';
 import { readKeyFileInfo } from './key-file.js';
+import { warnIfElsewhere } from './key-file-origin.js';
 import { NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, printJson, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
 
@@ -20,10 +21,17 @@ export function run(argv: string[]): Promise<number> {
       console.log(HELP);
       return 0;
     }
+    const client = clientFrom(values);
+    const signal = interruptSignal();
     let address: string | undefined = positionals[0];
-    if (!address && values.key) address = readKeyFileInfo(values.key).address;
+    if (!address && values.key) {
+      const keyFile = readKeyFileInfo(values.key);
+      if (!keyFile.address) throw new ArgumentError(`${values.key} names no wallet yet`, { details: `register it first (tpkit register --key ${values.key})` });
+      address = keyFile.address;
+      await warnIfElsewhere(keyFile, client, signal);
+    }
     if (!address) throw new ArgumentError('Give an address, or --key FILE with a registered wallet', { details: 'see `tpkit balance --help`' });
-    const info = await clientFrom(values).getAddress(address, { signal: interruptSignal() });
+    const info = await client.getAddress(address, { signal });
     if (values.json) {
       printJson({ address: info.address, hex: info.hex, amount: info.amount, seq: info.seq, lastblk: info.lastblk });
       return 0;

@@ -117,14 +117,14 @@ export interface BenchReport {
 function parseList(text: string, label: string, min: number, max: number): number[] {
   const values = text.split(',').map((part) => Number(part.trim()));
   if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < min || v > max)) {
-    throw new ArgumentError(`"--${label}" expected a comma-separated list of integers ${min}..${max}, got '${text}'`);
+    throw new ArgumentError(`--${label} expected a comma-separated list of integers ${min}..${max}, got '${text}'`);
   }
   return [...new Set(values)];
 }
 
 function parsePositive(text: string, label: string): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new ArgumentError(`"--${label}" expected a positive integer, got '${text}'`);
+  if (!Number.isInteger(value) || value < 1) throw new ArgumentError(`--${label} expected a positive integer, got '${text}'`);
   return value;
 }
 
@@ -390,6 +390,9 @@ export async function run(argv: string[]): Promise<number> {
   const repeats = parsePositive(values.repeats, 'repeats');
   const durationMs = parsePositive(values.duration, 'duration');
   const rounds = parsePositive(values.rounds, 'rounds');
+  if (values.kernel !== 'auto' && !(availableKernels() as string[]).includes(values.kernel)) {
+    throw new ArgumentError(`--kernel must be auto or one of ${availableKernels().join(', ')}, got '${values.kernel}'`);
+  }
   const kernel = checkKernelChoice(values.kernel as KernelChoice);
 
   const report: BenchReport = {

@@ -23,7 +23,7 @@ export function run(argv: string[]): Promise<number> {
     }
     const [address, amountText, ...extra] = positionals;
     if (!address || !amountText || extra.length > 0) throw new ArgumentError('Give an address and an amount', { details: 'e.g. `tpkit faucet AA100000001677721810 1000000`; see `tpkit faucet --help`' });
-    const amount = parseAmount(amountText, 'amount');
+    const amount = parseAmount(amountText, 'AMOUNT');
     const currency = values.currency ?? 'SK';
     const client = clientFrom(values);
     const signal = interruptSignal();

@@ -169,6 +169,10 @@ function readText(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (cause) {
+    // A path that is not there is a typo on the command line (exit 2, as for `tpkit decode`).
+    if ((cause as { code?: string }).code === 'ENOENT') {
+      throw new ArgumentError(`no such key file: '${path}'`, { details: 'check the path, or make one with `tpkit keygen --out FILE`', cause });
+    }
     throw new TpkitError('KEYFILE_INVALID', `Key file ${path} cannot be read`, { details: (cause as Error).message, cause });
   }
 }

@@ -33,7 +33,7 @@ async function importedKey(): Promise<Uint8Array> {
   try {
     return toSecretKeyBytes(text.trim().replace(/^0x/i, ''), 'stdin');
   } catch (cause) {
-    throw new ArgumentError('"--import" expected a secret key as 64 hex digits on stdin', { details: (cause as Error).message, cause });
+    throw new ArgumentError('--import expected a secret key as 64 hex digits on stdin', { details: (cause as Error).message, cause });
   }
 }
 
@@ -58,7 +58,7 @@ export function run(argv: string[]): Promise<number> {
     if (values.out && existsSync(values.out)) {
       throw new ArgumentError(`${values.out} already exists; choose another path (an existing key is never overwritten)`);
     }
-    if (values.plain && !values.out) throw new ArgumentError('"--plain" needs --out FILE');
+    if (values.plain && !values.out) throw new ArgumentError('--plain needs --out FILE');
     const secretKey = values.import ? await importedKey() : generateSecretKey();
     const publicKey = publicKeyOf(secretKey);
     const shown: Record<string, string> = {};

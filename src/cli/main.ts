@@ -43,7 +43,7 @@ function version(): string {
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return `Usage: tpkit <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun 'tpkit <command> --help' for a command's options.`;
+  return `Usage: tpkit <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun 'tpkit <command> --help' for a command's options, 'tpkit --version' for the version.`;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -58,8 +58,9 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) {
-    const guess = closest(name, Object.keys(COMMANDS));
-    console.error(`tpkit: unknown command '${name}'${guess ? `: did you mean '${guess}'?` : ''} (tpkit --help lists them)`);
+    const option = name.startsWith('-');
+    const guess = closest(name, option ? ['--version', '--help'] : Object.keys(COMMANDS));
+    console.error(`tpkit: unknown ${option ? 'option' : 'command'} '${name}'${guess ? `: did you mean '${guess}'?` : ''} (tpkit --help lists the commands)`);
     return 2;
   }
   const { run } = await command.load();

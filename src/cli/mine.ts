@@ -36,7 +36,7 @@ function integerOption(text: string | undefined, label: string, min: number, max
   if (text === undefined) return undefined;
   const value = Number(text);
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ArgumentError(`"--${label}" expected an integer ${min}..${max}, got '${text}'`);
+    throw new ArgumentError(`--${label} expected an integer ${min}..${max}, got '${text}'`);
   }
   return value;
 }
@@ -71,9 +71,9 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   const difficulty = integerOption(values.difficulty, 'difficulty', 0, 512);
-  if (difficulty === undefined) throw new ArgumentError('"--difficulty" is required');
+  if (difficulty === undefined) throw new ArgumentError('--difficulty is required');
   if ((values.key === undefined) === (values.pubkey === undefined)) {
-    throw new ArgumentError('expected exactly one of "--key FILE" and "--pubkey HEX"');
+    throw new ArgumentError('expected exactly one of --key FILE and --pubkey HEX');
   }
   const secretKey = values.key !== undefined ? (await openKeyFile(values.key, passphraseFrom(values))).secretKey : undefined;
   const publicKey = secretKey ? publicKeyOf(secretKey) : pubkeyOption(values.pubkey as string);

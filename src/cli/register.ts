@@ -44,9 +44,9 @@ export function run(argv: string[]): Promise<number> {
       console.log(HELP);
       return 0;
     }
-    if (!values.key) throw new ArgumentError('"--key" is required: the key file to register (tpkit keygen --out FILE makes one)');
+    if (!values.key) throw new ArgumentError('--key is required: the key file to register (tpkit keygen --out FILE makes one)');
     const threads = values.threads === undefined ? undefined : Number(values.threads);
-    if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 256)) throw new ArgumentError(`"--threads" expected an integer 1..256, got '${values.threads}'`);
+    if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 256)) throw new ArgumentError(`--threads expected an integer 1..256, got '${values.threads}'`);
     // Checked before the passphrase: a key file names one wallet, and a second is rarely meant.
     const known = readKeyFileInfo(values.key);
     if (known.address && !values.force) {

@@ -58,12 +58,12 @@ export function run(argv: string[]): Promise<number> {
       console.log(HELP);
       return 0;
     }
-    if (!values.key) throw new ArgumentError('"--key" is required: the key file of the sending wallet');
-    if (!values.to) throw new ArgumentError('"--to" is required: the receiving address');
-    if (!values.currency) throw new ArgumentError('"--currency" is required, e.g. --currency SK');
-    const amount = parseAmount(values.amount, 'amount');
-    const fee = values.fee === 'auto' ? 'auto' : parseAmount(values.fee, 'fee', { allowZero: true });
-    const seq = values.seq === undefined ? undefined : parseAmount(values.seq, 'seq');
+    if (!values.key) throw new ArgumentError('--key is required: the key file of the sending wallet');
+    if (!values.to) throw new ArgumentError('--to is required: the receiving address');
+    if (!values.currency) throw new ArgumentError('--currency is required, e.g. --currency SK');
+    const amount = parseAmount(values.amount, '--amount');
+    const fee = values.fee === 'auto' ? 'auto' : parseAmount(values.fee, '--fee', { allowZero: true });
+    const seq = values.seq === undefined ? undefined : parseAmount(values.seq, '--seq');
     // Typos in addresses are caught before the passphrase is asked for; messages use text form.
     const to = addressArgument(values.to, '--to');
     const given = values.from === undefined ? undefined : addressArgument(values.from, '--from');

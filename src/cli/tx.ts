@@ -57,6 +57,11 @@ export function run(argv: string[]): Promise<number> {
     console.log(`${'status'.padEnd(width)}  ${status.ok ? 'included' : `failed: ${status.reason}`}${blockHash ? ` in block ${block?.header?.height ?? '?'} (${blockHash})` : ''}`);
     if (status.ok && status.address) console.log(`${'address'.padEnd(width)}  ${status.address} (registered)`);
     if (explained) for (const line of formatBody(explained, width)) console.log(line);
+    // What moved, in one place: the transfers and the fee from the payload.
+    const payload = (explained?.body.payload ?? []) as { purpose: string; currency: string; amount: string }[];
+    const sum = (purpose: string) => payload.filter((p) => p.purpose === purpose).map((p) => `${p.amount} ${p.currency}`).join(', ');
+    if (sum('transfer')) console.log(`${'amount'.padEnd(width)}  ${sum('transfer')}`);
+    if (sum('srcfee')) console.log(`${'fee'.padEnd(width)}  ${sum('srcfee')}`);
     for (const key of signers) console.log(`${'signed by'.padEnd(width)}  ${key}`);
     return status.ok ? EXIT.ok : EXIT.failed;
   }, argv);

@@ -48,8 +48,14 @@ export function parseCommandArgs<T extends ParseArgsConfig>(command: string, con
     }
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       const flag = /'(--?[\w-]+)/.exec(message)?.[1] ?? 'an option';
-      const takesValue = /argument missing/.test(message);
-      throw new ArgumentError(takesValue ? `${flag} needs a value` : `${flag} takes no value`, { details: help });
+      if (/does not take an argument/.test(message)) throw new ArgumentError(`${flag} takes no value`, { details: help });
+      // parseArgs will not take a value that starts with '-' after a space (it could be a flag).
+      const args = config.args ?? [];
+      const next = args[args.indexOf(flag) + 1];
+      if (/ambiguous/.test(message) && next !== undefined) {
+        throw new ArgumentError(`${flag} needs a value, and '${next}' looks like an option`, { details: `write ${flag}=${next} if it is the value; ${help}` });
+      }
+      throw new ArgumentError(`${flag} needs a value`, { details: help });
     }
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
       throw new ArgumentError(`unexpected argument '${quoted(message) ?? ''}'`, { details: help });

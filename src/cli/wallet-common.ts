@@ -32,15 +32,15 @@ export function clientFrom(values: { node?: string; 'allow-insecure'?: boolean }
   return createClient({ baseUrl, allowInsecure: values['allow-insecure'] === true });
 }
 
-/** A positive integer amount in the currency's smallest unit. */
+/** A positive integer amount in the currency's smallest unit; `label` names where it came from (`--amount`, `AMOUNT`). */
 export function parseAmount(text: string | undefined, label: string, { allowZero = false } = {}): bigint {
-  if (text === undefined) throw new ArgumentError(`"--${label}" is required`);
+  if (text === undefined) throw new ArgumentError(`${label} is required`);
   if (!/^\d+$/.test(text.trim())) {
-    throw new ArgumentError(`"--${label}" expected a whole number of the smallest unit, got '${text}'`, { details: 'no decimals, signs or separators' });
+    throw new ArgumentError(`${label} expected a whole number of the smallest unit, got '${text}'`, { details: 'no decimals, signs or separators' });
   }
   const value = BigInt(text.trim());
-  if (value === 0n && !allowZero) throw new ArgumentError(`"--${label}" must be greater than 0`);
-  if (value >= 1n << 64n) throw new ArgumentError(`"--${label}" expected at most 2^64 - 1, got ${text.trim()}`);
+  if (value === 0n && !allowZero) throw new ArgumentError(`${label} must be greater than 0`);
+  if (value >= 1n << 64n) throw new ArgumentError(`${label} expected at most 2^64 - 1, got ${text.trim()}`);
   return value;
 }
 
@@ -79,7 +79,7 @@ export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm =
       try {
         return nonEmpty(readFileSync(values['passphrase-file'], 'utf8').replace(/\r?\n$/, ''), confirm);
       } catch (cause) {
-        throw new ArgumentError(`"--passphrase-file" could not read '${values['passphrase-file']}'`, { cause });
+        throw new ArgumentError(`--passphrase-file could not read '${values['passphrase-file']}'`, { cause });
       }
     }
     if (process.env.TPKIT_PASSPHRASE !== undefined) return nonEmpty(process.env.TPKIT_PASSPHRASE, confirm);
