@@ -59,6 +59,13 @@ test('register records the wallet, its chain and node; a second register is refu
   assert.is(forced.code, 0, forced.err);
   assert.match(forced.out, new RegExp(`address  ${address}`), 'the node answers with the wallet the key has');
   assert.match(forced.err, /the node answered with the wallet this key already has/);
+  // the rate is the search's own: hashes over the time spent hashing, which leaves out worker start-up
+  const json = await tpkit(['register', '--key', walletFile, '--force', '--json']);
+  assert.is(json.code, 0, json.err);
+  const mined = JSON.parse(json.out);
+  assert.ok(mined.searchMs > 0 && mined.searchMs <= mined.elapsedMs, `0 < ${mined.searchMs} <= ${mined.elapsedMs}`);
+  const rate = (mined.hashes / mined.searchMs) * 1000;
+  assert.ok(Math.abs(mined.hashRate - rate) <= rate * 0.01 + 1, `hashRate ${mined.hashRate} is hashes / searchMs (${rate})`);
   const key = saved.publicKey.toLowerCase();
   const holders = [...node.chain.wallets.values()].filter((w) => w.pubkey && bytesToHex(w.pubkey) === key);
   assert.is(holders.length, 1, 'one wallet for the key, however often it registers');
