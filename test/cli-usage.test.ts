@@ -115,13 +115,18 @@ test('usage errors exit 2, start with `tpkit CMD:`, and never show parseArgs tex
   }
 });
 
-test('decode of a file that is not there says so; bytes that do not decode are exit 1', async () => {
+test('decode of a file that is not there says so (exit 2); bytes that do not decode are exit 1', async () => {
   const missing = await tpkit('decode', 'wallet-tx.bin');
   assert.is(missing.code, 2);
   assert.match(missing.err, /^tpkit decode: no such file: 'wallet-tx\.bin'/);
   const garbage = await tpkit('decode', '92a16b10');
   assert.is(garbage.code, 1);
   assert.match(garbage.err, /\[TX_NOT_MAP\]/);
+  assert.not.match(garbage.err, /no file/, 'hex was meant as hex');
+  // a file name without an extension does not decode either: both are said
+  const name = await tpkit('decode', 'wallettx');
+  assert.is(name.code, 1);
+  assert.match(name.err, /^tpkit decode: .*\[MSGPACK_INVALID\]\n  and no file is named 'wallettx'/);
 });
 
 test.run();
