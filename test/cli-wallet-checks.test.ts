@@ -114,6 +114,20 @@ test('send checks before signing: recipient, currency, balance, sender key; advi
   assert.is((await node.get(`/api/address/${nowhere}`)).body.info.amount.SK, 5);
 });
 
+test('a fee in another currency than the amount must be held too, before signing', async () => {
+  const fees = await startTestNode({ accounts: 1, faucet: { SK: 1000n, FEE: 2n }, fees: { SK: { base: 1n, baseextra: 64n, kb: 1000n }, FEE: { base: 5n, baseextra: 64n, kb: 1000n } } });
+  try {
+    const from = addressToText(fees.chain.accounts[0].address);
+    const args = ['send', '--key', devFile, '--from', from, '--to', from, '--amount', '1', '--currency', 'SK', '--fee-currency', 'FEE', '--node', fees.url];
+    const r = await tpkit(args);
+    assert.is(r.code, 1, r.err);
+    assert.match(r.err, new RegExp(`^tpkit send: the fee of \\d+ FEE is more than wallet ${from} holds \\(2 FEE\\): fund the wallet with FEE, or pay the fee in another currency \\(--fee-currency\\)`));
+    assert.is(fees.chain.mempool.size, 0, 'nothing was sent');
+  } finally {
+    await fees.close();
+  }
+});
+
 test('a key file used against another chain warns (send, balance); without --from the error never mentions --from', async () => {
   // fund the registered wallet so it can send
   await node.post('/api/dev/faucet', JSON.stringify({ address, amount: 1000 }));
