@@ -1,6 +1,6 @@
 // The progress display: drawn at once on a terminal, then at most every 100 ms, never on a
-// pipe (fake clock and stream); and `tpkit register` on a real terminal (a pty from
-// util-linux `script`) showing its mining bar from the search's first report.
+// pipe (fake clock and stream); and `tpkit register` and `tpkit mine` on a real terminal (a
+// pty from util-linux `script`) showing their progress from the search's first report.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,6 +84,16 @@ test('register on a terminal shows the mining bar from the first report, then Ct
     await node.close();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('mine on a terminal shows its status from the first report; Ctrl-C stops it (exit 130)', async () => {
+  const status = /mining [|/\\-] [\d. kMG]+H\/s, [\d. kMG]+ hashes, ([^ ]+ [^ ]+) \(median/;
+  const run = onTerminal(['mine', '--difficulty', '40', '--pubkey', '02' + 'ab'.repeat(32), '--threads', '1'], {}, status);
+  await run.seen;
+  assert.match(status.exec(run.screen())![1], /^\d+(\.\d+)? ms$/, run.screen());
+  run.ctrlC();
+  assert.is(await run.exited, 130, run.screen());
+  assert.match(run.screen(), /tpkit mine: interrupted/);
 });
 
 test.run();
