@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { explainTx, formatExplanation } from './explain-tx.js';
 import { readBytesArgument } from './input.js';
 import { parseCommandArgs } from './usage.js';
-import { TpkitError } from '../errors.js';
+import { ArgumentError, TpkitError } from '../errors.js';
 
 const HELP = `Usage: tpkit decode <base64 | hex | file | -> [--json]
 
@@ -30,10 +30,7 @@ export async function run(argv: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (positionals.length !== 1) {
-    console.error(`tpkit decode: expected one transaction (base64, hex, a file or -)\n\n${HELP}`);
-    return 2;
-  }
+  if (positionals.length !== 1) throw new ArgumentError('expected one transaction (base64, hex, a file or -)', { details: 'see `tpkit decode --help`' });
   const arg = positionals[0];
   // A short argument that does not decode was most likely a file name with a typo: say so too.
   const maybeFile = arg !== '-' && arg.length < 64 && !/^(0x)?[0-9a-f]+$/i.test(arg) && !existsSync(arg);
