@@ -102,6 +102,7 @@ test('usage errors exit 2, start with `tpkit CMD:`, and never show parseArgs tex
     [['status', '--json=1', 'x'], /^tpkit status: --json takes no value/],
     [['send', '--key', 'k', '--to', 'AA100000001677721780', '--currency', 'SK', '--amount', '2.5'], /^tpkit send: --amount expected a whole number of the smallest unit, got '2\.5'/],
     [['faucet', 'AA100000001677721780', 'lots'], /^tpkit faucet: AMOUNT expected a whole number of the smallest unit, got 'lots'/],
+    [['keygen', '--out', 'no/such/folder/w.key'], /^tpkit keygen: no such folder for --out: 'no\/such\/folder'/],
     [['settings', 'a', 'b'], /^tpkit settings: Give at most one settings path/],
     [['send', '--key', 'nowhere.key', '--to', 'AA100000001677721780', '--amount', '1', '--currency', 'SK'], /^tpkit send: no such key file: 'nowhere\.key'.*tpkit keygen --out FILE/],
     [['mine', '--difficulty', '4', '--key', 'nowhere.key'], /^tpkit mine: no such key file: 'nowhere\.key'/],
