@@ -122,6 +122,9 @@ test('a fee in another currency than the amount must be held too, before signing
     const r = await tpkit(args);
     assert.is(r.code, 1, r.err);
     assert.match(r.err, new RegExp(`^tpkit send: the fee of \\d+ FEE is more than wallet ${from} holds \\(2 FEE\\): fund the wallet with FEE, or pay the fee in another currency \\(--fee-currency\\)`));
+    const unknown = await tpkit([...args.slice(0, -4), '--fee-currency', 'XYZ', '--node', fees.url]);
+    assert.is(unknown.code, 1, unknown.err);
+    assert.match(unknown.err, /\[FEE_UNKNOWN\]\n  pay the fee in a currency the node has a rate for \(--fee-currency; `tpkit settings current\.fee` lists them\), or give --fee N\./);
     assert.is(fees.chain.mempool.size, 0, 'nothing was sent');
   } finally {
     await fees.close();
