@@ -1,6 +1,6 @@
 // The progress display: drawn at once on a terminal, then at most every 100 ms, never on a
-// pipe (fake clock and stream); and `tpkit register` on a real terminal (a pty from
-// util-linux `script`) showing its mining bar from the search's first report.
+// pipe (fake clock and stream); and `tpkit register` and `tpkit mine` on a real terminal (a
+// pty from util-linux `script`) showing their progress from the search's first report.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,8 @@ import { Progress } from '../src/cli/progress.js';
 import { startTestNode } from './node-helpers.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+/** Commands still running when a test ends: stopped in its finally. */
+const after: (() => void)[] = [];
 
 function fakeStream(isTTY: boolean) {
   const writes: string[] = [];
@@ -55,13 +57,19 @@ function onTerminal(args: string[], env: Record<string, string>, until: RegExp) 
   const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let screen = '';
   const seen = new Promise<void>((resolve) => {
+    // Not a speed limit: only keeps a command that never draws from hanging the suite.
+    setTimeout(resolve, 60_000).unref();
     child.stdout.on('data', (chunk: Buffer) => {
       screen += chunk.toString();
       if (until.test(screen)) resolve();
     });
   });
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { seen, exited, ctrlC: () => child.stdin.write('\x03'), screen: () => screen };
+  // A command that ends (or a `script` that fails to start) before drawing also ends the wait.
+  child.on('error', (err) => (screen += String(err)));
+  // Killing `script` closes the terminal, which hangs up the command under it.
+  const stop = () => child.exitCode === null && child.kill('SIGKILL');
+  return { seen: Promise.race([seen, exited]), exited, stop, ctrlC: () => child.stdin.write('\x03'), screen: () => screen };
 }
 
 test('register on a terminal shows the mining bar from the first report, then Ctrl-C stops it (exit 130)', async () => {
@@ -74,15 +82,33 @@ test('register on a terminal shows the mining bar from the first report, then Ct
     assert.is(await keygen.exited, 0, keygen.screen());
     const bar = /\[[#-]{10}\]\s+\d+% [\d. kMG]+H\/s  [\d. kMG]+H  ([^ ]+ [^ ]+)  ETA median/;
     const run = onTerminal(['register', '--key', join(dir, 'w.key'), '--threads', '1'], env, bar);
+    after.push(run.stop);
     await run.seen;
+    assert.match(run.screen(), bar, 'the bar is drawn');
     // The search reports every 100 ms, so the bar's first figure is from its first second.
     assert.match(bar.exec(run.screen())![1], /^\d+(\.\d+)? ms$/, run.screen());
     run.ctrlC();
     assert.is(await run.exited, 130, run.screen());
     assert.match(run.screen(), /tpkit register: interrupted/);
   } finally {
+    for (const stop of after.splice(0)) stop();
     await node.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('mine on a terminal shows its status from the first report; Ctrl-C stops it (exit 130)', async () => {
+  const status = /mining [|/\\-] [\d. kMG]+H\/s, [\d. kMG]+ hashes, ([^ ]+ [^ ]+) \(median/;
+  const run = onTerminal(['mine', '--difficulty', '40', '--pubkey', '02' + 'ab'.repeat(32), '--threads', '1'], {}, status);
+  try {
+    await run.seen;
+    assert.match(run.screen(), status, 'the status is drawn');
+    assert.match(status.exec(run.screen())![1], /^\d+(\.\d+)? ms$/, run.screen());
+    run.ctrlC();
+    assert.is(await run.exited, 130, run.screen());
+    assert.match(run.screen(), /tpkit mine: interrupted/);
+  } finally {
+    run.stop();
   }
 });
 

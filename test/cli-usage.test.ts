@@ -95,12 +95,14 @@ test('usage errors exit 2, start with `tpkit CMD:`, and never show parseArgs tex
     [['send', '--to'], /^tpkit send: --to needs a value/],
     [['send', '--nodee', 'x'], /^tpkit send: unknown option '--nodee': did you mean --node\?/],
     [['balance'], /^tpkit balance: Give an address/],
-    [['decode', 'a', 'b'], /^tpkit decode: expected one transaction/],
+    [['decode', 'a', 'b'], /^tpkit decode: expected one transaction .*\[INVALID_ARGUMENT\]/],
+    [['address'], /^tpkit address: expected an address .*\[INVALID_ARGUMENT\]/],
     [['bench', '--kernel', 'foo'], /^tpkit bench: --kernel must be auto or one of .*got 'foo'/],
     [['bench', '--duration', '-5'], /^tpkit bench: --duration needs a value, and '-5' looks like an option: write --duration=-5 if it is the value/],
     [['status', '--json=1', 'x'], /^tpkit status: --json takes no value/],
     [['send', '--key', 'k', '--to', 'AA100000001677721780', '--currency', 'SK', '--amount', '2.5'], /^tpkit send: --amount expected a whole number of the smallest unit, got '2\.5'/],
     [['faucet', 'AA100000001677721780', 'lots'], /^tpkit faucet: AMOUNT expected a whole number of the smallest unit, got 'lots'/],
+    [['keygen', '--out', 'no/such/folder/w.key'], /^tpkit keygen: no such folder for --out: 'no\/such\/folder'/],
     [['settings', 'a', 'b'], /^tpkit settings: Give at most one settings path/],
     [['send', '--key', 'nowhere.key', '--to', 'AA100000001677721780', '--amount', '1', '--currency', 'SK'], /^tpkit send: no such key file: 'nowhere\.key'.*tpkit keygen --out FILE/],
     [['mine', '--difficulty', '4', '--key', 'nowhere.key'], /^tpkit mine: no such key file: 'nowhere\.key'/],
@@ -115,13 +117,18 @@ test('usage errors exit 2, start with `tpkit CMD:`, and never show parseArgs tex
   }
 });
 
-test('decode of a file that is not there says so; bytes that do not decode are exit 1', async () => {
+test('decode of a file that is not there says so (exit 2); bytes that do not decode are exit 1', async () => {
   const missing = await tpkit('decode', 'wallet-tx.bin');
   assert.is(missing.code, 2);
   assert.match(missing.err, /^tpkit decode: no such file: 'wallet-tx\.bin'/);
   const garbage = await tpkit('decode', '92a16b10');
   assert.is(garbage.code, 1);
   assert.match(garbage.err, /\[TX_NOT_MAP\]/);
+  assert.not.match(garbage.err, /no file/, 'hex was meant as hex');
+  // a file name without an extension does not decode either: both are said
+  const name = await tpkit('decode', 'wallettx');
+  assert.is(name.code, 1);
+  assert.match(name.err, /^tpkit decode: .*\[MSGPACK_INVALID\]\n  and no file is named 'wallettx'/);
 });
 
 test.run();

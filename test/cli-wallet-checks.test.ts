@@ -59,6 +59,13 @@ test('register records the wallet, its chain and node; a second register is refu
   assert.is(forced.code, 0, forced.err);
   assert.match(forced.out, new RegExp(`address  ${address}`), 'the node answers with the wallet the key has');
   assert.match(forced.err, /the node answered with the wallet this key already has/);
+  // the rate is the search's own: hashes over the time spent hashing, which leaves out worker start-up
+  const json = await tpkit(['register', '--key', walletFile, '--force', '--json']);
+  assert.is(json.code, 0, json.err);
+  const mined = JSON.parse(json.out);
+  assert.ok(mined.searchMs > 0 && mined.searchMs <= mined.elapsedMs, `0 < ${mined.searchMs} <= ${mined.elapsedMs}`);
+  const rate = (mined.hashes / mined.searchMs) * 1000;
+  assert.ok(Math.abs(mined.hashRate - rate) <= rate * 0.01 + 1, `hashRate ${mined.hashRate} is hashes / searchMs (${rate})`);
   const key = saved.publicKey.toLowerCase();
   const holders = [...node.chain.wallets.values()].filter((w) => w.pubkey && bytesToHex(w.pubkey) === key);
   assert.is(holders.length, 1, 'one wallet for the key, however often it registers');
@@ -105,6 +112,23 @@ test('send checks before signing: recipient, currency, balance, sender key; advi
   assert.is(status.status, 200, 'the printed txid is one the node knows');
   await node.chain.settle();
   assert.is((await node.get(`/api/address/${nowhere}`)).body.info.amount.SK, 5);
+});
+
+test('a fee in another currency than the amount must be held too, before signing', async () => {
+  const fees = await startTestNode({ accounts: 1, faucet: { SK: 1000n, FEE: 2n }, fees: { SK: { base: 1n, baseextra: 64n, kb: 1000n }, FEE: { base: 5n, baseextra: 64n, kb: 1000n } } });
+  try {
+    const from = addressToText(fees.chain.accounts[0].address);
+    const args = ['send', '--key', devFile, '--from', from, '--to', from, '--amount', '1', '--currency', 'SK', '--fee-currency', 'FEE', '--node', fees.url];
+    const r = await tpkit(args);
+    assert.is(r.code, 1, r.err);
+    assert.match(r.err, new RegExp(`^tpkit send: the fee of \\d+ FEE is more than wallet ${from} holds \\(2 FEE\\): fund the wallet with FEE, or pay the fee in another currency \\(--fee-currency\\)`));
+    const unknown = await tpkit([...args.slice(0, -4), '--fee-currency', 'XYZ', '--node', fees.url]);
+    assert.is(unknown.code, 1, unknown.err);
+    assert.match(unknown.err, /\[FEE_UNKNOWN\]\n  pay the fee in a currency the node has a rate for \(--fee-currency; `tpkit settings current\.fee` lists them\), or give --fee N\./);
+    assert.is(fees.chain.mempool.size, 0, 'nothing was sent');
+  } finally {
+    await fees.close();
+  }
 });
 
 test('a key file used against another chain warns (send, balance); without --from the error never mentions --from', async () => {

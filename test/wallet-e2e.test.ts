@@ -13,6 +13,7 @@ import { generateSecretKey } from '../src/crypto/keys.js';
 import { verifyTx } from '../src/crypto/sign-tx.js';
 import { powBits } from '../src/pow/bits.js';
 import { closeSharedMinerPool, createMinerPool } from '../src/pow/pool.node.js';
+import { TpkitError } from '../src/errors.js';
 import { rejection } from './helpers.js';
 import { startTestNode, type TestNode } from './node-helpers.js';
 
@@ -127,6 +128,28 @@ test('without waiting, transfer returns the txid and the status follows', async 
   assert.is(sent.status, undefined);
   const status = await client.waitForTx(sent.txid, { timeoutMs: 5000 });
   assert.ok(status.ok);
+});
+
+test('beforeSigning sees the seq and fee before anything is signed, and throwing there sends nothing', async () => {
+  const before = await client.getAddress(bob.address);
+  const pending = node.chain.mempool.size;
+  let seen: { seq: bigint; fee: bigint; feeCurrency?: string } | undefined;
+  const stop = new TpkitError('PRECHECK_FAILED', 'not this one');
+  const err = await rejection(
+    transfer({
+      client, secretKey: bob.secretKey, from: bob.address, to: alice.address, currency: 'SK', amount: 1n,
+      beforeSigning: (plan) => {
+        seen = plan;
+        throw stop;
+      },
+    }),
+  );
+  assert.is(err, stop);
+  assert.is(seen!.seq, before.seq + 1n);
+  assert.is(seen!.feeCurrency, 'SK');
+  assert.ok(seen!.fee > 0n, 'the automatic fee is known by then');
+  assert.is(node.chain.mempool.size, pending, 'nothing was submitted');
+  assert.is((await client.getAddress(bob.address)).seq, before.seq);
 });
 
 test('signing for a wallet with another key is refused at submission', async () => {

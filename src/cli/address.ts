@@ -2,7 +2,7 @@
 
 import { addressFromText, addressParts, addressToHex, addressToText } from '../codec/address.js';
 import { parseCommandArgs } from './usage.js';
-import { TpkitError } from '../errors.js';
+import { ArgumentError, TpkitError } from '../errors.js';
 
 const HELP = `Usage: tpkit address <address> [--json]
 
@@ -26,10 +26,7 @@ export async function run(argv: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (positionals.length === 0) {
-    console.error(`tpkit address: expected an address\n\n${HELP}`);
-    return 2;
-  }
+  if (positionals.length === 0) throw new ArgumentError('expected an address (text or 0x hex)', { details: 'see `tpkit address --help`' });
   let bytes: Uint8Array;
   try {
     bytes = addressFromText(positionals.join(' '));

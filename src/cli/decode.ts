@@ -1,9 +1,10 @@
 // `tpkit decode <base64|hex|file|->`: explain a transaction container.
 
+import { existsSync } from 'node:fs';
 import { explainTx, formatExplanation } from './explain-tx.js';
 import { readBytesArgument } from './input.js';
 import { parseCommandArgs } from './usage.js';
-import { TpkitError } from '../errors.js';
+import { ArgumentError, TpkitError } from '../errors.js';
 
 const HELP = `Usage: tpkit decode <base64 | hex | file | -> [--json]
 
@@ -29,18 +30,17 @@ export async function run(argv: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (positionals.length !== 1) {
-    console.error(`tpkit decode: expected one transaction (base64, hex, a file or -)\n\n${HELP}`);
-    return 2;
-  }
-  const bytes = readBytesArgument(positionals[0], 'transaction');
+  if (positionals.length !== 1) throw new ArgumentError('expected one transaction (base64, hex, a file or -)', { details: 'see `tpkit decode --help`' });
+  const arg = positionals[0];
+  // A short argument that does not decode was most likely a file name with a typo: say so too.
+  const maybeFile = arg !== '-' && arg.length < 64 && !/^(0x)?[0-9a-f]+$/i.test(arg) && !existsSync(arg);
   let explanation;
   try {
-    explanation = explainTx(bytes);
+    explanation = explainTx(readBytesArgument(arg, 'transaction'));
   } catch (err) {
-    // Bytes that do not decode are this command's answer (exit 1), not a usage error.
-    if (!(err instanceof TpkitError)) throw err;
-    console.error(`tpkit decode: ${err.message} [${err.code}]`);
+    // Bytes that do not decode are this command's answer (exit 1); a missing file named as such is usage (exit 2).
+    if (!(err instanceof TpkitError) || err.code === 'INVALID_ARGUMENT') throw err;
+    console.error(`tpkit decode: ${err.message} [${err.code}]${maybeFile ? `\n  and no file is named '${arg}'` : ''}`);
     return 1;
   }
   console.log(values.json ? JSON.stringify(explanation, null, 2) : formatExplanation(explanation));

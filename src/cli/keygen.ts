@@ -2,6 +2,7 @@
 // key file only the owner can read. The secret key is printed only when asked for.
 
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { bytesToHex } from '../bytes.js';
 import { keysHash } from '../crypto/keys-hash.js';
 import { generateSecretKey, publicKeyOf, toSecretKeyBytes } from '../crypto/keys.js';
@@ -57,6 +58,10 @@ export function run(argv: string[]): Promise<number> {
     }
     if (values.out && existsSync(values.out)) {
       throw new ArgumentError(`${values.out} already exists; choose another path (an existing key is never overwritten)`);
+    }
+    // Checked before the passphrase prompt, so nobody types one twice for a path that cannot be written.
+    if (values.out && !existsSync(dirname(resolve(values.out)))) {
+      throw new ArgumentError(`no such folder for --out: '${dirname(values.out)}'`, { details: 'create it first, or choose another path' });
     }
     if (values.plain && !values.out) throw new ArgumentError('--plain needs --out FILE');
     const secretKey = values.import ? await importedKey() : generateSecretKey();

@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { TpkitError } from '../errors.js';
-import { closest } from './usage.js';
+import { closest } from '../closest-name.js';
 
 export type CommandRun = (argv: string[]) => Promise<number>;
 

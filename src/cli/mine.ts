@@ -97,6 +97,8 @@ export async function run(argv: string[]): Promise<number> {
       pool,
       kernel: values.kernel as KernelName | 'auto',
       signal: controller.signal,
+      // As for register: on a terminal the status shows from the search's first tenth of a second.
+      progressIntervalMs: 100,
       onProgress: (p) => {
         const median = estimateMining(difficulty, Math.max(p.hashRate, 1)).medianMs;
         progress.status(

@@ -100,7 +100,8 @@ export function run(argv: string[]): Promise<number> {
           difficulty: result.difficulty,
           hashes: result.mined.hashes,
           elapsedMs: Math.round(result.mined.elapsedMs),
-          searchMs: Math.round(result.mined.searchMs),
+          // to the microsecond: a low-difficulty search takes well under a millisecond
+          searchMs: Math.round(result.mined.searchMs * 1000) / 1000,
           hashRate: Math.round(rate),
           savedInKeyFile: saved === true,
         });

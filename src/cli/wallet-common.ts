@@ -164,6 +164,7 @@ const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
   ADDRESS_CHECKSUM: () => 'a digit is mistyped; copy the address again.',
   TXID_INVALID: () => 'pass the txid printed by `tpkit send` or `tpkit register`.',
   PRECHECK_FAILED: () => 'nothing was signed or sent.',
+  FEE_UNKNOWN: () => 'pay the fee in a currency the node has a rate for (--fee-currency; `tpkit settings current.fee` lists them), or give --fee N.',
 };
 
 /** Exit code for an error: usage for what the user typed, 3 for the network, 1 otherwise. */

@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { closest } from '../cli/usage.js';
+import { closest } from '../closest-name.js';
 import { ValidationError } from '../errors.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 
