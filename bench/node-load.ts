@@ -3,7 +3,7 @@
 // measured in the same run. Reports accepted tx/s, included tx/s, submit latency p50/p99.
 //
 // Run: npm run build:ts && node dist/bench/node-load.js [--txs 60000] [--wallets 400]
-//      [--concurrency 64] [--block-time 250 | --instant] [--memory] [--node-flag --cpu-prof]
+//      [--concurrency 64] [--block-time 250 | --instant] [--memory] [--watchers N] [--node-flag --cpu-prof]
 //      [-- <more tpkit node flags>]
 //
 // The node runs as a child process (`tpkit node`), the generator in this one: on a 2-core
@@ -23,6 +23,7 @@ import { genericBody } from '../src/codec/body-generic.js';
 import { encodeTx } from '../src/codec/container.js';
 import { decodeBsig } from '../src/crypto/bsig-tlv.js';
 import { bsigDigest, signBsig, verifyDecodedBsig } from '../src/crypto/bsig.js';
+import WebSocket from 'ws';
 import { postRequest, RawConnection } from './node-load-client.js';
 import { nativeSigner, nativeVerifyDigest } from './node-load-native.js';
 
@@ -34,12 +35,14 @@ interface Options {
   instant: boolean;
   memory: boolean;
   extraNodeArgs: string[];
+  /** Live-stream clients subscribed to full blocks and every transaction result during the run. */
+  watchers: number;
   /** Flags for the node's Node.js runtime, e.g. --cpu-prof. */
   runtimeFlags: string[];
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { txs: 60_000, wallets: 400, concurrency: 64, blockTime: 250, instant: false, memory: false, extraNodeArgs: [], runtimeFlags: [] };
+  const o: Options = { txs: 60_000, wallets: 400, concurrency: 64, blockTime: 250, instant: false, memory: false, extraNodeArgs: [], runtimeFlags: [], watchers: 0 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => Number(argv[++i]);
@@ -49,6 +52,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--block-time') o.blockTime = next();
     else if (a === '--instant') o.instant = true;
     else if (a === '--memory') o.memory = true;
+    else if (a === '--watchers') o.watchers = next();
     else if (a === '--node-flag') o.runtimeFlags.push(argv[++i]);
     else if (a === '--') o.extraNodeArgs = argv.slice(i + 1), (i = argv.length);
     else throw new Error(`unknown option ${a}`);
@@ -165,6 +169,19 @@ async function main(): Promise<void> {
   const port = Number(new URL(url).port);
   console.log(`node: ${url} (${o.instant ? 'instant blocks' : `block time ${o.blockTime} ms`}, ${o.memory ? 'in memory' : 'LevelDB'}), ${o.concurrency} connections`);
 
+  // Watchers take the heaviest subscriptions: every block in full and every result.
+  let streamed = 0;
+  const watchers = await Promise.all(
+    Array.from({ length: o.watchers }, async () => {
+      const socket = new WebSocket(url.replace(/^http/, 'ws') + '/api/ws');
+      await new Promise((resolve, reject) => (socket.once('open', resolve), socket.once('error', reject)));
+      socket.on('message', () => streamed++);
+      socket.send('{"sub":"block"}');
+      socket.send('{"sub":"tx"}');
+      return socket;
+    }),
+  );
+
   const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
   const connections = await Promise.all(Array.from({ length: o.concurrency }, () => RawConnection.open(port)));
 
@@ -223,6 +240,7 @@ async function main(): Promise<void> {
     const { seq } = JSON.parse((await request(agent, port, 'GET', `/api/address/0x${bytesToHex(w.address)}/seq`)).text);
     if (seq !== perWallet) behind++;
   }
+  for (const w of watchers) w.close();
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
   agent.destroy();
@@ -233,6 +251,7 @@ async function main(): Promise<void> {
   console.log(`\nresults (${total} transfers):`);
   console.log(`  accepted   ${accepted} in ${sendSeconds.toFixed(2)} s = ${(accepted / sendSeconds).toFixed(0)} tx/s${errors.size ? `; rejected ${JSON.stringify(Object.fromEntries(errors))}` : ''}`);
   console.log(`  included   ${included - failed} ok + ${failed} failed in ${height} blocks, all in by ${includeSeconds.toFixed(2)} s = ${((included - failed) / includeSeconds).toFixed(0)} tx/s (blocks ${firstBlockTime - startWall} .. ${lastBlockTime - startWall} ms after the first submit)`);
+  if (o.watchers) console.log(`  stream     ${o.watchers} watcher(s) of full blocks and every result: ${streamed} messages`);
   console.log(`  wallets    ${behind === 0 ? `all ${o.wallets} at seq ${perWallet}` : `${behind} of ${o.wallets} NOT at seq ${perWallet}`}`);
   console.log(`  submit latency  p50 ${percentile(sorted, 0.5).toFixed(2)} ms, p99 ${percentile(sorted, 0.99).toFixed(2)} ms, max ${sorted[sorted.length - 1].toFixed(2)} ms`);
   const generatorCpu = (selfCpu.user + selfCpu.system) / 1e6;

@@ -6,6 +6,7 @@ import net from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEFAULT_HTTP_TIMEOUTS } from '../src/node/http-guards.js';
+import { createLogger } from '../src/node/log.js';
 import { startTestNode } from './node-helpers.js';
 
 const IDLE = 500;
@@ -65,6 +66,25 @@ test(`${IDLE} idle sockets, half-sent headers and bodies are all closed; the nod
     assert.match(keptAlive.received, /^HTTP\/1\.1 200 /, 'the kept-alive socket got its answer before it was closed');
     // nothing a silent socket receives is anything but a JSON 408
     for (const w of silent) if (w.received) assert.match(w.received, /^HTTP\/1\.1 408 [^]*"REQUEST_TIMEOUT"/);
+  } finally {
+    await node.close();
+  }
+});
+
+test('an upload the client abandons is one warning line in the log, not a stack; the node goes on', async () => {
+  const lines: string[] = [];
+  const node = await startTestNode({}, { logger: createLogger('info', (line) => lines.push(line)) });
+  const port = Number(new URL(node.url).port);
+  try {
+    const w = await open(port, 'POST /api/tx/new HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"tx":"');
+    await new Promise((r) => setTimeout(r, 50));
+    w.socket.destroy();
+    for (let i = 0; i < 100 && !lines.some((l) => l.includes('aborted')); i++) await new Promise((r) => setTimeout(r, 10));
+    const aborted = lines.filter((l) => l.includes('aborted'));
+    assert.is(aborted.length, 1, lines.join(''));
+    assert.match(aborted[0], /warn +POST \/api\/tx\/new: upload aborted by the client from 127\.0\.0\.1\n$/);
+    assert.not.ok(lines.some((l) => /\n\s+at /.test(l)), 'no stack trace');
+    assert.is((await fetch(`${node.url}/api/node/status`)).status, 200);
   } finally {
     await node.close();
   }

@@ -78,11 +78,17 @@ function concerns(view: { [key: string]: JsonValue }, hex: string): boolean {
  * A block as GET /api/block answers it, with its transactions read from the store. With
  * `onlyAddress` (the reference's `?addr=`), only that wallet's entry and transactions.
  */
-export async function fullBlock(chain: Chain, r: BlockRecord, onlyAddress?: Uint8Array): Promise<{ [key: string]: JsonValue }> {
+export async function fullBlock(
+  chain: Chain,
+  r: BlockRecord,
+  onlyAddress?: Uint8Array,
+  /** Containers already in memory (a block just committed), read before the store. */
+  known?: ReadonlyMap<string, Uint8Array>,
+): Promise<{ [key: string]: JsonValue }> {
   const only = onlyAddress ? bytesToHex(onlyAddress, true) : undefined;
   const txs: { [key: string]: JsonValue } = {};
   for (const txid of r.txs) {
-    const raw = await chain.txContainer(txid);
+    const raw = known?.get(txid) ?? (await chain.txContainer(txid));
     if (!raw) continue;
     const view = txView(raw, r.registered?.[txid]);
     if (only === undefined || concerns(view, only)) txs[txid] = view;

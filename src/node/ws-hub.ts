@@ -166,7 +166,7 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger): 
     for (const client of clients) {
       for (const sub of [...client.subs]) {
         if (sub.kind === 'block') {
-          full ??= toJson({ block: await fullBlock(chain, record) });
+          full ??= toJson({ block: await fullBlock(chain, record, undefined, new Map(txs.map((tx) => [tx.txid, tx.raw]))) });
           push(client, full);
         } else if (sub.kind === 'blockstat') {
           stat ??= toJson({
