@@ -45,6 +45,14 @@ test('a mistyped command or option gets "did you mean", exit 2', async () => {
   const flag = await tpkit('--verison');
   assert.is(flag.code, 2);
   assert.match(flag.err, /^tpkit: unknown option '--verison': did you mean '--version'\?/);
+  const early = await tpkit('--node', '127.0.0.1:1', 'balance', 'AA100000001677721780');
+  assert.is(early.code, 2);
+  assert.match(early.err, /^tpkit: options go after the command: tpkit balance --node 127\.0\.0\.1:1 AA100000001677721780/);
+  for (const inherited of ['constructor', 'toString', '__proto__']) {
+    const r = await tpkit(inherited);
+    assert.is(r.code, 2, `${inherited}: ${r.err}`);
+    assert.match(r.err, new RegExp(`^tpkit: unknown command '${inherited}'`));
+  }
   const nothing = await tpkit('qqqqqq');
   assert.not.match(nothing.err, /did you mean/);
 });

@@ -78,6 +78,7 @@ test('send checks before signing: recipient, currency, balance, sender key; advi
   for (const [args, pattern] of [
     [['--to', nowhere, '--amount', '5', '--currency', 'SK'], new RegExp(`^tpkit send: ${nowhere} has no wallet on this node: check the address; .*--create`)],
     [['--to', address, '--amount', '5', '--currency', 'XYZ'], new RegExp(`^tpkit send: wallet ${dev} holds no XYZ: it holds 1000000000000000 SK`)],
+    [['--to', address, '--amount', '5', '--currency', 'constructor'], new RegExp(`^tpkit send: wallet ${dev} holds no constructor: it holds 1000000000000000 SK`)],
     [['--to', address, '--amount', '1000000000000001', '--currency', 'SK'], new RegExp(`^tpkit send: 1000000000000001 SK is more than wallet ${dev} holds`)],
     [['--from', address, '--to', dev, '--amount', '1', '--currency', 'SK'], new RegExp(`^tpkit send: the key in .*dev\\.key is not the key of wallet ${address}: .*check --from and --key`)],
     // a hex --to is reported in text form

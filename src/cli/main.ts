@@ -56,9 +56,15 @@ async function main(argv: string[]): Promise<number> {
     console.log(`tpkit ${version()}`);
     return 0;
   }
-  const command = COMMANDS[name];
+  // Own names only: `tpkit constructor` is an unknown command, not Object.prototype's.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     const option = name.startsWith('-');
+    const later = option ? rest.find((arg) => Object.hasOwn(COMMANDS, arg)) : undefined;
+    if (later) {
+      console.error(`tpkit: options go after the command: tpkit ${later} ${argv.filter((arg) => arg !== later).join(' ')}`);
+      return 2;
+    }
     const guess = closest(name, option ? ['--version', '--help'] : Object.keys(COMMANDS));
     console.error(`tpkit: unknown ${option ? 'option' : 'command'} '${name}'${guess ? `: did you mean '${guess}'?` : ''} (tpkit --help lists the commands)`);
     return 2;

@@ -51,7 +51,8 @@ export async function checkBeforeSigning(plan: SendPlan): Promise<WalletInfo> {
       sender.pubkey ? `that wallet's key is ${sender.pubkey}; ${plan.fromGiven ? 'check --from and --key' : 'use the key file that registered it'}` : 'that wallet has no key: nobody can send from it',
     );
   }
-  const held = sender.amount[currency];
+  // Own keys only: a currency named `constructor` is not Object.prototype's.
+  const held = Object.hasOwn(sender.amount, currency) ? sender.amount[currency] : undefined;
   if (held === undefined) {
     const holdings = Object.entries(sender.amount).map(([cur, v]) => `${v} ${cur}`).join(', ');
     throw refused(`wallet ${from} holds no ${currency}`, holdings ? `it holds ${holdings}; check --currency` : 'it holds nothing yet: fund it first (on a local tpkit node: tpkit faucet)');
@@ -73,7 +74,7 @@ export function checkFeeCovered(plan: Pick<SendPlan, 'from' | 'currency' | 'amou
   const { from, currency, amount } = plan;
   if (fee.feeCurrency === undefined || fee.fee === 0n) return;
   const cur = fee.feeCurrency;
-  const held = sender.amount[cur] ?? 0n;
+  const held = Object.hasOwn(sender.amount, cur) ? sender.amount[cur] : 0n;
   if (cur === currency && amount + fee.fee > held) {
     throw refused(
       `${amount} ${cur} and the fee of ${fee.fee} ${cur} come to ${amount + fee.fee} ${cur}, more than wallet ${from} holds (${held} ${cur})`,
