@@ -1,40 +1,19 @@
 // The development commands as a wallet developer runs them, the real binary against a real
 // `tpkit node` process: faucet, accounts, --reset, a busy port, genesis-only flags on an
 // existing chain, --no-dev-api.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { MAIN, spawnNode, type NodeProcess } from './node-process.js';
 
-const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'tpkit-cli-dev-'));
 const FRESH = 'AA100000001677736914';
 
-interface Node {
-  proc: ChildProcess;
-  url: string;
-  stderr: () => string;
-  stop(): Promise<void>;
-}
-
-function startNodeProcess(args: string[]): Promise<Node> {
-  const proc = spawn(process.execPath, [MAIN, 'node', '--data-dir', join(dir, 'chain'), '--difficulty', '0', '--log-level', 'warn', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  proc.stderr!.on('data', (d) => (err += d));
-  // 'close': the process has exited and its output has been read to the end.
-  const exited = new Promise((r) => proc.once('close', r));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve({ proc, url: m[1], stderr: () => err, stop: async () => void (proc.kill('SIGTERM'), await exited) });
-    });
-    proc.on('exit', (code) => reject(new Error(`node exited ${code}: ${err}`)));
-  });
+function startNodeProcess(args: string[]): Promise<NodeProcess> {
+  return spawnNode(['--data-dir', join(dir, 'chain'), '--difficulty', '0', '--log-level', 'warn', ...args]);
 }
 
 function tpkit(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {

@@ -1,18 +1,16 @@
 // Durability: a clean restart keeps the chain and the pending transactions; a SIGKILL at any
 // moment of a transaction stream loses no reported inclusion and leaves no half-applied block.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addressToText, makeAddress } from '../src/codec/address.js';
 import { recordHash, type BlockRecord } from '../src/node/block.js';
 import { devAccounts } from '../src/node/genesis.js';
 import { fee, pay, startTestNode, testConfig, transfer, waitStatus } from './node-helpers.js';
+import { spawnNode, type NodeProcess } from './node-process.js';
 
-const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'tpkit-node-'));
@@ -66,28 +64,8 @@ test('clean restart: same head, wallets, and the pending transactions come back'
   }
 });
 
-interface Child {
-  proc: ChildProcess;
-  url: string;
-  exited: Promise<unknown>;
-}
-
-function startChild(dir: string): Promise<Child> {
-  const proc = spawn(process.execPath, [MAIN, 'node', '--data-dir', dir, '--port', '0', '--instant', '--difficulty', '0', '--accounts', '4', '--log-level', 'warn'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise((r) => proc.once('exit', r));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve({ proc, url: m[1], exited });
-    });
-    proc.stderr!.on('data', (d) => (err += d));
-    proc.on('exit', (code) => reject(new Error(`node exited (${code}) before listening: ${err}`)));
-  });
+function startChild(dir: string): Promise<NodeProcess> {
+  return spawnNode(['--data-dir', dir, '--port', '0', '--instant', '--difficulty', '0', '--accounts', '4', '--log-level', 'warn']);
 }
 
 async function getJson(url: string): Promise<any> {

@@ -2,43 +2,22 @@
 // load, at random moments and at the very first byte of a 200, again and again on the same
 // data directory; after each restart every txid it answered 200 for is known and ends
 // included or failed.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { makeAddress } from '../src/codec/address.js';
 import { devAccounts } from '../src/node/genesis.js';
 import { fee, pay, testConfig, transfer } from './node-helpers.js';
+import { spawnNode, type NodeProcess } from './node-process.js';
 
-const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const KILLS = 20;
 const STREAMS = 6;
 
-interface Child {
-  proc: ChildProcess;
-  port: number;
-  exited: Promise<unknown>;
-}
-
-function startChild(dir: string): Promise<Child> {
-  const args = [MAIN, 'node', '--data-dir', dir, '--port', '0', '--instant', '--difficulty', '0', '--accounts', String(STREAMS), '--verify-threads', '0', '--log-level', 'error'];
-  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise((r) => proc.once('exit', r));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
-      if (m) resolve({ proc, port: Number(m[1]), exited });
-    });
-    proc.stderr!.on('data', (d) => (err += d));
-    proc.on('exit', (code) => reject(new Error(`node exited (${code}) before listening: ${err}`)));
-  });
+function startChild(dir: string): Promise<NodeProcess> {
+  return spawnNode(['--data-dir', dir, '--port', '0', '--instant', '--difficulty', '0', '--accounts', String(STREAMS), '--verify-threads', '0', '--log-level', 'error']);
 }
 
 /**

@@ -166,18 +166,8 @@ export function formatExplanation(e: TxExplanation): string {
   const c = e.container;
   lines.push(`container  v${c.version}, ${c.bytes ? `${c.bytes} bytes, ` : ''}body ${c.bodyBytes} bytes, ${c.signatures} signature${c.signatures === 1 ? '' : 's'}`);
   if (c.invite !== undefined) lines.push(`invite     ${formatReadable(c.invite)}`);
-  lines.push(`kind       ${e.kind} (${e.kindNumber})`);
   const width = Math.max(...Object.keys(e.body).map((k) => k.length), 9);
-  for (const [name, value] of Object.entries(e.body)) {
-    if (name === 'payload' && Array.isArray(value)) {
-      lines.push(name);
-      for (const item of value as { purpose: string; currency: string; amount: string }[]) {
-        lines.push(`  ${item.purpose.padEnd(10)} ${item.currency.padEnd(8)} ${item.amount}`);
-      }
-    } else {
-      lines.push(`${name.padEnd(width)}  ${formatReadable(value)}`);
-    }
-  }
+  lines.push(...formatBody(e, width));
   if (e.powBits !== undefined) lines.push(`${'pow'.padEnd(width)}  ${e.powBits} leading zero bits of SHA-512(body)`);
   lines.push('signatures');
   e.signatures.forEach((s, i) => {
