@@ -5,7 +5,7 @@ import type { TpkitClient } from '../client/client.js';
 import type { TxStatus } from '../client/responses.js';
 import { ArgumentError } from '../errors.js';
 import { Progress } from './progress.js';
-import { EXIT, NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, keepSpinning, printJson, runWalletCommand } from './wallet-common.js';
+import { EXIT, NODE_HELP, NODE_OPTIONS, clientFrom, reportUnknownTx, interruptSignal, keepSpinning, printJson, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit status TXID [--wait] [options]
@@ -46,9 +46,7 @@ export function run(argv: string[]): Promise<number> {
       status = await fetchStatus(client, txid, values.wait === true, signal);
     } catch (err) {
       if (!(err instanceof UnknownTxError)) throw err;
-      if (values.json) printJson({ txid, state: 'unknown' });
-      else console.log(`${txid}  unknown transaction (the node never accepted it, or the id is mistyped)`);
-      return EXIT.failed;
+      return reportUnknownTx(txid, values.json === true);
     }
     const state = status === null ? 'pending' : status.ok ? 'included' : 'failed';
     if (values.json) {

@@ -5,7 +5,7 @@ import { UnknownTxError } from '../client/client-errors.js';
 import { hexToBytes } from '../bytes.js';
 import { ArgumentError } from '../errors.js';
 import { explainBody, formatBody } from './explain-tx.js';
-import { NODE_HELP, NODE_OPTIONS, EXIT, clientFrom, interruptSignal, printJson, runWalletCommand } from './wallet-common.js';
+import { NODE_HELP, NODE_OPTIONS, EXIT, clientFrom, reportUnknownTx, interruptSignal, printJson, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit tx TXID [options]
@@ -33,9 +33,7 @@ export function run(argv: string[]): Promise<number> {
       status = await client.getTxStatus(txid, { signal });
     } catch (err) {
       if (!(err instanceof UnknownTxError)) throw err;
-      if (values.json) printJson({ txid, state: 'unknown' });
-      else console.log(`${txid}  unknown transaction (the node never accepted it, or the id is mistyped)`);
-      return EXIT.failed;
+      return reportUnknownTx(txid, values.json === true);
     }
     if (status === null) {
       if (values.json) printJson({ txid, state: 'pending' });

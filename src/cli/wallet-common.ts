@@ -44,6 +44,13 @@ export function parseAmount(text: string | undefined, label: string, { allowZero
   return value;
 }
 
+/** `tpkit status` and `tpkit tx` on a txid the node never accepted: said plainly, exit 1. */
+export function reportUnknownTx(txid: string, json: boolean): number {
+  if (json) printJson({ txid, state: 'unknown' });
+  else console.log(`${txid}  unknown transaction (the node never accepted it, or the id is mistyped)`);
+  return EXIT.failed;
+}
+
 /** JSON with bigints as decimal strings, so no script loses digits. */
 export function printJson(value: unknown): void {
   console.log(JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v), 2));
