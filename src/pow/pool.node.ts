@@ -5,8 +5,9 @@
 // thread. Idle piscina threads are unref'd: an idle pool never keeps the process alive.
 // piscina's optional `@napi-rs/nice` is loaded only for a nonzero `niceIncrement`: never here.
 
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { AbortError, ArgumentError, ERROR_CODES, TpkitError, type ErrorCode } from '../errors.js';
 import type { MinerPool } from './search.js';
 import type { SearchTask, SearchTaskResult } from './search-task.js';
@@ -14,6 +15,9 @@ import type { WorkerReply } from './worker.js';
 import { warmPool } from './warm-pool.js';
 
 const WORKER = new URL('./worker.js', import.meta.url).href;
+/** piscina is loaded with the first pool, not with tpkit: importing the miner stays cheap. */
+let piscinaClass: typeof Piscina | undefined;
+const loadPiscina = () => (piscinaClass ??= (createRequire(import.meta.url)('piscina') as { Piscina: typeof Piscina }).Piscina);
 /** Threads at the pool's size are never retired; this only bounds a resized pool. */
 const IDLE_TIMEOUT_MS = 10 * 60_000;
 
@@ -33,7 +37,8 @@ export class NodeMinerPool implements MinerPool {
     this.threads = threads;
     // Flags of a `node -e` or `--input-type` run are not valid for a worker; the rest (profiling, limits) carry over.
     const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
-    this.#piscina = new Piscina<SearchTask, WorkerReply>({
+    const PiscinaPool = loadPiscina();
+    this.#piscina = new PiscinaPool<SearchTask, WorkerReply>({
       filename: WORKER,
       minThreads: threads,
       maxThreads: threads,
