@@ -10,7 +10,7 @@ import { decodeBody } from '../src/codec/body-decode.js';
 import { genericBody } from '../src/codec/body-generic.js';
 import { decodeTx } from '../src/codec/container.js';
 import { generateSecretKey } from '../src/crypto/keys.js';
-import { keysHash } from '../src/crypto/keys-hash.js';
+import { keysHash } from '../src/codec/keys-hash.js';
 import { signTx, verifyTx } from '../src/crypto/sign-tx.js';
 import { ISOLATION_HEADERS } from '../src/node/static.js';
 import { powBits } from '../src/pow/bits.js';
