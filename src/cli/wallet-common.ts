@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { createClient, type TpkitClient } from '../client/index.js';
 import { ArgumentError, TpkitError } from '../errors.js';
 import { nodeUrlFrom } from './node-url.js';
+import type { PassphraseSource } from './key-file.js';
 import type { Progress } from './progress.js';
 
 export const DEFAULT_NODE = 'http://127.0.0.1:43280';
@@ -80,8 +81,8 @@ export function promptHidden(question: string): Promise<string> {
 }
 
 /** The passphrase: --passphrase-file, else $TPKIT_PASSPHRASE, else a prompt on a terminal. */
-export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm = false): () => Promise<string> {
-  return async () => {
+export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm = false): PassphraseSource {
+  const source: PassphraseSource = async () => {
     if (values['passphrase-file']) {
       try {
         return nonEmpty(readFileSync(values['passphrase-file'], 'utf8').replace(/\r?\n$/, ''), confirm);
@@ -95,6 +96,8 @@ export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm =
         details: 'pass --passphrase-file FILE or set TPKIT_PASSPHRASE',
       });
     }
+    // Typed at a prompt: a mistyped one may be typed again (openKeyFile asks through retry).
+    source.retry = (left) => process.stderr.write(`Wrong passphrase; ${left} ${left === 1 ? 'try' : 'tries'} left.\n`);
     const first = await promptHidden('Passphrase: ');
     if (confirm) {
       if (first.length < 8) throw new ArgumentError('The passphrase must be at least 8 characters');
@@ -102,6 +105,7 @@ export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm =
     }
     return first;
   };
+  return source;
 }
 
 /** A new key file is not sealed under an empty passphrase: that only looks encrypted. */
