@@ -146,7 +146,10 @@ export function keepSpinning(bar: Progress, text?: string): () => void {
 }
 
 const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
-  NETWORK_ERROR: () => 'is `tpkit node` running? Pass --node URL or set TPKIT_NODE.',
+  NETWORK_ERROR: (err) =>
+    /answers plain HTTP, not TLS/.test(err.details ?? '')
+      ? 'the node runs, without TLS: give its URL with http:// (`tpkit node` serves HTTPS only with --tls-cert or --tls-self-signed).'
+      : 'is `tpkit node` running? Pass --node URL or set TPKIT_NODE.',
   TIMEOUT: () => 'the node is slow or not making blocks; check later with `tpkit status TXID`.',
   INSECURE_TRANSPORT: () => 'use an https:// node URL, or --allow-insecure on a network you trust.',
   KEYFILE_PASSPHRASE: () => 'check the passphrase (--passphrase-file or TPKIT_PASSPHRASE).',
