@@ -10,7 +10,7 @@ import { availableKernels, type KernelName } from '../pow/kernel.js';
 import { mineRegister } from '../pow/mine-register.js';
 import { closeSharedMinerPool, createMinerPool } from '../pow/pool.node.js';
 import { openKeyFile } from './key-file.js';
-import { Progress, formatCount, formatDuration } from './progress.js';
+import { Progress, formatCount, formatDuration, startingStatus } from './progress.js';
 import { PASSPHRASE_HELP, PASSPHRASE_OPTION, passphraseFrom } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
 
@@ -102,6 +102,10 @@ export async function run(argv: string[]): Promise<number> {
       // As for register: on a terminal the status shows from the search's first tenth of a second.
       progressIntervalMs: 100,
       onProgress: (p) => {
+        if (p.hashes === 0 || !(p.hashRate > 0)) {
+          progress.status(startingStatus(p.elapsedMs));
+          return;
+        }
         const median = estimateMining(difficulty, Math.max(p.hashRate, 1)).medianMs;
         progress.status(
           `${formatCount(p.hashRate)}H/s, ${formatCount(p.hashes)} hashes, ${formatDuration(p.elapsedMs)}` +
