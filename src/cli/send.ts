@@ -70,6 +70,9 @@ export function run(argv: string[]): Promise<number> {
     const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
     const from = given ?? info.address;
     if (!from) throw new ArgumentError(`${values.key} names no wallet yet`, { details: `register it first (tpkit register --key ${values.key}), or pass --from ADDRESS` });
+    if (from === to) {
+      console.error(`warning: --to ${to} is the sending wallet itself: the amount comes back to it, and the fee is spent`);
+    }
     const client = clientFrom(values);
     client.checkTransport();
     const signal = interruptSignal();
