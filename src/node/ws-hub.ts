@@ -44,6 +44,8 @@ interface Client {
   /** By subscriptionKey: an identical subscription is the same entry. */
   subs: Map<string, Subscription>;
   address: string;
+  /** Bytes queued for this client by the latest block: shared with the other readers, and not yet late. */
+  latestBlockBytes: number;
 }
 
 export interface WsLimits {
@@ -186,15 +188,28 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, o
       dropped.delete(client.socket);
     });
   };
+  /**
+   * Whether a client is too far behind: what it has not taken beyond the latest block's
+   * messages passes the bound. Checked before each block and each answer, so one large block
+   * (bigger than the bound itself, and shared by every reader) never drops a reader, while one
+   * that still holds older data past the bound when the next block comes is closed.
+   */
+  const fellBehind = (client: Client) => {
+    if (client.socket.bufferedAmount - client.latestBlockBytes <= limits.bufferedBytes) return false;
+    tooSlow(client);
+    return true;
+  };
   const push = (client: Client, data: string | Buffer) => {
     if (client.socket.readyState !== client.socket.OPEN || !clients.has(client)) return;
-    if (client.socket.bufferedAmount > limits.bufferedBytes) {
-      tooSlow(client);
-      return;
-    }
     client.socket.send(data, { binary: false });
   };
-  const send = (client: Client, body: { [key: string]: JsonValue }) => push(client, toJson(body));
+  const pushBlockMessage = (client: Client, data: Buffer) => {
+    client.latestBlockBytes += data.length;
+    push(client, data);
+  };
+  const send = (client: Client, body: { [key: string]: JsonValue }) => {
+    if (!fellBehind(client)) push(client, toJson(body));
+  };
   const sendError = (client: Client, err: unknown, id?: JsonValue) => {
     const { body } = errorResponse(err);
     send(client, id === undefined ? body : { ...body, id });
@@ -208,7 +223,7 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, o
   }
 
   function accept(socket: WebSocket, address: string): void {
-    const client: Client = { socket, subs: new Map(), address };
+    const client: Client = { socket, subs: new Map(), address, latestBlockBytes: 0 };
     clients.add(client);
     perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
     socket.on('close', () => forget(client));
@@ -257,22 +272,24 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, o
     const txIndex = new Map<string, number>();
     txs.forEach((tx, i) => txIndex.set(tx.txid, i));
     for (const client of [...clients]) {
+      if (fellBehind(client)) continue;
+      client.latestBlockBytes = 0;
       for (const [key, sub] of [...client.subs]) {
         if (sub.kind === 'block') {
           full ??= Buffer.from(toJson({ block: await fullBlock(chain, record, undefined, new Map(txs.map((tx) => [tx.txid, tx.raw]))) }));
-          push(client, full);
+          pushBlockMessage(client, full);
         } else if (sub.kind === 'blockstat') {
           stat ??= Buffer.from(
             toJson({
               blockstat: { hash: record.hash, height: record.header.height, parent: record.header.parent, time: record.time, txs: record.txs.length, failed: Object.keys(record.failed).length },
             }),
           );
-          push(client, stat);
+          pushBlockMessage(client, stat);
         } else if (sub.kind === 'tx') {
           if (sub.txid === undefined) {
-            for (let i = 0; i < txs.length; i++) push(client, txMessage(i));
+            for (let i = 0; i < txs.length; i++) pushBlockMessage(client, txMessage(i));
           } else if (txIndex.has(sub.txid)) {
-            push(client, txMessage(txIndex.get(sub.txid)!));
+            pushBlockMessage(client, txMessage(txIndex.get(sub.txid)!));
             client.subs.delete(key); // a transaction settles once
           }
         } else {
@@ -283,7 +300,7 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, o
               const w = chain.wallets.get(sub.address);
               return { address: addressToText(Buffer.from(sub.address, 'hex')), balance: w ? walletInfo(w, null) : storedWalletView(record.bals[upper]) };
             });
-            if (message) push(client, message);
+            if (message) pushBlockMessage(client, message);
           }
           if (sub.tx) {
             const message = cached(addressMessages, `${sub.address}:tx`, () => {
@@ -291,7 +308,7 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, o
               for (const tx of txs) if (involves(tx, sub.address, record.registered[tx.txid])) related[tx.txid] = txView(tx.raw, record.registered[tx.txid]);
               return Object.keys(related).length > 0 ? { address: addressToText(Buffer.from(sub.address, 'hex')), txs: related } : null;
             });
-            if (message) push(client, message);
+            if (message) pushBlockMessage(client, message);
           }
         }
       }
