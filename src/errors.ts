@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   WALLET_FILE_UNKNOWN: 'The file is not a wallet export of the official ThePower wallets.',
   WALLET_FILE_CORRUPT: 'A wallet export file is damaged: a block is missing, malformed, or does not decrypt while the other does.',
   WALLET_PASSPHRASE: 'The passphrase does not open the wallet export file.',
+  WALLET_KEY_MISMATCH: "The key is not the key the node records for that wallet address.",
   // addresses and transaction ids
   ADDRESS_INVALID: 'Text or bytes are not a valid address.',
   ADDRESS_CHECKSUM: 'The address checksum does not match.',
