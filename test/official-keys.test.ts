@@ -200,6 +200,16 @@ test('OpenSSL\'s own SEC1 "EC PRIVATE KEY" DER (with curve and public key) is re
   assert.is(bytesToHex(readWalletExport(file, 'pw').secretKey), Buffer.from(jwk.d, 'base64url').toString('hex'));
 });
 
+test('README example: phrase, key, export file and WIF', () => {
+  const phrase = generateMnemonic();
+  const key = mnemonicToSecretKey(phrase, { block: 1, group: 10 });
+  const file = writeWalletExport({ secretKey: key, address: 'AA100000001677721780', passphrase: 'long and private', hint: '' });
+  const opened = readWalletExport(file, 'long and private');
+  assert.equal([bytesToHex(opened.secretKey), opened.address, opened.hint, opened.layout], [bytesToHex(key), 'AA100000001677721780', '', 'v2']);
+  assert.is(bytesToHex(wifToSecretKey(secretKeyToWif(key))), bytesToHex(key));
+  assert.is(bytesToHex(mnemonicToSecretKey(phrase, { address: 'AA100000001677721780' })), bytesToHex(mnemonicToSecretKey(phrase, { block: 1, group: 10 })));
+});
+
 // --- bad inputs, each with its code --------------------------------------------------------
 
 /** The file with the base64 body of block `label` changed by `edit` on its decoded bytes. */
