@@ -36,6 +36,16 @@ export const ERROR_CODES = {
   // keys
   KEY_INVALID: 'A secret or public key is not a valid secp256k1 key.',
   PEM_INVALID: 'PEM text is not a secp256k1 public key.',
+  KEY_CURVE: 'A key is on another curve than secp256k1.',
+  // keys from the official wallets: seed phrases, export files, WIF
+  MNEMONIC_LENGTH: 'A seed phrase does not have 12, 15, 18, 21 or 24 words.',
+  MNEMONIC_WORD: 'A seed phrase holds a word that is not in the BIP-39 English list.',
+  MNEMONIC_CHECKSUM: "A seed phrase's checksum does not match: a word is wrong or the words are out of order.",
+  WIF_INVALID: 'Text is not a compressed secp256k1 WIF secret key (base58check, version 0x80).',
+  WALLET_FILE_UNKNOWN: 'The file is not a wallet export of the official ThePower wallets.',
+  WALLET_FILE_CORRUPT: 'A wallet export file is damaged: a block is missing, malformed, or does not decrypt while the other does.',
+  WALLET_PASSPHRASE: 'The passphrase does not open the wallet export file.',
+  WALLET_KEY_MISMATCH: "The key is not the key the node records for that wallet address.",
   // addresses and transaction ids
   ADDRESS_INVALID: 'Text or bytes are not a valid address.',
   ADDRESS_CHECKSUM: 'The address checksum does not match.',

@@ -167,7 +167,7 @@ const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
     if (nodeError === 'WALLET_NOT_FOUND') return 'no wallet has that address on this node.';
     if (nodeError === 'BLOCK_NOT_FOUND') return 'no block has that hash or height on this node; `tpkit block latest` shows the newest.';
     if (nodeError === 'SENDER_KEY_MISMATCH') return "the key file's key is not the sending wallet's key.";
-    if (nodeError === 'SENDER_UNKNOWN') return 'the sending wallet does not exist on this node; register it (`tpkit register`) or check --from.';
+    if (nodeError === 'SENDER_UNKNOWN') return 'the sending wallet does not exist on this node; check --from and --node (a wallet lives on one chain).';
     if (nodeError === 'TIMESTAMP_OUT_OF_WINDOW') return "this machine's clock is an hour or more away from the node's; set it right.";
     if (nodeError === 'WRONG_CHAIN') return 'the address belongs to another chain than this node.';
     if (nodeError === 'MEMPOOL_FULL') return 'the node is busy; try again in a few seconds.';
