@@ -37,6 +37,8 @@ export const MAX_SEARCH_COUNT = 0x7fffffff;
 const U64_MAX = (1n << 64n) - 1n;
 
 const moduleCache: Partial<Record<WasmFlavor, WebAssembly.Module>> = {};
+// Asynchronous compiles in flight: callers that ask for the same flavor at once share one.
+const compiling: Partial<Record<WasmFlavor, Promise<WebAssembly.Module>>> = {};
 
 /** True when this engine has WebAssembly at all. */
 export function wasmAvailable(): boolean {
@@ -83,15 +85,48 @@ export function loadWasmSync(flavor: WasmFlavor): WasmModule {
   }
 }
 
-/** Compiles (once per flavor) and instantiates asynchronously. */
+/**
+ * Modules compiled so far in this thread, by flavor: a pool hands them to its threads
+ * (a WebAssembly.Module can be posted), so each binary is compiled once per process or page.
+ */
+export function compiledWasmModules(): Partial<Record<WasmFlavor, WebAssembly.Module>> {
+  return { ...moduleCache };
+}
+
+/** Adopts modules compiled by another thread: loading those flavors here compiles nothing. */
+export function adoptWasmModules(modules: Partial<Record<WasmFlavor, WebAssembly.Module>>): void {
+  for (const flavor of ['scalar', 'simd'] as const) {
+    const module = modules[flavor];
+    if (module instanceof WebAssembly.Module) moduleCache[flavor] ??= module;
+  }
+}
+
+function compileOnce(flavor: WasmFlavor): Promise<WebAssembly.Module> {
+  const cached = moduleCache[flavor];
+  if (cached) return Promise.resolve(cached);
+  let pending = compiling[flavor];
+  if (!pending) {
+    pending = compileBinary(flavor).then(
+      (module) => {
+        moduleCache[flavor] ??= module;
+        delete compiling[flavor];
+        return moduleCache[flavor];
+      },
+      (err: unknown) => {
+        delete compiling[flavor];
+        throw err;
+      },
+    );
+    compiling[flavor] = pending;
+  }
+  return pending;
+}
+
+/** Compiles (once per flavor, concurrent callers included) and instantiates asynchronously. */
 export async function loadWasm(flavor: WasmFlavor): Promise<WasmModule> {
   checkFlavor(flavor);
   try {
-    let module = moduleCache[flavor];
-    if (!module) {
-      module = await compileBinary(flavor);
-      moduleCache[flavor] = module;
-    }
+    const module = await compileOnce(flavor);
     const instance = await WebAssembly.instantiate(module, {});
     return new WasmModule(flavor, instance.exports as unknown as Exports);
   } catch (err) {
