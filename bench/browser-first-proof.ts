@@ -9,8 +9,8 @@
 //    dist/browser), that build runs too, rounds alternating, same pages.
 // 2. First solves: three diff-20 solves on one worker in a fresh page, against three on one
 //    worker thread in a fresh Node process, alternating; rate = hashes / search time (the
-//    results' searchMs), as a ratio. Goal: >= 0.9x. With --warm, both sides first make the
-//    documented warm-up call and the solves start after it.
+//    results' searchMs), as a ratio. Goal: >= 0.9x. With --warm, both sides first call the
+//    pool's warm() and the solves start after it.
 //
 // Everything is served by one local HTTP server on port 0 with the node's static handler.
 
@@ -60,7 +60,7 @@ function page(build: string, kind: string): string {
     globalThis.solves = async (warm) => {
       const t = await import('${bundle}');
       const pool = t.createWebMinerPool(1);
-      if (warm) await t.warmMiner({ pool });
+      if (warm) await pool.warm();
       let hashes = 0, searchMs = 0;
       for (let i = 0; i < 3; i++) {
         const r = await t.mineRegister({ publicKeys: [t.publicKeyOf(t.generateSecretKey())], difficulty: 20, pool });
@@ -133,7 +133,10 @@ function nodeSolves(warm: boolean): { hashes: number; searchMs: number } {
   const script = `
     const t = await import(${JSON.stringify(entry)});
     const pool = t.createMinerPool(1);
-    if (${warm}) await t.warmMiner({ pool });
+    if (${warm}) {
+      if (typeof pool.warm !== 'function') throw new Error('this Node pool has no warm()');
+      await pool.warm();
+    }
     let hashes = 0, searchMs = 0;
     for (let i = 0; i < 3; i++) {
       const r = await t.mineRegister({ publicKeys: [t.publicKeyOf(t.generateSecretKey())], difficulty: 20, pool });
@@ -178,7 +181,7 @@ try {
   }
   if (!values['skip-solves']) {
     const warm = values.warm;
-    console.log(`First solves: three diff-20 solves on one worker${warm ? ', after warmMiner()' : ', no warm-up'}; hashes / search time`);
+    console.log(`First solves: three diff-20 solves on one worker${warm ? ', after pool.warm()' : ', no warm-up'}; hashes / search time`);
     const ratios: number[] = [];
     const nodeRates: number[] = [];
     const pageRates: number[] = [];
