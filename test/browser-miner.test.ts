@@ -263,6 +263,50 @@ test('a worker script that does not load rejects the search instead of hanging',
   // The page logs the failed script load itself; the last test allows only that.
 });
 
+test("the page's own thread mines while no worker answers, and runs the page's timers between its slices", async () => {
+  for (const page of [isolated, plain]) {
+    const r = await page.evaluate(async () => {
+      const t: Tpkit = await import('/browser/tpkit.js' as string);
+      // A pool whose one thread never starts: only the page's thread can find the nonce.
+      const silent = { threads: 1, run: () => new Promise<never>(() => {}) };
+      const publicKeys = [t.publicKeyOf(t.generateSecretKey())];
+      // A page thread that did not hash would leave this search pending forever: fail instead.
+      const never = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no result in 60 s: the page thread did not mine')), 60_000));
+      const mined = await Promise.race([t.mineRegister({ publicKeys, difficulty: 14, pool: silent }), never]);
+      // Difficulty 64 is never met: only a timer can end this search, so it ends only if the
+      // page's thread lets timers run.
+      let hashes = 0;
+      const code = await t
+        .mineRegister({ publicKeys, difficulty: 64, pool: silent, signal: AbortSignal.timeout(50), onProgress: (p) => (hashes = p.hashes), progressIntervalMs: 10 })
+        .then(() => 'resolved', (err: { code?: string }) => err.code);
+      return { body: t.bytesToHex(mined.body), hashes: mined.hashes, callingThreadHashes: mined.callingThreadHashes, code, abortedHashes: hashes };
+    });
+    assert.ok(powBits(hexToBytes(r.body)) >= 14, 'Node re-checks the bits');
+    assert.is(r.callingThreadHashes, r.hashes, "every hash was the page thread's");
+    assert.is(r.code, 'ABORTED');
+    assert.ok(r.abortedHashes > 0, 'the page thread hashed until the timer stopped it');
+  }
+});
+
+test('warm(): every worker starts and hashes, it reports its start-up, and a search after it works', async () => {
+  const r = await isolated.evaluate(async () => {
+    const t: Tpkit = await import('/browser/tpkit.js' as string);
+    const pool = t.createWebMinerPool(2);
+    const first = pool.warm({ durationMs: 100 });
+    const same = pool.warm();
+    const warm = await first;
+    const bad = await pool.warm({ durationMs: -1 }).then(() => 'resolved', (err: { code?: string }) => err.code);
+    const mined = await t.mineRegister({ publicKeys: [t.publicKeyOf(t.generateSecretKey())], difficulty: 10, pool });
+    pool.terminate();
+    return { sameCall: first === same, readyMs: warm.readyMs, hashRate: warm.hashRate, bad, bits: mined.bits };
+  });
+  assert.ok(r.sameCall, 'a warm-up under way is shared');
+  assert.ok(Number.isFinite(r.readyMs) && r.readyMs > 0, `readyMs ${r.readyMs}`);
+  assert.ok(r.hashRate > 0, 'the workers hashed during the warm-up');
+  assert.is(r.bad, 'INVALID_ARGUMENT');
+  assert.ok(r.bits >= 10);
+});
+
 test('a transaction built and signed in the browser verifies in Node, and the reverse', async () => {
   const tx = await isolated.evaluate(async () => {
     const t: Tpkit = await import('/browser/tpkit.js' as string);

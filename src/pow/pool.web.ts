@@ -7,11 +7,10 @@
 // runs of about 50 ms, and the flag is checked between them here.
 
 import { AbortError, ArgumentError, ERROR_CODES, TpkitError, type ErrorCode } from '../errors.js';
-import type { MinerPool } from './search.js';
 import { RUNNING, SOLVED, type SearchTask, type SearchTaskResult } from './search-task.js';
 import { availableKernels, type KernelName } from './kernel.js';
 import { KernelRace } from './kernel-race.js';
-import { searchNonce } from './search.js';
+import { searchNonce, type MinerPool } from './search.js';
 
 export interface WebMinerPool extends MinerPool {
   /** True when tasks share memory with the page (the page is cross-origin isolated). */
@@ -24,7 +23,15 @@ export interface WebMinerPool extends MinerPool {
    * never met, so the engine has compiled the kernels to its optimizing tier before the
    * first real search. Resolves when done; a search meanwhile simply queues behind it.
    */
-  warm(options?: { durationMs?: number }): Promise<void>;
+  warm(options?: { durationMs?: number }): Promise<WarmUp>;
+}
+
+/** What warm() measured. */
+export interface WarmUp {
+  /** From the call until every worker hashed: the start-up a search pays on a cold page. */
+  readyMs: number;
+  /** Hashes per second of all workers together over the warm-up's last `durationMs`. */
+  hashRate: number;
 }
 
 export interface WebMinerPoolOptions {
@@ -178,6 +185,51 @@ function autoKernels(): KernelName[] {
   return wasm.length > 0 ? wasm : ['js'];
 }
 
+/** Longest a warm-up waits for the workers to start before it gives up on them. */
+const WARM_LIMIT_MS = 10_000;
+
+/**
+ * A search at a difficulty never met: the page's thread compiles the kernels and hashes
+ * until every worker hashes (control[1] counts them), then the workers hash `durationMs` more.
+ */
+async function warmUp(pool: WebMinerPool, durationMs: number): Promise<WarmUp> {
+  const began = performance.now();
+  const stop = new AbortController();
+  let control: Int32Array | undefined;
+  let counter: BigInt64Array | undefined;
+  const watched: MinerPool = {
+    threads: pool.threads,
+    run(task) {
+      control = new Int32Array(task.control);
+      counter = new BigInt64Array(task.counter);
+      return pool.run(task);
+    },
+  };
+  let readyAt = NaN;
+  let hashesAtReady = 0;
+  let timer = setTimeout(() => stop.abort(), WARM_LIMIT_MS);
+  const poll = setInterval(() => {
+    if (!control || !counter || control.length < 2 || Atomics.load(control, 1) < pool.threads) return;
+    clearInterval(poll);
+    readyAt = performance.now();
+    hashesAtReady = Number(Atomics.load(counter, 0));
+    clearTimeout(timer);
+    timer = setTimeout(() => stop.abort(), durationMs);
+  }, 2);
+  try {
+    await searchNonce({ body: WARM_BODY, difficulty: 64, pool: watched, kernel: 'auto', signal: stop.signal });
+  } catch (err) {
+    if (!(err instanceof TpkitError && err.code === 'ABORTED')) throw err;
+  } finally {
+    clearInterval(poll);
+    clearTimeout(timer);
+  }
+  if (Number.isNaN(readyAt)) throw new TpkitError('WASM_UNAVAILABLE', 'Miner workers did not start', { details: `not every worker hashed within ${WARM_LIMIT_MS} ms` });
+  const hashes = counter ? Number(Atomics.load(counter, 0)) - hashesAtReady : 0;
+  const ms = performance.now() - readyAt;
+  return { readyMs: readyAt - began, hashRate: ms > 0 ? (hashes / ms) * 1000 : 0 };
+}
+
 export function createWebMinerPool(threads: number = globalThis.navigator?.hardwareConcurrency || 1, options: WebMinerPoolOptions = {}): WebMinerPool {
   if (!Number.isInteger(threads) || threads < 1) throw new ArgumentError(`"threads" expected a positive integer, got ${String(threads)}`);
   if (typeof Worker !== 'function') throw new TpkitError('WASM_UNAVAILABLE', 'Web Workers are not available here');
@@ -211,7 +263,7 @@ export function createWebMinerPool(threads: number = globalThis.navigator?.hardw
     if (next) next.resolve(worker.failed ? spawn() : worker);
     else if (!worker.failed) idle.push(worker);
   };
-  let warming: Promise<void> | undefined;
+  let warming: Promise<WarmUp> | undefined;
 
   const pool: WebMinerPool = {
     threads,
@@ -233,23 +285,10 @@ export function createWebMinerPool(threads: number = globalThis.navigator?.hardw
     },
     warm(options = {}) {
       const durationMs = options.durationMs ?? WARM_MS;
-      if (!(durationMs >= 0) || durationMs > 10_000) {
-        return Promise.reject(new ArgumentError(`"durationMs" expected 0..10000, got ${String(durationMs)}`));
+      if (typeof durationMs !== 'number' || !(durationMs >= 0) || durationMs > 10_000) {
+        return Promise.reject(new ArgumentError(`"durationMs" expected a number 0..10000, got ${String(durationMs)}`));
       }
-      // A search that runs until the timer stops it: the page's thread compiles the kernels
-      // and hashes until every worker hashes, then the workers hash until the timer.
-      warming ??= (async () => {
-        const stop = new AbortController();
-        const timer = setTimeout(() => stop.abort(), durationMs);
-        try {
-          await searchNonce({ body: WARM_BODY, difficulty: 64, pool, kernel: 'auto', signal: stop.signal });
-        } catch (err) {
-          if (!(err instanceof TpkitError && err.code === 'ABORTED')) throw err;
-        } finally {
-          clearTimeout(timer);
-          warming = undefined;
-        }
-      })();
+      warming ??= warmUp(pool, durationMs).finally(() => (warming = undefined));
       return warming;
     },
   };
