@@ -271,8 +271,9 @@ test("the page's own thread mines while no worker answers, and runs the page's t
       const silent = { threads: 1, run: () => new Promise<never>(() => {}) };
       const publicKeys = [t.publicKeyOf(t.generateSecretKey())];
       // A page thread that did not hash would leave this search pending forever: fail instead.
-      const never = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no result in 60 s: the page thread did not mine')), 60_000));
-      const mined = await Promise.race([t.mineRegister({ publicKeys, difficulty: 14, pool: silent }), never]);
+      let guard: ReturnType<typeof setTimeout> | undefined;
+      const never = new Promise<never>((_, reject) => (guard = setTimeout(() => reject(new Error('no result in 60 s: the page thread did not mine')), 60_000)));
+      const mined = await Promise.race([t.mineRegister({ publicKeys, difficulty: 14, pool: silent }), never]).finally(() => clearTimeout(guard));
       // Difficulty 64 is never met: only a timer can end this search, so it ends only if the
       // page's thread lets timers run.
       let hashes = 0;
