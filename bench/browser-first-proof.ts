@@ -2,8 +2,9 @@
 // wallet page waits for, in headless Chromium, cold every time (a new browser context: no
 // HTTP cache, no compiled code, no workers).
 //
-// 1. Navigation to a signed diff-16 registration: a page imports the bundle, makes a key,
-//    mines a register body at difficulty 16 with the defaults and signs it; the figure is
+// 1. Navigation to a signed diff-16 registration: a page imports the bundle, derives the
+//    public key, mines a register body at difficulty 16 with the defaults and signs it (round
+//    r mines the same body in every build); the figure is
 //    the page's clock (performance.now(), which starts at navigation) when the signed
 //    transaction exists. Cross-origin isolated and not. With --baseline DIR (an older
 //    dist/browser), that build runs too, rounds alternating, same pages.
@@ -15,6 +16,7 @@
 // Everything is served by one local HTTP server on port 0 with the node's static handler.
 
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus } from 'node:os';
@@ -48,12 +50,18 @@ function page(build: string, kind: string): string {
     return `<!doctype html><meta charset="utf-8"><title>register</title><script type="module">
       const t = await import('${bundle}');
       const imported = performance.now();
-      const key = t.generateSecretKey();
-      const mined = await t.mineRegister({ publicKeys: [t.publicKeyOf(key)], difficulty: 16 });
+      const query = new URLSearchParams(location.search);
+      const key = t.hexToBytes(query.get('key'));
+      const timestamp = Number(query.get('t'));
+      const publicKey = t.publicKeyOf(key);
+      const keyed = performance.now();
+      const mined = await t.mineRegister({ publicKeys: [publicKey], difficulty: 16, timestamp });
       const minedAt = performance.now();
       const tx = t.signTx(mined.body, key);
       const html = performance.getEntriesByType('navigation')[0]?.responseEnd ?? 0;
-      globalThis.result = { html, imported, mined: minedAt, signed: performance.now(), hashes: mined.hashes, txBytes: tx.length };
+      const loaded = (name) => performance.getEntriesByType('resource').find((e) => e.name.endsWith(name))?.responseEnd ?? 0;
+      const assets = { worker: loaded('miner-worker.js'), simd: loaded('tpkit-simd.wasm'), scalar: loaded('tpkit-scalar.wasm') };
+      globalThis.result = { html, imported, keyed, assets, pageHashes: mined.callingThreadHashes ?? 0, mined: minedAt, signed: performance.now(), hashes: mined.hashes, txBytes: tx.length };
     </script>`;
   }
   return `<!doctype html><meta charset="utf-8"><title>solves</title><script type="module">
@@ -94,19 +102,27 @@ interface Navigation {
   /** The HTML received (the navigation entry's responseEnd). */
   html: number;
   imported: number;
+  /** The public key derived (the curve's first use builds its tables). */
+  keyed: number;
   mined: number;
+  /** Hashes done by the page's own thread. */
+  pageHashes: number;
+  /** When the worker script and the .wasm files had arrived (0: not fetched by the page). */
+  assets: { worker: number; simd: number; scalar: number };
   signed: number;
   hashes: number;
 }
 
 /** One cold navigation: a new context (empty cache), the page, its result. */
-async function navigate(build: string, isolation: string): Promise<Navigation> {
+async function navigate(build: string, isolation: string, round: number): Promise<Navigation> {
   const context = await browser.newContext();
   try {
     const tab = await context.newPage();
     const errors: string[] = [];
     tab.on('pageerror', (err) => errors.push(err.message));
-    await tab.goto(`${origin}/${build}/${isolation}/register.html`);
+    // Round r mines the same body in every build: same key, same timestamp.
+    const key = createHash('sha256').update(`browser-first-proof ${round}`).digest('hex');
+    await tab.goto(`${origin}/${build}/${isolation}/register.html?key=${key}&t=${1_800_000_000_000 + round}`);
     const result = await tab.waitForFunction(() => (globalThis as unknown as { result?: Navigation }).result, undefined, { timeout: 60_000 });
     if (errors.length) throw new Error(errors.join('; '));
     return (await result.jsonValue()) as Navigation;
@@ -164,7 +180,7 @@ try {
       const runs: Record<string, Navigation[]> = { new: [], old: [] };
       for (let r = 0; r < rounds; r++) {
         const order = r % 2 === 0 ? builds : [...builds].reverse();
-        for (const build of order) runs[build].push(await navigate(build, isolation));
+        for (const build of order) runs[build].push(await navigate(build, isolation, r));
       }
       for (const build of builds) {
         const list = runs[build];
@@ -172,8 +188,9 @@ try {
         const label = `${build === 'new' ? 'this build' : 'baseline'}, ${isolation === 'isolated' ? 'cross-origin isolated' : 'not isolated'}`;
         console.log(
           `  ${label.padEnd(38)} median ${ms(quantile(signed, 0.5))}, p90 ${ms(quantile(signed, 0.9))}` +
-            `  (html ${ms(quantile(list.map((x) => x.html), 0.5))}, import ${ms(quantile(list.map((x) => x.imported), 0.5))}, mined ${ms(quantile(list.map((x) => x.mined), 0.5))}, ` +
-            `median ${quantile(list.map((x) => x.hashes), 0.5)} hashes)`,
+            `  (html ${ms(quantile(list.map((x) => x.html), 0.5))}, import ${ms(quantile(list.map((x) => x.imported), 0.5))}, key ${ms(quantile(list.map((x) => x.keyed), 0.5))}, mined ${ms(quantile(list.map((x) => x.mined), 0.5))}, ` +
+            `median ${quantile(list.map((x) => x.hashes), 0.5)} hashes, ${quantile(list.map((x) => x.pageHashes), 0.5)} on the page's thread; ` +
+            `arrived: miner-worker.js ${ms(quantile(list.map((x) => x.assets.worker), 0.5))}, SIMD .wasm ${ms(quantile(list.map((x) => x.assets.simd), 0.5))})`,
         );
       }
     }

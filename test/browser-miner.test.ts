@@ -297,10 +297,20 @@ test('warm(): every worker starts and hashes, it reports its start-up, and a sea
     const warm = await first;
     const bad = await pool.warm({ durationMs: -1 }).then(() => 'resolved', (err: { code?: string }) => err.code);
     const mined = await t.mineRegister({ publicKeys: [t.publicKeyOf(t.generateSecretKey())], difficulty: 10, pool });
+    // A search started during a warm-up (as long as it may be) cuts it short.
+    const long = pool.warm({ durationMs: 10_000 });
+    const during = await t.mineRegister({ publicKeys: [t.publicKeyOf(t.generateSecretKey())], difficulty: 12, pool });
+    const cut = await long;
     pool.terminate();
-    return { sameCall: first === same, readyMs: warm.readyMs, hashRate: warm.hashRate, bad, bits: mined.bits };
+    return {
+      sameCall: first === same, readyMs: warm.readyMs, hashRate: warm.hashRate, preempted: warm.preempted,
+      bad, bits: mined.bits, duringBits: during.bits, cutPreempted: cut.preempted,
+    };
   });
   assert.ok(r.sameCall, 'a warm-up under way is shared');
+  assert.is(r.preempted, false);
+  assert.ok(r.duringBits >= 12);
+  assert.is(r.cutPreempted, true, 'the search preempted the warm-up');
   assert.ok(Number.isFinite(r.readyMs) && r.readyMs > 0, `readyMs ${r.readyMs}`);
   assert.ok(r.hashRate > 0, 'the workers hashed during the warm-up');
   assert.is(r.bad, 'INVALID_ARGUMENT');

@@ -70,7 +70,7 @@ export async function showEstimate() {
   if (state.startupMs !== null) {
     startupMs = state.startupMs;
     startup = `${formatDuration(startupMs)} start-up, measured on the last registration, + `;
-  } else if (warm) {
+  } else if (warm && Number.isFinite(warm.readyMs)) {
     startup = `start-up paid at page load (${formatDuration(warm.readyMs)}, measured) + `;
   }
   const e = estimateMining(difficulty, rate);

@@ -21,17 +21,23 @@ export interface WebMinerPool extends MinerPool {
    * Gets the pool ready ahead of need: the page compiles the kernels, every worker starts and
    * instantiates them, and all search for about `durationMs` (default 400) at a difficulty
    * never met, so the engine has compiled the kernels to its optimizing tier before the
-   * first real search. Resolves when done; a search meanwhile simply queues behind it.
+   * first real search. Resolves when done; a search started meanwhile stops the warm-up
+   * and takes the workers at once (the warm-up then resolves with what it measured).
    */
   warm(options?: { durationMs?: number }): Promise<WarmUp>;
 }
 
 /** What warm() measured. */
 export interface WarmUp {
-  /** From the call until every worker hashed: the start-up a search pays on a cold page. */
+  /**
+   * From the call until every worker hashed: the start-up a search pays on a cold page.
+   * NaN when a search preempted the warm-up before that.
+   */
   readyMs: number;
   /** Hashes per second of all workers together over the warm-up's last `durationMs`. */
   hashRate: number;
+  /** True when a search started during the warm-up and cut it short. */
+  preempted: boolean;
 }
 
 export interface WebMinerPoolOptions {
@@ -190,31 +196,34 @@ const WARM_LIMIT_MS = 10_000;
 
 /**
  * A search at a difficulty never met: the page's thread compiles the kernels and hashes
- * until every worker hashes (control[1] counts them), then the workers hash `durationMs` more.
+ * until every worker hashes (control[1] counts them), then the workers hash `durationMs`
+ * more. `run` is the pool's own, so the warm-up does not preempt itself; `stop` is how a
+ * real search preempts it.
  */
-async function warmUp(pool: WebMinerPool, durationMs: number): Promise<WarmUp> {
+async function warmUp(threads: number, run: MinerPool['run'], stop: AbortController, durationMs: number): Promise<WarmUp> {
   const began = performance.now();
-  const stop = new AbortController();
   let control: Int32Array | undefined;
   let counter: BigInt64Array | undefined;
   const watched: MinerPool = {
-    threads: pool.threads,
+    threads,
     run(task) {
       control = new Int32Array(task.control);
       counter = new BigInt64Array(task.counter);
-      return pool.run(task);
+      return run(task);
     },
   };
   let readyAt = NaN;
   let hashesAtReady = 0;
-  let timer = setTimeout(() => stop.abort(), WARM_LIMIT_MS);
+  let timedOut = false;
+  let finished = false;
+  let timer = setTimeout(() => ((timedOut = true), stop.abort()), WARM_LIMIT_MS);
   const poll = setInterval(() => {
-    if (!control || !counter || control.length < 2 || Atomics.load(control, 1) < pool.threads) return;
+    if (!control || !counter || control.length < 2 || Atomics.load(control, 1) < threads) return;
     clearInterval(poll);
     readyAt = performance.now();
     hashesAtReady = Number(Atomics.load(counter, 0));
     clearTimeout(timer);
-    timer = setTimeout(() => stop.abort(), durationMs);
+    timer = setTimeout(() => ((finished = true), stop.abort()), durationMs);
   }, 2);
   try {
     await searchNonce({ body: WARM_BODY, difficulty: 64, pool: watched, kernel: 'auto', signal: stop.signal });
@@ -224,10 +233,10 @@ async function warmUp(pool: WebMinerPool, durationMs: number): Promise<WarmUp> {
     clearInterval(poll);
     clearTimeout(timer);
   }
-  if (Number.isNaN(readyAt)) throw new TpkitError('WASM_UNAVAILABLE', 'Miner workers did not start', { details: `not every worker hashed within ${WARM_LIMIT_MS} ms` });
+  if (timedOut) throw new TpkitError('WASM_UNAVAILABLE', 'Miner workers did not start', { details: `not every worker hashed within ${WARM_LIMIT_MS} ms` });
   const hashes = counter ? Number(Atomics.load(counter, 0)) - hashesAtReady : 0;
   const ms = performance.now() - readyAt;
-  return { readyMs: readyAt - began, hashRate: ms > 0 ? (hashes / ms) * 1000 : 0 };
+  return { readyMs: readyAt - began, hashRate: ms > 0 ? (hashes / ms) * 1000 : 0, preempted: !finished };
 }
 
 export function createWebMinerPool(threads: number = globalThis.navigator?.hardwareConcurrency || 1, options: WebMinerPoolOptions = {}): WebMinerPool {
@@ -264,18 +273,24 @@ export function createWebMinerPool(threads: number = globalThis.navigator?.hardw
     else if (!worker.failed) idle.push(worker);
   };
   let warming: Promise<WarmUp> | undefined;
+  let warmStop: AbortController | undefined;
+  const runTask = async (task: SearchTask): Promise<SearchTaskResult> => {
+    const worker = await acquire();
+    try {
+      const together = shared && task.control instanceof SharedArrayBuffer && task.counter instanceof SharedArrayBuffer;
+      return together ? await worker.run(task) : await runInSteps(worker, task);
+    } finally {
+      release(worker);
+    }
+  };
 
   const pool: WebMinerPool = {
     threads,
     shared,
-    async run(task) {
-      const worker = await acquire();
-      try {
-        const together = shared && task.control instanceof SharedArrayBuffer && task.counter instanceof SharedArrayBuffer;
-        return together ? await worker.run(task) : await runInSteps(worker, task);
-      } finally {
-        release(worker);
-      }
+    run(task) {
+      // A real search takes the workers from a warm-up at once.
+      warmStop?.abort();
+      return runTask(task);
     },
     terminate() {
       const ended = new AbortError('miner pool terminated');
@@ -288,7 +303,14 @@ export function createWebMinerPool(threads: number = globalThis.navigator?.hardw
       if (typeof durationMs !== 'number' || !(durationMs >= 0) || durationMs > 10_000) {
         return Promise.reject(new ArgumentError(`"durationMs" expected a number 0..10000, got ${String(durationMs)}`));
       }
-      warming ??= warmUp(pool, durationMs).finally(() => (warming = undefined));
+      if (!warming) {
+        const stop = new AbortController();
+        warmStop = stop;
+        warming = warmUp(threads, runTask, stop, durationMs).finally(() => {
+          warming = undefined;
+          if (warmStop === stop) warmStop = undefined;
+        });
+      }
       return warming;
     },
   };
