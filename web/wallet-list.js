@@ -9,7 +9,7 @@ import { $ } from './dom.js';
 /** { publicKey, secretKey (hex), address (text or ''), origin } in the order they came. */
 const wallets = [];
 
-const ORIGIN_WORDS = { generated: 'generated here', imported: 'imported', registered: 'registered here', 'dev account': 'development account' };
+const ORIGIN_WORDS = { generated: 'generated here', imported: 'imported', registered: 'registered here' };
 
 /**
  * Adds the key (64 hex digits) if it is not listed yet, and records its address when one is
