@@ -64,7 +64,7 @@ export const ERROR_CODES = {
   TIMESTAMP_OUT_OF_WINDOW: 'The transaction timestamp is an hour or more away from the node clock.',
   KIND_UNSUPPORTED: 'The node does not process this transaction kind.',
   WRONG_CHAIN: 'An address belongs to another chain.',
-  MEMPOOL_FULL: 'The node holds too many pending transactions.',
+  MEMPOOL_FULL: 'The node holds as many pending transactions as it allows: in all, in bytes, or from that sender.',
   STORE_UNAVAILABLE: 'The node could not write the transaction to its store, so it did not accept it.',
   WALLET_NOT_FOUND: 'No wallet has that address.',
   BLOCK_NOT_FOUND: 'No block has that hash or height.',
