@@ -13,6 +13,7 @@ import { sharedWebMinerPool } from './browser/tpkit.js';
 import { RUN_MS } from './benchmark.js';
 import { runBenchmark, stopBenchmark } from './bench-panel.js';
 import { $, showError } from './dom.js';
+import { warmMiner } from './estimate.js';
 import { explain } from './explain.js';
 import { connect, defaultNodeUrl } from './node-panel.js';
 import { cancelRegister, register } from './register-panel.js';
@@ -62,6 +63,9 @@ function start() {
   for (const input of document.querySelectorAll('input')) input.addEventListener('blur', () => (input.dataset.touched = 'true'));
   showWalletAction();
   document.body.dataset.ready = 'true';
+  // The miner gets ready while the node answers: kernels compiled, workers started, code
+  // optimized, so a registration starts hashing at once. Should it fail, the estimate uses the calibration.
+  warmMiner().catch(() => {});
   connect();
 }
 
