@@ -70,6 +70,7 @@ export const ERROR_CODES = {
   SUBSCRIPTION_INVALID: 'A live-update subscription message is malformed or names nothing the node knows.',
   SUBSCRIPTION_LIMIT: 'The connection holds as many subscriptions as the node allows.',
   DEV_API_DISABLED: 'The development endpoints are switched off (--no-dev-api).',
+  SNAPSHOT_NOT_FOUND: 'The node has no snapshot with that id or name (reverting drops the snapshots taken after the target).',
   PORT_IN_USE: 'Another process already listens on the port the node was asked to use.',
   DEPENDENCY_MISSING: 'A package the local node needs for this setting is not installed (classic-level for a data directory).',
   CONFIG_INVALID: 'The node configuration is invalid.',

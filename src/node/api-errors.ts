@@ -68,6 +68,7 @@ export const API_ERRORS: Partial<Record<ErrorCode, ApiErrorSpec>> = {
   SUBSCRIPTION_INVALID: { status: 400, code: 10050 },
   SUBSCRIPTION_LIMIT: { status: 429, code: 10051 },
   DEV_API_DISABLED: { status: 403, code: 10052 },
+  SNAPSHOT_NOT_FOUND: { status: 404, code: 10053 },
   NODE_INTERNAL: { status: 500, code: 10099 },
 };
 

@@ -49,6 +49,8 @@ export interface ServerOptions {
   staticFiles?: (req: http.IncomingMessage, res: http.ServerResponse, pathname: string) => Promise<boolean>;
   /** Defaults: DEFAULT_HTTP_TIMEOUTS. */
   timeouts?: Partial<HttpTimeouts>;
+  /** Sees each request before routing (injected faults): passes it on, answers it, or neither. */
+  intercept?: (req: http.IncomingMessage, next: () => void, reply: (status: number, json: string) => void) => void;
 }
 
 function corsHeaders(req: http.IncomingMessage): Record<string, string> {
@@ -154,6 +156,14 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
       res.end();
       return;
     }
+    if (options.intercept) {
+      options.intercept(req, () => route(req, res, method), (status, json) => send(req, res, status, json, { connection: 'close' }));
+      return;
+    }
+    route(req, res, method);
+  };
+
+  function route(req: http.IncomingMessage, res: http.ServerResponse, method: string): void {
     const pathname = (req.url ?? '/').split('?')[0];
     if (options.staticFiles && (method === 'GET' || method === 'HEAD') && !pathname.startsWith('/api/')) {
       options.staticFiles(req, res, pathname).then(
@@ -163,7 +173,7 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
       return;
     }
     dispatch(req, res, method);
-  };
+  }
 
   function dispatch(req: http.IncomingMessage, res: http.ServerResponse, method: string): void {
     let match: Match;

@@ -6,6 +6,8 @@ export type StoreOp = { type: 'put'; key: string; value: Uint8Array } | { type: 
 export interface Store {
   readonly persistent: boolean;
   get(key: string): Promise<Uint8Array | undefined>;
+  /** Values of several keys in one call, in the order of `keys`. */
+  getMany(keys: string[]): Promise<(Uint8Array | undefined)[]>;
   /** All operations land together or not at all, also across a crash. */
   batch(ops: StoreOp[], options?: { sync?: boolean }): Promise<void>;
   /** Entries whose key starts with `prefix`, in key order. */
@@ -19,6 +21,10 @@ export class MemoryStore implements Store {
 
   async get(key: string): Promise<Uint8Array | undefined> {
     return this.map.get(key);
+  }
+
+  async getMany(keys: string[]): Promise<(Uint8Array | undefined)[]> {
+    return keys.map((key) => this.map.get(key));
   }
 
   async batch(ops: StoreOp[]): Promise<void> {
