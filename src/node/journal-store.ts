@@ -31,15 +31,44 @@ const text = new TextDecoder();
 const recordKey = (n: number) => 'j:' + n.toString(16).padStart(12, '0');
 const NAME = /^[A-Za-z_][\w.-]{0,63}$/;
 
-/** One undo record: for each key, its value before the batch (null: it did not exist). */
+/**
+ * One undo record: for each key, its value before the batch. Binary, as a revert of a long
+ * chain decodes thousands of them: per key, u16 key length, the key (UTF-8), u32 value length
+ * plus one (0: the key did not exist), the value.
+ */
 function encodeUndo(keys: string[], before: (Uint8Array | undefined)[]): Uint8Array {
-  const entries = keys.map((k, i) => [k, before[i] === undefined ? null : Buffer.from(before[i]!).toString('base64')]);
-  return utf8.encode(JSON.stringify(entries));
+  const encodedKeys = keys.map((k) => Buffer.from(k));
+  let size = 0;
+  for (let i = 0; i < keys.length; i++) size += 6 + encodedKeys[i].length + (before[i]?.length ?? 0);
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (let i = 0; i < keys.length; i++) {
+    at = out.writeUInt16BE(encodedKeys[i].length, at);
+    at += encodedKeys[i].copy(out, at);
+    const value = before[i];
+    at = out.writeUInt32BE(value === undefined ? 0 : value.length + 1, at);
+    if (value) {
+      out.set(value, at);
+      at += value.length;
+    }
+  }
+  return out;
 }
 
-function decodeUndo(bytes: Uint8Array): [string, Uint8Array | undefined][] {
-  const entries = JSON.parse(text.decode(bytes)) as [string, string | null][];
-  return entries.map(([k, v]) => [k, v === null ? undefined : new Uint8Array(Buffer.from(v, 'base64'))]);
+function decodeUndo(bytes: Uint8Array, into: (key: string, value: Uint8Array | undefined) => void): void {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = 0; at < buf.length; ) {
+    const keyLength = buf.readUInt16BE(at);
+    const key = buf.toString('utf8', at + 2, at + 2 + keyLength);
+    at += 2 + keyLength;
+    const length = buf.readUInt32BE(at);
+    at += 4;
+    if (length === 0) into(key, undefined);
+    else {
+      into(key, buf.subarray(at, at + length - 1));
+      at += length - 1;
+    }
+  }
 }
 
 export class JournalStore implements Store {
@@ -145,7 +174,9 @@ export class JournalStore implements Store {
       // Records in order: the first record after the snapshot that names a key holds its value then.
       for await (const [key, value] of this.inner.entries('j:')) {
         if (key <= recordKey(target.seq)) continue;
-        for (const [k, v] of decodeUndo(value)) if (!restore.has(k)) restore.set(k, v);
+        decodeUndo(value, (k, v) => {
+          if (!restore.has(k)) restore.set(k, v);
+        });
         ops.push({ type: 'del', key });
       }
       for (const [key, value] of restore) ops.push(value === undefined ? { type: 'del', key } : { type: 'put', key, value });

@@ -31,9 +31,13 @@ export async function rollbackPlan(chain: Chain, target: number): Promise<Rollba
   /** Address hex (uppercase) → its stored wallet before the first dropped block that changed it. */
   const firstChange = new Map<string, { preblk?: string }>();
   const created: number[] = [];
-  for (let h = target + 1; h <= chain.height; h++) {
-    const record = await chain.blockAt(h);
-    if (!record) continue;
+  const heights = Array.from({ length: chain.height - target }, (_, i) => target + 1 + i);
+  const stored = await chain.store.getMany(heights.map(heightKey));
+  for (let i = 0; i < heights.length; i++) {
+    const h = heights[i];
+    const bytes = stored[i];
+    if (!bytes) continue;
+    const record = JSON.parse(Buffer.from(bytes).toString()) as BlockRecord;
     ops.push({ type: 'del', key: heightKey(h) }, { type: 'del', key: 'h:' + record.hash });
     for (const txid of record.txs) {
       droppedTxids.add(txid);
