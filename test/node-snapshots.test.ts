@@ -11,7 +11,7 @@ import { createClient } from '../src/client/index.js';
 import { JournalStore } from '../src/node/journal-store.js';
 import { startNode } from '../src/node/index.js';
 import { MemoryStore, type StoreOp } from '../src/node/store.js';
-import { startTestNode } from './node-helpers.js';
+import { pay, startTestNode, transfer } from './node-helpers.js';
 import { spawnNode } from './node-process.js';
 import { sandboxSdk, sdk, toWif } from './tssdk-helpers.js';
 
@@ -53,6 +53,44 @@ test('journal: after random batches, reverting to any snapshot gives back exactl
   const left: string[] = [];
   for await (const [key] of store.entries('j:')) left.push(key);
   assert.equal(left, []);
+});
+
+test('a snapshot keeps pending transactions: one pending at the snapshot is pending again after revert, one accepted after it is unknown', async () => {
+  const node = await startTestNode({ mineOnDemand: true, instant: false });
+  try {
+    const account = node.chain.accounts[0];
+    const to = makeAddress({ group: 10, block: 1, wallet: 4243 });
+    const tx = (seq: number) => transfer({ key: account.secretKey, from: account.address, to, seq, t: Date.now() + seq, payload: [pay(1)] });
+    const first = (await node.submit(tx(1))).body.txid as string;
+    const snap = await node.control.snapshot();
+    const second = (await node.submit(tx(2))).body.txid as string;
+    await node.chain.mineBlock();
+    assert.is((await node.get(`/api/tx/status/${first}`)).body.res.ok, true);
+    const third = (await node.submit(tx(3))).body.txid as string;
+    assert.is((await node.get(`/api/tx/status/${third}`)).body.res, null);
+    await node.control.revert(snap.id);
+    assert.is((await node.get(`/api/tx/status/${third}`)).body.error, 'TX_NOT_FOUND', 'pending at the revert, accepted after the snapshot');
+    assert.is((await node.get(`/api/tx/status/${first}`)).body.res, null, 'pending again');
+    assert.is((await node.get(`/api/tx/status/${second}`)).body.error, 'TX_NOT_FOUND');
+    await node.chain.mineBlock();
+    assert.is((await node.get(`/api/tx/status/${first}`)).body.res.ok, true);
+  } finally {
+    await node.close();
+  }
+});
+
+test('with --no-dev-api every test control is a 403 DEV_API_DISABLED', async () => {
+  const node = await startTestNode({ devApi: false });
+  try {
+    for (const path of ['snapshot', 'revert', 'rollback', 'time', 'setBalance', 'setSeq', 'createWallet', 'faults']) {
+      const res = await node.post(`/api/dev/${path}`, '{}');
+      assert.is(res.status, 403, path);
+      assert.is(res.body.error, 'DEV_API_DISABLED', path);
+    }
+    for (const path of ['snapshot', 'time', 'faults']) assert.is((await node.get(`/api/dev/${path}`)).status, 403, path);
+  } finally {
+    await node.close();
+  }
 });
 
 test('a named snapshot of a data dir survives a restart, and its id stays valid for reverting again', async () => {

@@ -163,13 +163,15 @@ wallet('state setting: an exact balance, a seq, a wallet for a key, without a bl
 wallet('rollback drops blocks: their transactions are unknown again and balances are back; the stream announces it', async (ctx) => {
   const resets: ChainReset[] = [];
   const stop = new AbortController();
-  const watching = ctx.client.watchBlocks(() => undefined, { signal: stop.signal, onReset: (r) => resets.push(r) });
+  let blocksSeen = 0;
+  const watching = ctx.client.watchBlocks(() => blocksSeen++, { signal: stop.signal, onReset: (r) => resets.push(r) });
   const before = ctx.node.height();
   const balance = (await ctx.client.getAddress(ctx.from)).amount.SK!;
   const txid = await send(ctx, 500);
   assert.ok((await ctx.client.waitForTx(txid, { timeoutMs: 10_000 })).ok);
+  // The watcher is subscribed once a block reaches it.
+  while (blocksSeen === 0) await ctx.node.mine(1);
   await ctx.node.mine(2);
-  // The watcher is subscribed once its first block arrives; wait for the announcements below.
   const head = await ctx.node.rollback(before);
   assert.is(head.height, before);
   assert.is(ctx.node.height(), before);
@@ -178,11 +180,15 @@ wallet('rollback drops blocks: their transactions are unknown again and balances
   assert.is((await ctx.client.getAddress(ctx.from)).amount.SK, balance);
   assert.is(await ctx.client.getSeq(ctx.from), 0n);
   await ctx.client.dev.setTime({ offsetMs: 1000 });
-  for (let i = 0; i < 200 && resets.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+  const mark = await ctx.client.dev.snapshot();
+  await ctx.client.dev.revert(mark.id);
+  for (let i = 0; i < 500 && resets.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
   stop.abort();
   await watching;
-  assert.equal(resets.map((r) => r.event), ['rollback', 'clock']);
+  assert.equal(resets.map((r) => r.event), ['rollback', 'clock', 'revert']);
   assert.is(resets[0].height, before);
+  assert.is(resets[1].clockOffsetMs, 1000);
+  assert.is(resets[2].snapshot, mark.id);
   // The chain goes on from there.
   const again = await send(ctx, 500);
   assert.ok((await ctx.client.waitForTx(again, { timeoutMs: 10_000 })).ok);
