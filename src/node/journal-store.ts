@@ -30,6 +30,8 @@ const utf8 = new TextEncoder();
 const text = new TextDecoder();
 const recordKey = (n: number) => 'j:' + n.toString(16).padStart(12, '0');
 const NAME = /^[A-Za-z_][\w.-]{0,63}$/;
+/** Each snapshot costs little, but a loop that takes one per request must not grow without end. */
+const MAX_SNAPSHOTS = 1000;
 
 /**
  * One undo record: for each key, its value before the batch. Binary, as a revert of a long
@@ -106,8 +108,8 @@ export class JournalStore implements Store {
     return this.inner.getMany(keys);
   }
 
-  entries(prefix: string): AsyncIterable<[string, Uint8Array]> {
-    return this.inner.entries(prefix);
+  entries(prefix: string, after?: string): AsyncIterable<[string, Uint8Array]> {
+    return this.inner.entries(prefix, after);
   }
 
   batch(ops: StoreOp[], options?: { sync?: boolean }): Promise<void> {
@@ -148,6 +150,9 @@ export class JournalStore implements Store {
       throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid snapshot name', { field: 'name', details: `expected a letter then up to 63 letters, digits, . _ -; got ${JSON.stringify(name)}` });
     }
     return this.exclusive(async () => {
+      if (this.snapshots.size >= MAX_SNAPSHOTS) {
+        throw new ValidationError('BAD_REQUEST_PARAM', 'Too many snapshots', { details: `a node keeps at most ${MAX_SNAPSHOTS}; delete some (snapshot {"delete": id})` });
+      }
       const info: SnapshotInfo = { id: String(this.nextId), ...(name ? { name } : {}), seq: this.seq, height, createdAt: Date.now() };
       const ops: StoreOp[] = [{ type: 'put', key: 'snap:' + info.id, value: utf8.encode(JSON.stringify(info)) }, this.headOp(this.seq, this.nextId + 1)];
       const renamed = name === undefined ? undefined : [...this.snapshots.values()].find((s) => s.name === name);
@@ -172,8 +177,7 @@ export class JournalStore implements Store {
       const restore = new Map<string, Uint8Array | undefined>();
       const ops: StoreOp[] = [];
       // Records in order: the first record after the snapshot that names a key holds its value then.
-      for await (const [key, value] of this.inner.entries('j:')) {
-        if (key <= recordKey(target.seq)) continue;
+      for await (const [key, value] of this.inner.entries('j:', recordKey(target.seq))) {
         decodeUndo(value, (k, v) => {
           if (!restore.has(k)) restore.set(k, v);
         });

@@ -58,8 +58,9 @@ export class LevelStore implements Store {
     return batch.write({ sync: options.sync ?? false });
   }
 
-  async *entries(prefix: string): AsyncIterable<[string, Uint8Array]> {
-    for await (const entry of this.db.iterator({ gte: prefix, lt: prefix + '\uffff' })) yield entry;
+  async *entries(prefix: string, after?: string): AsyncIterable<[string, Uint8Array]> {
+    const from = after !== undefined && after >= prefix ? { gt: after } : { gte: prefix };
+    for await (const entry of this.db.iterator({ ...from, lt: prefix + '\uffff' })) yield entry;
   }
 
   close(): Promise<void> {

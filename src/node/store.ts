@@ -10,8 +10,8 @@ export interface Store {
   getMany(keys: string[]): Promise<(Uint8Array | undefined)[]>;
   /** All operations land together or not at all, also across a crash. */
   batch(ops: StoreOp[], options?: { sync?: boolean }): Promise<void>;
-  /** Entries whose key starts with `prefix`, in key order. */
-  entries(prefix: string): AsyncIterable<[string, Uint8Array]>;
+  /** Entries whose key starts with `prefix`, in key order; with `after`, only keys above it. */
+  entries(prefix: string, after?: string): AsyncIterable<[string, Uint8Array]>;
   close(): Promise<void>;
 }
 
@@ -34,8 +34,8 @@ export class MemoryStore implements Store {
     }
   }
 
-  async *entries(prefix: string): AsyncIterable<[string, Uint8Array]> {
-    const keys = [...this.map.keys()].filter((k) => k.startsWith(prefix)).sort();
+  async *entries(prefix: string, after?: string): AsyncIterable<[string, Uint8Array]> {
+    const keys = [...this.map.keys()].filter((k) => k.startsWith(prefix) && (after === undefined || k > after)).sort();
     for (const key of keys) {
       const value = this.map.get(key);
       if (value) yield [key, value];
