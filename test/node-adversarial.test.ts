@@ -13,7 +13,7 @@ import { registerBody } from '../src/codec/body-register.js';
 import { encodeMsgpack } from '../src/codec/msgpack-write.js';
 import { MsgFloat, type MsgValue } from '../src/codec/msgpack-types.js';
 import { signBsig } from '../src/crypto/bsig.js';
-import { keysHash } from '../src/crypto/keys-hash.js';
+import { keysHash } from '../src/codec/keys-hash.js';
 import { generateSecretKey, publicKeyOf } from '../src/crypto/keys.js';
 import { API_ERRORS } from '../src/node/api-errors.js';
 import { fee, minedRegisterBody, pay, register, registerBelow, sign, startTestNode, transfer, waitStatus, type TestNode } from './node-helpers.js';

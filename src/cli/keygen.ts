@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { bytesToHex } from '../bytes.js';
-import { keysHash } from '../crypto/keys-hash.js';
+import { keysHash } from '../codec/keys-hash.js';
 import { generateSecretKey, publicKeyOf, toSecretKeyBytes } from '../crypto/keys.js';
 import { publicKeyToPem } from '../crypto/pem.js';
 import { ArgumentError } from '../errors.js';

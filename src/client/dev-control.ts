@@ -5,11 +5,7 @@
 import { addressFromText, addressToText } from '../codec/address.js';
 import { bytesToHex } from '../bytes.js';
 import { toBigInt } from './api-json.js';
-import { requestJson, type HttpSettings, type JsonObject } from './http.js';
-
-interface Call {
-  signal?: AbortSignal;
-}
+import { requestJson, type CallOptions as Call, type HttpSettings, type JsonObject } from './http.js';
 
 export interface Snapshot {
   id: string;
