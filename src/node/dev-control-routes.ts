@@ -82,7 +82,11 @@ export function createDevControlRoutes(control: DevControl): Route[] {
     }),
     post('setSeq', async (body) => {
       const address = parseAddress(text(body, 'address', '{"address": "AA…", "seq": 5}'));
-      const wallet = await control.setSeq(address, wholeAmount(body.seq, 'seq'));
+      const seq = body.seq;
+      if (!((typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0) || (typeof seq === 'string' && /^\d{1,20}$/.test(seq)))) {
+        throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid "seq"', { field: 'seq', details: `expected a whole number (a string above 2^53), got ${JSON.stringify(seq)}` });
+      }
+      const wallet = await control.setSeq(address, BigInt(seq));
       return { address: addressToText(address), info: walletInfo(wallet, null) };
     }),
     post('createWallet', async (body) => {

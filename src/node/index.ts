@@ -96,6 +96,14 @@ export interface RunningNode {
   close(): Promise<void>;
 }
 
+/** A whole number given as bigint, a safe integer or decimal text; anything else is a typed error. */
+function whole(value: bigint | number | string, field: string): bigint {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  if (typeof value === 'string' && /^\d{1,20}$/.test(value)) return BigInt(value);
+  throw new ValidationError('BAD_REQUEST_PARAM', `Invalid "${field}"`, { field, details: `expected a whole number (bigint above 2^53), got ${String(value)}` });
+}
+
 function checkOption(name: string, value: number | undefined, min: number, max: number): void {
   if (value === undefined || (Number.isSafeInteger(value) && value >= min && value <= max)) return;
   throw new ValidationError('CONFIG_INVALID', `${name}: expected an integer from ${min} to ${max}, got ${String(value)}`, { field: name });
@@ -172,10 +180,10 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Running
     },
     now: () => chain.now(),
     async setBalance(address, amount, currency = 'SK') {
-      await control.setBalance(parseAddress(address), currency, BigInt(amount));
+      await control.setBalance(parseAddress(address), currency, whole(amount, 'amount'));
     },
     async setSeq(address, seq) {
-      await control.setSeq(parseAddress(address), BigInt(seq));
+      await control.setSeq(parseAddress(address), whole(seq, 'seq'));
     },
     async createWallet(spec) {
       const made = await control.createWallet({
