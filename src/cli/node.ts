@@ -21,7 +21,7 @@ function banner(node: LocalNode, config: NodeConfig): string {
     `  Block time  ${config.mineOnDemand ? 'on demand: POST /api/dev/mine or tpkit faucet makes a block' : config.instant ? 'instant: a block as soon as transactions arrive' : `${config.blockTimeMs} ms`}`,
     `  Data dir    ${config.memory ? 'none: --memory, nothing is saved' : resolve(config.dataDir)}`,
     `  Fees        ${fees.length ? fees.join('; ') : 'none'} -> ${addressToText(chain.feeAddress)}`,
-    `  Dev API     ${config.devApi ? `${node.url}/api/dev/{faucet,mine,accounts}; live stream ${node.url.replace(/^http/, 'ws')}/api/ws` : `off (--no-dev-api); live stream ${node.url.replace(/^http/, 'ws')}/api/ws`}`,
+    `  Dev API     ${config.devApi ? `${node.url}/api/dev/{faucet,mine,accounts} and test controls (tpkit dev --help); live stream ${node.url.replace(/^http/, 'ws')}/api/ws` : `off (--no-dev-api); live stream ${node.url.replace(/^http/, 'ws')}/api/ws`}`,
   ];
   if (node.tls) {
     lines.push(`  TLS         ${node.tls.devCertPath ? `self-signed development certificate ${resolve(node.tls.devCertPath)}` : 'certificate from --tls-cert'}`);
