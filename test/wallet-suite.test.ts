@@ -25,7 +25,7 @@ const stranger = addressToText(makeAddress({ group: 10, block: 1, wallet: 7777 }
 
 wallet.before(async (ctx) => {
   ctx.node = await startNode({ difficulty: 0, accounts: 2 });
-  ctx.client = createClient({ baseUrl: ctx.node.url, timeoutMs: 2000 });
+  ctx.client = createClient({ baseUrl: ctx.node.url, timeoutMs: 10_000 });
   ctx.from = ctx.node.accounts[0].address;
   ctx.key = ctx.node.accounts[0].secretKey;
   await ctx.node.snapshot('clean');
