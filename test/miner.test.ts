@@ -50,20 +50,20 @@ test("kernel 'auto' (the default) mines with the WASM kernels and reports what e
   assert.is(result.byKernel.js, undefined);
 });
 
-test('the first solution stops every thread within 50 ms, and none is left running', async () => {
+test('the first solution stops every thread; a thread still starting returns unawaited and does no work', async () => {
   for (let trial = 0; trial < 3; trial++) {
     const recording = recordingPool();
-    const completedBefore = pool.completed;
     const result = await mineBody(randomBytes(80), { difficulty: 18, pool: recording, kernel: 'scalar' });
+    const settledBefore = recording.settled.length;
     assert.ok(sha512Bits(result.body) >= 18);
-    assert.is(recording.settled.length, 2, 'both tasks settled before the promise');
-    assert.is(pool.completed - completedBefore, 2);
+    // Every task settles soon after (the flag is up); none waits in the queue.
+    while (recording.settled.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
     assert.is(pool.queueSize, 0);
-    const winner = recording.settled.find((s) => s.found)!;
-    const last = Math.max(...recording.settled.map((s) => s.at));
-    assert.ok(last - winner.at < 50, `last thread stopped ${(last - winner.at).toFixed(1)} ms after the solution`);
-    // The result's count is every thread's hashes, published through the shared counter.
-    assert.is(result.hashes, recording.settled.reduce((sum, s) => sum + s.hashes, 0));
+    // The result counts every hash: the calling thread's and those of the tasks it awaited;
+    // a task that returned after the result had not started, and did nothing.
+    const awaited = recording.settled.slice(0, settledBefore).reduce((sum, s) => sum + s.hashes, 0);
+    assert.is(result.hashes, result.callingThreadHashes + awaited);
+    for (const late of recording.settled.slice(settledBefore)) assert.is(late.hashes, 0);
   }
 });
 
@@ -106,8 +106,9 @@ test('abort rejects with AbortError (ABORTED) within 50 ms; progress events arri
 
 test('explicit ranges: threads search disjoint slices from startNonce; an empty search is MINING_EXHAUSTED', async () => {
   const body = randomBytes(66);
+  // Three ranges: the calling thread's first, then one per pool thread.
   const found = await searchNonce({ body, difficulty: 6, pool: pool, kernel: 'scalar', startNonce: 5000n, rangePerThread: 1000n });
-  assert.ok(found.nonce >= 5000n && found.nonce < 7000n, String(found.nonce));
+  assert.ok(found.nonce >= 5000n && found.nonce < 8000n, String(found.nonce));
   const copy = Buffer.from(body);
   copy.writeBigUInt64BE(found.nonce, 58);
   assert.ok(sha512Bits(copy) >= 6);

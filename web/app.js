@@ -6,16 +6,19 @@
 //   wallet-panel.js    2. keys, address, balance               (register-panel.js: mining)
 //   transfer-panel.js  3. transfers and their states
 //   bench-panel.js     4. the worker benchmark                 (benchmark.js: the measurement)
+//   official-keys-panel.js  keys from the official wallets: seed phrase, export file
 // Shared: dom.js (elements, errors, status), state.js (node, pool use), explain.js, format.js.
 
 import { sharedWebMinerPool } from './browser/tpkit.js';
 import { RUN_MS } from './benchmark.js';
 import { runBenchmark, stopBenchmark } from './bench-panel.js';
 import { $, showError } from './dom.js';
+import { warmMiner } from './estimate.js';
 import { explain } from './explain.js';
 import { connect, defaultNodeUrl } from './node-panel.js';
 import { cancelRegister, register } from './register-panel.js';
 import { minerThreads } from './state.js';
+import { downloadExport, importExportFile, importMnemonic } from './official-keys-panel.js';
 import { sendTransfer } from './transfer-panel.js';
 import { generateKey, loadWallet, refreshBalance, showPublicKey, showWalletAction } from './wallet-panel.js';
 
@@ -48,12 +51,21 @@ function start() {
     e.preventDefault();
     sendTransfer();
   });
+  for (const [form, action] of [['mnemonic-form', importMnemonic], ['export-import-form', importExportFile], ['export-form', downloadExport]]) {
+    $(form).addEventListener('submit', (e) => {
+      e.preventDefault();
+      action();
+    });
+  }
   $('bench-run').addEventListener('click', runBenchmark);
   $('bench-stop').addEventListener('click', stopBenchmark);
   // A field is marked invalid only once the user has left it, never on an untouched form.
   for (const input of document.querySelectorAll('input')) input.addEventListener('blur', () => (input.dataset.touched = 'true'));
   showWalletAction();
   document.body.dataset.ready = 'true';
+  // The miner gets ready while the node answers: kernels compiled, workers started, code
+  // optimized, so a registration starts hashing at once. Should it fail, the estimate uses the calibration.
+  warmMiner().catch(() => {});
   connect();
 }
 

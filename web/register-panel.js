@@ -4,6 +4,7 @@
 
 import { estimateMining, registerWallet } from './browser/tpkit.js';
 import { $, clearError, isAbort, setStatus, showError } from './dom.js';
+import { showEstimate } from './estimate.js';
 import { explain, InputError } from './explain.js';
 import { formatCount, formatDuration, formatRate, shortHash } from './format.js';
 import { needClient, state } from './state.js';
@@ -81,6 +82,7 @@ export async function register() {
       },
     });
     const m = result.mined;
+    state.startupMs = Math.max(0, m.elapsedMs - m.searchMs);
     $('mine-bar').value = 1;
     $('mine-hashes').textContent = formatCount(m.hashes);
     $('mine-elapsed').textContent = formatDuration(m.elapsedMs);
@@ -102,6 +104,8 @@ export async function register() {
         `${formatCount(m.hashes)} hashes in ${formatDuration(m.elapsedMs)} at difficulty ${result.difficulty} (${m.bits} bits, ${m.kernel} kernel).`,
       true,
     );
+    // The estimate now counts the start-up this registration measured.
+    showEstimate();
     await refreshWalletAfterRegister(result.address);
   } catch (err) {
     $('mining').dataset.state = isAbort(err) ? 'cancelled' : 'failed';
