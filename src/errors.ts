@@ -80,6 +80,7 @@ export const ERROR_CODES = {
   SUBSCRIPTION_INVALID: 'A live-update subscription message is malformed or names nothing the node knows.',
   SUBSCRIPTION_LIMIT: 'The connection holds as many subscriptions as the node allows.',
   DEV_API_DISABLED: 'The development endpoints are switched off (--no-dev-api, or the node listens beyond loopback without --dev-api).',
+  SNAPSHOT_NOT_FOUND: 'The node has no snapshot with that id or name (reverting drops the snapshots taken after the target).',
   HOST_NOT_ALLOWED: 'The Host header names neither this machine nor an --allow-host entry (DNS rebinding is refused).',
   ORIGIN_NOT_ALLOWED: 'A web page from an origin the node does not allow tried to change state or open the live stream.',
   CONTENT_TYPE_UNSUPPORTED: 'A development endpoint was sent a body that is not Content-Type: application/json.',

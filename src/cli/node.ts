@@ -46,7 +46,7 @@ function banner(node: LocalNode, config: NodeConfig): string {
 }
 
 function devApiLine(node: LocalNode, config: NodeConfig): string {
-  if (node.chain.config.devApi) return `${node.url}/api/dev/{faucet,mine,accounts}`;
+  if (node.chain.config.devApi) return `${node.url}/api/dev/{faucet,mine,accounts} and test controls (tpkit dev --help)`;
   return config.devApi ? `off: ${config.host} is not a loopback address (--dev-api turns it on)` : 'off (--no-dev-api)';
 }
 
