@@ -162,6 +162,12 @@ const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
   INSECURE_TRANSPORT: () => 'use an https:// node URL, or --allow-insecure on a network you trust.',
   KEYFILE_PASSPHRASE: () => 'check the passphrase (--passphrase-file or TPKIT_PASSPHRASE).',
   KEYFILE_INVALID: () => 'pass the file written by `tpkit keygen --out`.',
+  WALLET_PASSPHRASE: () => 'type the passphrase chosen when the wallet exported the file ($TPKIT_WALLET_PASSPHRASE, else the prompt).',
+  WALLET_FILE_CORRUPT: () => 'export the wallet again from the official wallet.',
+  WALLET_FILE_UNKNOWN: () => 'pass the file the official wallet writes with Export (a tpkit key file needs no import).',
+  WALLET_KEY_MISMATCH: () => 'check the address; nothing was written.',
+  MNEMONIC_WORD: () => 'compare the phrase with the one written down.',
+  MNEMONIC_CHECKSUM: () => 'compare the phrase with the one written down: a word is wrong or two are swapped.',
   TX_FAILED: (err) => {
     const reason = (err as TpkitError & { reason?: string }).reason;
     if (reason === 'insufficient_fund') return 'the balance does not cover amount and fee; see `tpkit balance`.';
