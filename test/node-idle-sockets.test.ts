@@ -42,9 +42,9 @@ test(`${IDLE} idle sockets, half-sent headers and bodies are all closed; the nod
   try {
     const started = Date.now();
     const silent = await Promise.all(Array.from({ length: IDLE }, () => open(port)));
-    const halfHeaders = await open(port, 'GET /api/node/status HTTP/1.1\r\nHost: x\r\n');
-    const halfBody = await open(port, 'POST /api/tx/new HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"tx":');
-    const keptAlive = await open(port, 'GET /api/node/status HTTP/1.1\r\nHost: x\r\n\r\n');
+    const halfHeaders = await open(port, 'GET /api/node/status HTTP/1.1\r\nHost: localhost\r\n');
+    const halfBody = await open(port, 'POST /api/tx/new HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"tx":');
+    const keptAlive = await open(port, 'GET /api/node/status HTTP/1.1\r\nHost: localhost\r\n\r\n');
     const everyone = [...silent, halfHeaders, halfBody, keptAlive];
 
     let answered = 0;
@@ -76,7 +76,7 @@ test('an upload the client abandons is one warning line in the log, not a stack;
   const node = await startTestNode({}, { logger: createLogger('info', (line) => lines.push(line)) });
   const port = Number(new URL(node.url).port);
   try {
-    const w = await open(port, 'POST /api/tx/new HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"tx":"');
+    const w = await open(port, 'POST /api/tx/new HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"tx":"');
     await new Promise((r) => setTimeout(r, 50));
     w.socket.destroy();
     for (let i = 0; i < 100 && !lines.some((l) => l.includes('aborted')); i++) await new Promise((r) => setTimeout(r, 10));
