@@ -11,7 +11,7 @@ import { createClient } from '../src/client/index.js';
 import { JournalStore } from '../src/node/journal-store.js';
 import { startNode } from '../src/node/index.js';
 import { MemoryStore, type StoreOp } from '../src/node/store.js';
-import { pay, startTestNode, transfer } from './node-helpers.js';
+import { pay, startTestNode, testConfig, transfer } from './node-helpers.js';
 import { spawnNode } from './node-process.js';
 import { sandboxSdk, sdk, toWif } from './tssdk-helpers.js';
 
@@ -74,6 +74,29 @@ test('a snapshot keeps pending transactions: one pending at the snapshot is pend
     assert.is((await node.get(`/api/tx/status/${second}`)).body.error, 'TX_NOT_FOUND');
     await node.chain.mineBlock();
     assert.is((await node.get(`/api/tx/status/${first}`)).body.res.ok, true);
+  } finally {
+    await node.close();
+  }
+});
+
+test('transactions held by a fault rule count against the pending limit and are dropped by a revert', async () => {
+  const node = await startTestNode({ limits: { ...testConfig().limits, maxPending: 2 } });
+  try {
+    const account = node.chain.accounts[0];
+    const to = makeAddress({ group: 10, block: 1, wallet: 4244 });
+    const snap = await node.control.snapshot();
+    node.control.faults.add({ path: 'tx/new', action: 'hold' });
+    const tx = (seq: number) => transfer({ key: account.secretKey, from: account.address, to, seq, t: Date.now() + seq, payload: [pay(1)] });
+    const held = [];
+    for (const seq of [1, 2]) held.push((await node.submit(tx(seq))).body.txid as string);
+    const refused = await node.submit(tx(3));
+    assert.is(refused.status, 503);
+    assert.is(refused.body.error, 'MEMPOOL_FULL');
+    assert.is((await node.get(`/api/tx/status/${held[0]}`)).body.res, null);
+    node.control.faults.clear();
+    await node.control.revert(snap.id);
+    assert.is((await node.get(`/api/tx/status/${held[0]}`)).body.error, 'TX_NOT_FOUND');
+    assert.is((await node.submit(tx(1))).status, 200, 'room again');
   } finally {
     await node.close();
   }

@@ -331,6 +331,10 @@ export class Chain {
     while (this.gate) await this.gate;
     if (options.hold) {
       // Acknowledged and never included: a wallet's "stuck transaction" path (dev API faults).
+      // Held ones count against the pending limit, so a flood under a hold rule stays bounded.
+      if (this.held.size + this.mempool.size >= this.config.limits.maxPending) {
+        throw new ValidationError('MEMPOOL_FULL', 'Too many pending transactions', { details: `${this.held.size} are held by a fault rule; revert, roll back or restart to drop them` });
+      }
       const { txid } = this.nextTxid();
       this.held.add(txid);
       return { txid, duplicate: false };
