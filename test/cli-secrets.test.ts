@@ -77,7 +77,7 @@ test('a new key file needs 8 characters of passphrase from TPKIT_PASSPHRASE and 
   assert.ok(existsSync(out));
   // opening an existing file takes its passphrase as it is
   const opened = await tpkit(['balance', '--key', out], { TPKIT_PASSPHRASE: 'x' });
-  assert.match(opened.err, /names no wallet yet/);
+  assert.match(opened.err, /records no wallet address/);
 });
 
 test.run();
