@@ -6,7 +6,8 @@
 //    public key, mines a register body at difficulty 16 with the defaults and signs it (round
 //    r mines the same body in every build); the figure is
 //    the page's clock (performance.now(), which starts at navigation) when the signed
-//    transaction exists. Cross-origin isolated and not. With --baseline DIR (an older
+//    transaction exists. Also as a page that follows the README and calls warm() as soon as
+//    the bundle is in (the registration then preempts it). Cross-origin isolated and not. With --baseline DIR (an older
 //    dist/browser), that build runs too, rounds alternating, same pages.
 // 2. First solves: three diff-20 solves on one worker in a fresh page, against three on one
 //    worker thread in a fresh Node process, alternating; rate = hashes / search time (the
@@ -51,6 +52,8 @@ function page(build: string, kind: string): string {
       const t = await import('${bundle}');
       const imported = performance.now();
       const query = new URLSearchParams(location.search);
+      // As a wallet page that follows the README: warm the miner as soon as the bundle is in.
+      if (query.has('warm')) t.sharedWebMinerPool().warm().catch(() => {});
       const key = t.hexToBytes(query.get('key'));
       const timestamp = Number(query.get('t'));
       const publicKey = t.publicKeyOf(key);
@@ -114,7 +117,9 @@ interface Navigation {
 }
 
 /** One cold navigation: a new context (empty cache), the page, its result. */
-async function navigate(build: string, isolation: string, round: number): Promise<Navigation> {
+/** `variant`: 'new', 'new+warm' (the page calls warm() at load) or 'old' (the baseline). */
+async function navigate(variant: string, isolation: string, round: number): Promise<Navigation> {
+  const build = variant.startsWith('new') ? 'new' : 'old';
   const context = await browser.newContext();
   try {
     const tab = await context.newPage();
@@ -122,7 +127,7 @@ async function navigate(build: string, isolation: string, round: number): Promis
     tab.on('pageerror', (err) => errors.push(err.message));
     // Round r mines the same body in every build: same key, same timestamp.
     const key = createHash('sha256').update(`browser-first-proof ${round}`).digest('hex');
-    await tab.goto(`${origin}/${build}/${isolation}/register.html?key=${key}&t=${1_800_000_000_000 + round}`);
+    await tab.goto(`${origin}/${build}/${isolation}/register.html?key=${key}&t=${1_800_000_000_000 + round}${variant.endsWith('+warm') ? '&warm' : ''}`);
     const result = await tab.waitForFunction(() => (globalThis as unknown as { result?: Navigation }).result, undefined, { timeout: 60_000 });
     if (errors.length) throw new Error(errors.join('; '));
     return (await result.jsonValue()) as Navigation;
@@ -174,18 +179,20 @@ console.log(`Chromium ${browser.version()} headless, Node ${process.version}; ${
 
 try {
   if (!values['skip-navigation']) {
-    const builds = values.baseline ? ['new', 'old'] : ['new'];
+    const builds = values.baseline ? ['new', 'new+warm', 'old'] : ['new', 'new+warm'];
     console.log('Cold navigation to a signed diff-16 registration (page clock from navigation start; median, p90; medians of the HTML received, bundle imported, nonce found):');
     for (const isolation of ['isolated', 'plain']) {
-      const runs: Record<string, Navigation[]> = { new: [], old: [] };
+      const runs: Record<string, Navigation[]> = Object.fromEntries(builds.map((b) => [b, []]));
       for (let r = 0; r < rounds; r++) {
-        const order = r % 2 === 0 ? builds : [...builds].reverse();
+        // Rotate which goes first: the first page of a round meets a different machine.
+        const order = builds.map((_, i) => builds[(i + r) % builds.length]);
         for (const build of order) runs[build].push(await navigate(build, isolation, r));
       }
       for (const build of builds) {
         const list = runs[build];
         const signed = list.map((x) => x.signed);
-        const label = `${build === 'new' ? 'this build' : 'baseline'}, ${isolation === 'isolated' ? 'cross-origin isolated' : 'not isolated'}`;
+        const name = build === 'new' ? 'this build' : build === 'new+warm' ? 'this build, warm() at load' : 'baseline';
+        const label = `${name}, ${isolation === 'isolated' ? 'isolated' : 'not isolated'}`;
         console.log(
           `  ${label.padEnd(38)} median ${ms(quantile(signed, 0.5))}, p90 ${ms(quantile(signed, 0.9))}` +
             `  (html ${ms(quantile(list.map((x) => x.html), 0.5))}, import ${ms(quantile(list.map((x) => x.imported), 0.5))}, key ${ms(quantile(list.map((x) => x.keyed), 0.5))}, mined ${ms(quantile(list.map((x) => x.mined), 0.5))}, ` +

@@ -1,6 +1,7 @@
 // Builds the browser bundle (package export "./browser"): dist/browser/tpkit.js from
-// src/browser.ts and the miner's Web Worker dist/browser/miner-worker.js, both minified ES
-// modules with source maps beside them, and the WASM binaries beside those as
+// src/browser.ts (what it imports dynamically split into tpkit-*.js chunks beside it) and the
+// miner's Web Worker dist/browser/miner-worker.js (self-contained), minified ES modules with
+// source maps beside them, and the WASM binaries beside those as
 // tpkit-scalar.wasm and tpkit-simd.wasm. Two swaps: pool.node.js (worker_threads) becomes a
 // module that throws, since the browser entry registers its own default pool; and
 // wasm/binary.js (base64-embedded binaries) becomes wasm/binary.web.ts, which fetches the
@@ -8,7 +9,7 @@
 // embedded binary is bundled, and prints each file's size minified and gzipped.
 
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
@@ -41,11 +42,12 @@ const fetchedBinaries = {
   },
 };
 
-const result = await build({
-  entryPoints: { tpkit: join(root, 'src/browser.ts'), 'miner-worker': join(root, 'src/pow/worker.web.ts') },
+// A fresh folder: chunk names carry a hash, and old ones would pile up.
+rmSync(outdir, { recursive: true, force: true });
+
+const common = {
   outdir,
   bundle: true,
-  splitting: false,
   format: 'esm',
   platform: 'browser',
   target: 'es2022',
@@ -57,7 +59,12 @@ const result = await build({
   // Browsers have a global WebSocket; the client loads the ws package only where there is none.
   external: ['ws'],
   logLevel: 'warning',
-});
+};
+// Two builds: the worker stands alone (one request when a worker starts), while the bundle
+// may split what it imports dynamically into chunks beside it, loaded on first use.
+const main = await build({ ...common, entryPoints: { tpkit: join(root, 'src/browser.ts') }, splitting: true, chunkNames: 'tpkit-[name]-[hash]' });
+const worker = await build({ ...common, entryPoints: { 'miner-worker': join(root, 'src/pow/worker.web.ts') }, splitting: false });
+const result = { metafile: { inputs: { ...main.metafile.inputs, ...worker.metafile.inputs }, outputs: { ...main.metafile.outputs, ...worker.metafile.outputs } } };
 
 const leaks = [];
 for (const [file, input] of Object.entries(result.metafile.inputs)) {
@@ -77,4 +84,5 @@ const sizes = ['tpkit.js', 'miner-worker.js', 'tpkit-scalar.wasm', 'tpkit-simd.w
   const bytes = readFileSync(join(outdir, name));
   return `${name} ${kb(bytes.length)}, ${kb(gzipSync(bytes, { level: 9 }).length)} gzip`;
 });
-console.log(`build-browser: dist/browser: ${sizes.join('; ')}`);
+const chunks = readdirSync(outdir).filter((name) => /^tpkit-.*\.js$/.test(name));
+console.log(`build-browser: dist/browser: ${sizes.join('; ')}; ${chunks.length} chunk${chunks.length === 1 ? '' : 's'} loaded on first use (${chunks.join(', ')})`);

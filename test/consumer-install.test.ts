@@ -1,9 +1,11 @@
 // A wallet project installs tpkit as npm would deliver it: the packed tarball into a fresh
-// project. It gets no native module (classic-level and secp256k1 are optional peers of the
-// node), imports the codec and the WASM miner with `import` and with `require()`, type-checks
-// under `strict` with `skipLibCheck: false`, and can still start an in-memory node.
+// project. It gets no native module it loads (classic-level and secp256k1 are optional peers
+// of the node; piscina's optional @napi-rs/nice ships prebuilt and is never loaded), imports
+// the codec and the WASM miner with `import` and with `require()`, type-checks under `strict`
+// with `skipLibCheck: false`, and can still start an in-memory node. A second project
+// installed with --omit=optional mines as well.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +15,7 @@ import * as assert from 'uvu/assert';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'tpkit-consumer-'));
 const project = join(work, 'wallet');
+const lean = join(work, 'wallet-no-optional');
 const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
 
 /** Every file under `dir` whose name matches. */
@@ -31,17 +34,56 @@ test.before(() => {
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'wallet', private: true, type: 'module', dependencies: { tpkit: `file:../${packed}` } }));
   npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel', 'error'], project);
+  mkdirSync(lean);
+  writeFileSync(join(lean, 'package.json'), JSON.stringify({ name: 'wallet-no-optional', private: true, type: 'module', dependencies: { tpkit: `file:../${packed}` } }));
+  npm(['install', '--omit=optional', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel', 'error'], lean);
 });
+
+/** Records every native module a process (and its worker threads) loads, to `log`. */
+function dlopenRecorder(dir: string): { preload: string; log: string } {
+  const preload = join(dir, 'record-dlopen.cjs');
+  const log = join(dir, 'dlopen.log');
+  writeFileSync(
+    preload,
+    `const { appendFileSync } = require('node:fs');
+const dlopen = process.dlopen;
+process.dlopen = function (module, filename, ...rest) {
+  appendFileSync(${JSON.stringify(log)}, filename + '\\n');
+  return dlopen.call(this, module, filename, ...rest);
+};
+`,
+  );
+  return { preload, log };
+}
 
 test.after(() => rmSync(work, { recursive: true, force: true }));
 
-test('the install holds no native module: no .node binary, no binding.gyp, no classic-level or secp256k1', () => {
+test('the install builds nothing: no binding.gyp, no classic-level or secp256k1; the only .node files are @napi-rs/nice prebuilds', () => {
   const modules = join(project, 'node_modules');
-  assert.equal(find(modules, (name) => name.endsWith('.node') || name === 'binding.gyp'), []);
+  assert.equal(find(modules, (name) => name === 'binding.gyp'), []);
+  const binaries = find(modules, (name) => name.endsWith('.node'));
+  for (const file of binaries) assert.ok(file.includes(join('node_modules', '@napi-rs', 'nice')), file);
   const top = readdirSync(modules);
   assert.ok(top.includes('tpkit'));
   assert.not.ok(top.includes('classic-level'));
   assert.not.ok(top.includes('secp256k1'));
+});
+
+test('--omit=optional: no native file at all, and the miner still mines on its worker threads', () => {
+  assert.equal(find(join(lean, 'node_modules'), (name) => name.endsWith('.node')), []);
+  writeFileSync(
+    join(lean, 'mine.mjs'),
+    `import { mineRegister, createMinerPool } from 'tpkit/mine';
+const pool = createMinerPool(2);
+await pool.warm();
+const mined = await mineRegister({ publicKeys: [new Uint8Array(33).fill(2)], difficulty: 12, pool, callingThread: false });
+console.log(JSON.stringify({ bits: mined.bits, onPool: mined.hashes - mined.callingThreadHashes }));
+await pool.destroy();
+`,
+  );
+  const result = JSON.parse(execFileSync(process.execPath, ['mine.mjs'], { cwd: lean, encoding: 'utf8' }));
+  assert.ok(result.bits >= 12);
+  assert.ok(result.onPool > 0, 'the pool\'s threads did the hashing');
 });
 
 test('import: decode a transaction and mine a registration with the WASM kernels', () => {
@@ -56,7 +98,10 @@ console.log(JSON.stringify({ kind: body.kind, bits: powBits(mined.body), kernel:
 await closeSharedMinerPool();
 `,
   );
-  const result = JSON.parse(execFileSync(process.execPath, ['use.mjs'], { cwd: project, encoding: 'utf8' }));
+  // Every native module loaded, in the process and its worker threads, is recorded: none is.
+  const { preload, log } = dlopenRecorder(work);
+  const result = JSON.parse(execFileSync(process.execPath, ['--require', preload, 'use.mjs'], { cwd: project, encoding: 'utf8' }));
+  assert.not.ok(existsSync(log), `native modules loaded: ${existsSync(log) ? readFileSync(log, 'utf8') : ''}`);
   assert.is(result.kind, 'register');
   assert.ok(result.bits >= 10);
   assert.ok(['hybrid', 'simd', 'scalar'].includes(result.kernel), `a WASM kernel mined: ${result.kernel}`);

@@ -26,7 +26,7 @@ const CORE = [
   // keys of the official wallets
   'generateMnemonic', 'isValidMnemonic', 'mnemonicPath', 'mnemonicToSecretKey', 'normalizeMnemonic', 'secretKeyToWif', 'wifToSecretKey', 'readWalletExport', 'writeWalletExport',
   // proof of work
-  'leadingZeroBits', 'powBits', 'estimateMining', 'hashesForProbability', 'calibrate', 'availableKernels', 'createKernel', 'loadKernel', 'KERNEL_NAMES', 'mineBody', 'mineRegister',
+  'leadingZeroBits', 'powBits', 'estimateMining', 'hashesForProbability', 'calibrate', 'availableKernels', 'createKernel', 'loadKernel', 'KERNEL_NAMES', 'mineBody', 'mineRegister', 'warmMiner',
   // client
   'createClient', 'ApiError', 'NetworkError', 'TimeoutError', 'TxFailedError', 'UnknownTxError', 'feeRates', 'chooseFeeCurrency', 'autoFee', 'registerWallet', 'transfer',
 ];
@@ -46,6 +46,33 @@ test('tpkit/browser (the bundle) exports exactly the public list', () => {
   assert.ok(clause, 'the bundle ends in one export clause');
   const names = clause[1].split(',').map((part) => part.trim().split(/\s+as\s+/).pop()!).filter(Boolean);
   assert.equal(sorted(names), sorted([...CORE, ...BROWSER_ONLY]));
+});
+
+const MINE = [
+  'ERROR_CODES', 'TpkitError', 'ArgumentError', 'DecodeError', 'ValidationError', 'CryptoError', 'AbortError',
+  'leadingZeroBits', 'powBits', 'estimateMining', 'hashesForProbability', 'mineBody', 'mineRegister', 'warmMiner', ...NODE_ONLY,
+];
+
+test('tpkit/mine exports the miner alone, and evaluates no signing, curve or client code', async () => {
+  const entry = await import('../src/mine.js');
+  assert.equal(sorted(Object.keys(entry)), sorted(MINE));
+  // Every module its static imports reach, from the built files.
+  const seen = new Set<string>();
+  const visit = (url: URL) => {
+    if (seen.has(url.href)) return;
+    seen.add(url.href);
+    const source = readFileSync(fileURLToPath(url), 'utf8');
+    for (const [, spec] of source.matchAll(/^(?:import|export)\s(?:[^'";]*?from\s+)?'([^']+)'/gm)) {
+      if (spec.startsWith('.')) visit(new URL(spec, url));
+      else seen.add(spec);
+    }
+  };
+  visit(new URL('../src/mine.js', import.meta.url));
+  const reached = [...seen];
+  assert.ok(reached.some((name) => name.endsWith('/pow/mine-register.js')));
+  for (const heavy of ['@noble/curves', '/client/', '/crypto/sign', '/crypto/bsig', '/crypto/keys.js', 'piscina']) {
+    assert.not.ok(reached.some((name) => name.includes(heavy)), `${heavy} is reached from tpkit/mine`);
+  }
 });
 
 test('tpkit/node exports startNode only', async () => {

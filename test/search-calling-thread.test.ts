@@ -42,47 +42,53 @@ test('the calling thread finds the nonce while no pool thread has started; the s
   assert.ok(result.callingThreadHashes > 0);
   assert.is(result.hashes, result.callingThreadHashes, 'every hash was the calling thread\'s');
   assert.is(result.byKernel.scalar, result.hashes);
-  // The two tasks were handed to the pool; when their threads come up, the flag tells them to stop.
-  assert.is(waiting.length, 2);
+  // Tasks handed to the pool meanwhile: when their threads come up, the flag tells them to stop.
   const late = waiting.map((w) => w.task);
-  assert.is(new Int32Array(late[0].control)[0], SOLVED);
   start();
-  for (const task of late) assert.is(runSearchTask(createKernel('scalar'), task).hashes, 0);
+  for (const task of late) {
+    assert.is(new Int32Array(task.control)[0], SOLVED);
+    assert.is(runSearchTask(createKernel('scalar'), task).hashes, 0);
+  }
 });
 
-test('the calling thread stops once every pool thread hashes, and the pool finds the nonce', async () => {
-  // Threads that report their start at once and search a moment later, here.
-  const pool: MinerPool = {
-    threads: 2,
-    run: async (task) => {
-      Atomics.add(new Int32Array(task.control), 1, 1);
-      await new Promise((resolve) => setImmediate(resolve));
-      return runSearchTask(createKernel('scalar'), task, { markStart: false });
-    },
-  };
-  const result = await mineBody(randomBytes(80), { difficulty: 10, pool, kernel: 'scalar', startNonce: 0n });
-  assert.ok(sha512Bits(result.body) >= 10);
-  assert.is(result.callingThreadHashes, 0);
-  assert.ok(result.nonce >= 1n << 56n, 'found in a pool thread\'s range, not the calling thread\'s first one');
-});
-
-test('callingThread: false leaves the search to the pool; the calling thread\'s kernels hand their modules over', async () => {
+/** A pool whose threads report their start, then (a turn of the event loop later) "find" their first nonce. */
+function instantPool(threads: number) {
   const seen: SearchTask[] = [];
+  let countedAtLastStart = -1;
   const pool: MinerPool = {
-    threads: 1,
+    threads,
     run: async (task) => {
       seen.push(task);
-      return runSearchTask(createKernel('scalar'), task);
+      Atomics.add(new Int32Array(task.control), 1, 1);
+      countedAtLastStart = Number(new BigInt64Array(task.counter)[0]);
+      await new Promise((resolve) => setImmediate(resolve));
+      Atomics.add(new BigInt64Array(task.counter), 0, 1n);
+      return { nonce: task.start, hashes: 1, byKernel: { scalar: 1 }, kernel: 'scalar', busyMs: 0 };
     },
   };
-  const result = await searchNonce({ body: randomBytes(70), difficulty: 8, pool, kernel: 'auto', callingThread: false });
-  assert.is(result.callingThreadHashes, 0);
+  return { pool, seen, countedAtLastStart: () => countedAtLastStart };
+}
+
+test('the calling thread stops hashing once every pool thread has started', async () => {
+  const { pool, seen, countedAtLastStart } = instantPool(2);
+  // Difficulty 40: the calling thread does not find one; the pool's threads do at once.
+  const result = await searchNonce({ body: randomBytes(80), difficulty: 40, pool, kernel: 'scalar' });
+  assert.is(seen.length, 2);
+  assert.ok([seen[0].start, seen[1].start].includes(result.nonce));
+  assert.is(result.callingThreadHashes, countedAtLastStart(), 'no slice on the calling thread after the hand-over');
+  assert.is(result.hashes, result.callingThreadHashes + 2);
+});
+
+test('callingThread: false leaves the search to the pool; tasks carry the calling thread\'s compiled modules', async () => {
+  const { pool, seen } = instantPool(1);
+  const alone = await searchNonce({ body: randomBytes(70), difficulty: 40, pool, kernel: 'auto', callingThread: false });
+  assert.is(alone.callingThreadHashes, 0);
   assert.is(seen[0].start, 0n);
-  const withLocal = await searchNonce({ body: randomBytes(70), difficulty: 8, pool, kernel: 'auto' });
-  assert.ok(withLocal.nonce >= 0n);
-  // The calling thread compiled the SIMD binary for 'auto'; the task carries that one module.
-  assert.instance(seen[1].modules?.simd, WebAssembly.Module);
+  await searchNonce({ body: randomBytes(70), difficulty: 40, pool, kernel: 'auto' });
+  // The calling thread took the first range; the binaries 'auto' runs were compiled once, here.
   assert.is(seen[1].start, 1n << 56n);
+  assert.instance(seen[1].modules?.simd, WebAssembly.Module);
+  assert.instance(seen[1].modules?.scalar, WebAssembly.Module);
 });
 
 test('abort while no pool thread has started: AbortError, nothing waits for the threads', async () => {
@@ -93,7 +99,7 @@ test('abort while no pool thread has started: AbortError, nothing waits for the 
   controller.abort();
   const error = await within(mining.then(() => undefined, (e: unknown) => e), 20_000, 'the aborted search');
   assert.instance(error, AbortError);
-  assert.is(waiting.length, 1);
+  assert.is(waiting.length, 1, 'the pool had its task');
   assert.is(new Int32Array(waiting[0].task.control)[0] !== 0, true, 'the flag tells the thread to stop');
 });
 

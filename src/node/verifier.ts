@@ -1,9 +1,10 @@
-// Where signatures are checked: on the main thread, or on worker threads so verification
-// (libsecp256k1, ~50 us each) overlaps with HTTP parsing and block making. Jobs of one event-
-// loop turn travel together, packed into one transferred buffer, so the per-message cost of
-// worker_threads is paid once per batch, not once per transaction.
+// Where signatures are checked: on the main thread, or on piscina worker threads so
+// verification (libsecp256k1, ~50 us each) overlaps with HTTP parsing and block making. Jobs
+// of one event-loop turn travel together, packed into one transferred buffer, so the
+// per-message cost of worker_threads is paid once per batch, not once per transaction.
 
-import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type { Piscina } from 'piscina';
 import type { DecodedBsig } from '../crypto/bsig-tlv.js';
 import { verifyDecodedBsig } from '../crypto/bsig.js';
 import { nodeVerifyDigest } from './native-verifier.js';
@@ -97,27 +98,40 @@ interface Pending {
   resolve: (outcomes: VerifyOutcome[]) => void;
 }
 
-/** Verification on `threads` worker threads; batches go to them in turn. */
+/** The verification threads' task: one packed batch in, one outcome byte per job out. */
+export interface VerifyBatch {
+  buffer: ArrayBuffer;
+}
+
+let piscinaClass: typeof Piscina | undefined;
+const loadPiscina = () => (piscinaClass ??= (createRequire(import.meta.url)('piscina') as { Piscina: typeof Piscina }).Piscina);
+
+/**
+ * Verification on a piscina pool of `threads` worker threads (fixed size, kept for the
+ * node's lifetime); each batch goes to whichever thread is free.
+ */
 export class WorkerVerifier implements SignatureVerifier {
-  private readonly workers: Worker[];
-  private readonly inflight = new Map<number, { parts: Pending[]; worker: Worker }>();
+  private readonly pool: Piscina<VerifyBatch, Uint8Array>;
   private queue: Pending[] = [];
   private queued = 0;
   private timer: NodeJS.Timeout | undefined;
-  private nextId = 1;
-  private turn = 0;
   private flushScheduled = false;
   private closed = false;
+  private answered = 0;
 
   constructor(threads: number) {
-    const entry = new URL('./verify-worker.js', import.meta.url);
-    this.workers = Array.from({ length: threads }, () => {
-      const worker = new Worker(entry);
-      worker.unref();
-      worker.on('message', (msg: { id: number; outcomes: Uint8Array }) => this.done(msg.id, msg.outcomes));
-      worker.on('error', (err) => this.failed(worker, err));
-      return worker;
+    const PiscinaPool = loadPiscina();
+    this.pool = new PiscinaPool<VerifyBatch, Uint8Array>({
+      filename: new URL('./verify-worker.js', import.meta.url).href,
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: 10 * 60_000,
     });
+  }
+
+  /** Batches the threads answered (not counting those checked inline after a failure). */
+  get threadBatches(): number {
+    return this.answered;
   }
 
   verify(jobs: VerifyJob[]): Promise<VerifyOutcome[]> {
@@ -142,42 +156,27 @@ export class WorkerVerifier implements SignatureVerifier {
     this.queue = [];
     this.queued = 0;
     if (parts.length === 0) return;
-    const id = this.nextId++;
-    const worker = this.workers[this.turn++ % this.workers.length];
-    this.inflight.set(id, { parts, worker });
     const buffer = packJobs(parts.flatMap((p) => p.jobs));
-    worker.postMessage({ id, buffer }, [buffer]);
-  }
-
-  private done(id: number, codes: Uint8Array): void {
-    const batch = this.inflight.get(id);
-    if (!batch) return;
-    this.inflight.delete(id);
-    const outcomes = decodeOutcomes(codes);
-    let pos = 0;
-    for (const part of batch.parts) {
-      part.resolve(outcomes.slice(pos, pos + part.jobs.length));
-      pos += part.jobs.length;
-    }
-  }
-
-  /** A crashed worker's batches are checked inline, so no submission waits forever. */
-  private failed(worker: Worker, _err: unknown): void {
-    for (const [id, batch] of this.inflight) {
-      if (batch.worker !== worker) continue;
-      this.inflight.delete(id);
-      for (const part of batch.parts) part.resolve(part.jobs.map(verifyJob));
-    }
-    const i = this.workers.indexOf(worker);
-    if (i >= 0) this.workers.splice(i, 1);
-    if (this.workers.length === 0) this.closed = true;
+    this.pool.run({ buffer }, { transferList: [buffer] }).then(
+      (codes) => {
+        this.answered++;
+        const outcomes = decodeOutcomes(codes);
+        let pos = 0;
+        for (const part of parts) {
+          part.resolve(outcomes.slice(pos, pos + part.jobs.length));
+          pos += part.jobs.length;
+        }
+      },
+      // A crashed thread or a closed pool: the batch is checked inline, so no submission waits forever.
+      () => {
+        for (const part of parts) part.resolve(part.jobs.map(verifyJob));
+      },
+    );
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.flush();
-    await Promise.all(this.workers.map((w) => w.terminate()));
-    for (const batch of this.inflight.values()) for (const part of batch.parts) part.resolve(part.jobs.map(verifyJob));
-    this.inflight.clear();
+    await this.pool.destroy();
   }
 }

@@ -1,10 +1,8 @@
-// Worker thread of WorkerVerifier: unpacks a batch of signature jobs, checks each, answers
-// with one outcome byte per job.
+// A thread of WorkerVerifier's piscina pool: unpacks a batch of signature jobs, checks each,
+// answers with one outcome byte per job.
 
-import { parentPort } from 'node:worker_threads';
-import { encodeOutcomes, unpackJobs, verifyJob } from './verifier.js';
+import { encodeOutcomes, unpackJobs, verifyJob, type VerifyBatch } from './verifier.js';
 
-parentPort!.on('message', (msg: { id: number; buffer: ArrayBuffer }) => {
-  const outcomes = encodeOutcomes(unpackJobs(msg.buffer).map(verifyJob));
-  parentPort!.postMessage({ id: msg.id, outcomes }, [outcomes.buffer as ArrayBuffer]);
-});
+export default function verifyBatch({ buffer }: VerifyBatch): Uint8Array {
+  return encodeOutcomes(unpackJobs(buffer).map(verifyJob));
+}

@@ -1,17 +1,45 @@
 // The calling thread's share of a search: it hashes at once, in slices of a few
 // milliseconds with a turn of the event loop between two, while the pool's threads start.
 // It stops as soon as every pool thread hashes, or the search stops. The kernels it loads
-// are kept for the thread's lifetime, so their compiled modules can be handed to the pool.
+// are kept for the thread's lifetime, and the modules it compiles are handed to the pool,
+// so each binary is compiled once per process or page.
 
-import type { KernelName } from './kernel.js';
+import { compileWasm, type WasmFlavor } from '../wasm/kernel.js';
+import { availableKernels, kernelFlavor, type KernelName } from './kernel.js';
 import { RUNNING, runSearchTask, type KernelChoice, type SearchState, type SearchTask } from './search-task.js';
-import { createStateCache } from './task-runner.js';
+import { createStateCache, kernelsFor } from './task-runner.js';
 
 const states = createStateCache();
 
+/**
+ * What the calling thread runs for a choice. For 'auto', the scalar kernel: V8 runs it at
+ * full speed a few milliseconds after compiling it, where the SIMD binary's kernels spend
+ * their first 100 ms or so in its baseline tier, at a tenth of their speed (bench/first-proof.ts).
+ */
+export function callingThreadChoice(choice: KernelChoice): KernelChoice {
+  return choice === 'auto' && availableKernels().includes('scalar') ? 'scalar' : choice;
+}
+
 /** The calling thread's kernels for a choice, loaded (compiled) once. */
 export function callingThreadState(choice: KernelChoice): Promise<SearchState> {
-  return states(choice);
+  return states(callingThreadChoice(choice));
+}
+
+/** The modules the pool's threads need for a choice, compiled here once; what fails to compile is left to them. */
+export async function modulesFor(choice: KernelChoice): Promise<Partial<Record<WasmFlavor, WebAssembly.Module>>> {
+  const flavors = new Set(kernelsFor(choice).filter((name) => name !== 'js').map((name) => kernelFlavor(name as Exclude<KernelName, 'js'>)));
+  const modules: Partial<Record<WasmFlavor, WebAssembly.Module>> = {};
+  await Promise.all(
+    [...flavors].map((flavor) =>
+      compileWasm(flavor).then(
+        (module) => {
+          modules[flavor] = module;
+        },
+        () => undefined,
+      ),
+    ),
+  );
+  return modules;
 }
 
 /** Lets the event loop run (timers, I/O, worker messages) before the next slice. */

@@ -7,6 +7,7 @@ export { calibrate, type Calibration, type CalibrateOptions } from './calibrate.
 export { availableKernels, createKernel, loadKernel, KERNEL_NAMES, type KernelName, type MiningKernel } from './kernel.js';
 export { mineBody, type MineOptions, type MineResult } from './mine-body.js';
 export { mineRegister, type MineRegisterOptions } from './mine-register.js';
+export { warmMiner, type WarmMinerOptions } from './warm.js';
 export type { MinerPool, MiningProgress } from './search.js';
 // The task a pool runs, for those who bring their own pool (MinerPool.run receives it).
 export type { KernelChoice, SearchTask, SearchTaskResult } from './search-task.js';

@@ -20,7 +20,9 @@ export function availableKernels(): KernelName[] {
   return names;
 }
 
-const flavorOf = (name: KernelName): WasmFlavor => (name === 'scalar' ? 'scalar' : 'simd');
+/** The binary a WASM kernel runs from. */
+export const kernelFlavor = (name: Exclude<KernelName, 'js'>): WasmFlavor => (name === 'scalar' ? 'scalar' : 'simd');
+const flavorOf = kernelFlavor;
 
 function fromWasm(name: KernelName, module: WasmModule): MiningKernel {
   if (name === 'simd') module.useLanes(2);

@@ -62,7 +62,7 @@ export async function mineBody(body: Uint8Array, options: MineOptions): Promise<
   expectBytes(body, 'body');
   if (body.length < 8) throw new ArgumentError(`"body" expected at least 8 bytes (the nonce), got ${body.length}`);
   const kernel = checkKernelChoice(options.kernel);
-  // The calling thread's kernels compile while the pool loads and its threads start.
+  // The calling thread's kernel compiles while the pool loads and its threads start.
   if (options.callingThread !== false) callingThreadState(kernel).catch(() => undefined);
   const pool = await resolvePool(options.pool);
   const outcome = await searchNonce({

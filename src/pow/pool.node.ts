@@ -1,83 +1,52 @@
-// Node's miner pool: worker threads running worker.ts, all started at once and kept, so each
-// keeps its compiled, tiered-up kernels between searches. One task per thread at a time; the
-// search's stop flag and hash counter are SharedArrayBuffers every task shares. A thread that
-// has nothing to do does not keep the process alive.
+// Node's miner pool: piscina worker threads running worker.ts, a fixed number, all started
+// at once and kept (each keeps its tiered-up kernels between searches), one task per thread
+// at a time. The search's stop flag and hash counter are SharedArrayBuffers every task
+// shares; piscina's AbortSignal is not used, since aborting a running piscina task ends its
+// thread. Idle piscina threads are unref'd: an idle pool never keeps the process alive.
+// piscina's optional `@napi-rs/nice` is loaded only for a nonzero `niceIncrement`: never here.
 
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Piscina } from 'piscina';
 import { AbortError, ArgumentError, ERROR_CODES, TpkitError, type ErrorCode } from '../errors.js';
 import type { MinerPool } from './search.js';
 import type { SearchTask, SearchTaskResult } from './search-task.js';
+import type { WorkerReply } from './worker.js';
+import { warmPool } from './warm-pool.js';
 
-const WORKER = new URL('./worker.js', import.meta.url);
+const WORKER = new URL('./worker.js', import.meta.url).href;
+/** piscina is loaded with the first pool, not with tpkit: importing the miner stays cheap. */
+let piscinaClass: typeof Piscina | undefined;
+const loadPiscina = () => (piscinaClass ??= (createRequire(import.meta.url)('piscina') as { Piscina: typeof Piscina }).Piscina);
+/** Threads at the pool's size are never retired; this only bounds a resized pool. */
+const IDLE_TIMEOUT_MS = 10 * 60_000;
 
-interface Reply {
-  id: number;
-  result?: SearchTaskResult;
-  error?: { code?: string; message: string };
-}
-
-interface Call {
-  task: SearchTask;
-  resolve(result: SearchTaskResult): void;
-  reject(err: unknown): void;
-}
-
-function workerError(error: Reply['error']): TpkitError {
-  const code = error?.code && error.code in ERROR_CODES ? (error.code as ErrorCode) : 'WASM_UNAVAILABLE';
-  return new TpkitError(code, error?.code ? error.message : 'Miner thread failed', { details: error?.code ? undefined : error?.message });
-}
-
-class MinerThread {
-  readonly worker: Worker;
-  current: (Call & { id: number }) | undefined;
-  /** Set once it has answered a task: a thread that never worked is not replaced. */
-  healthy = false;
-  #next = 0;
-
-  constructor(private readonly onIdle: (thread: MinerThread) => void, onDead: (thread: MinerThread, err: TpkitError) => void) {
-    // Flags of a `node -e` or `--input-type` run are not valid for a worker; the rest (profiling, limits) carry over.
-    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
-    this.worker = new Worker(WORKER, { name: 'tpkit-miner', execArgv });
-    this.worker.unref();
-    this.worker.on('message', (reply: Reply) => {
-      const call = this.current;
-      if (!call || call.id !== reply.id) return;
-      this.current = undefined;
-      this.healthy = true;
-      this.worker.unref();
-      if (reply.result) call.resolve(reply.result);
-      else call.reject(workerError(reply.error));
-      this.onIdle(this);
-    });
-    // An exception outside a task, or a thread that exits: it is replaced.
-    const die = (err: TpkitError) => {
-      const call = this.current;
-      this.current = undefined;
-      call?.reject(err);
-      onDead(this, err);
-    };
-    this.worker.on('error', (err) => die(new TpkitError('WASM_UNAVAILABLE', 'Miner thread failed', { details: err.message, cause: err })));
-    this.worker.on('exit', (code) => die(new TpkitError('WASM_UNAVAILABLE', 'Miner thread exited', { details: `exit code ${code}` })));
-  }
-
-  start(call: Call): void {
-    const id = this.#next++;
-    this.current = { ...call, id };
-    // A running search keeps the process alive until it settles.
-    this.worker.ref();
-    this.worker.postMessage({ id, task: call.task });
-  }
+function workerError(error: { code?: string; message: string }): TpkitError {
+  const code = error.code && error.code in ERROR_CODES ? (error.code as ErrorCode) : 'WASM_UNAVAILABLE';
+  return new TpkitError(code, error.code ? error.message : 'Miner thread failed', { details: error.code ? undefined : error.message });
 }
 
 export class NodeMinerPool implements MinerPool {
   readonly threads: number;
-  #idle: MinerThread[] = [];
-  #all = new Set<MinerThread>();
-  #queue: Call[] = [];
+  readonly #piscina: Piscina<SearchTask, WorkerReply>;
   #destroyed = false;
   #completed = 0;
-  #lastError: TpkitError | undefined;
+  #warming: Promise<void> | undefined;
+
+  constructor(threads: number) {
+    this.threads = threads;
+    // Flags of a `node -e` or `--input-type` run are not valid for a worker; the rest (profiling, limits) carry over.
+    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+    const PiscinaPool = loadPiscina();
+    this.#piscina = new PiscinaPool<SearchTask, WorkerReply>({
+      filename: WORKER,
+      minThreads: threads,
+      maxThreads: threads,
+      concurrentTasksPerWorker: 1,
+      idleTimeout: IDLE_TIMEOUT_MS,
+      execArgv,
+    });
+  }
 
   /** Tasks finished so far, for tests and diagnostics. */
   get completed(): number {
@@ -86,60 +55,38 @@ export class NodeMinerPool implements MinerPool {
 
   /** Tasks waiting for a free thread. */
   get queueSize(): number {
-    return this.#queue.length;
+    return this.#piscina.queueSize;
   }
 
-  constructor(threads: number) {
-    this.threads = threads;
-    for (let i = 0; i < threads; i++) this.#spawn();
-  }
-
-  #spawn(): void {
-    const thread = new MinerThread(
-      (t) => this.#idleAgain(t),
-      (t, err) => {
-        if (!this.#all.delete(t)) return;
-        this.#idle = this.#idle.filter((x) => x !== t);
-        if (this.#destroyed) return;
-        this.#lastError = err;
-        // A thread that served tasks is replaced; one that never started would only fail again.
-        if (t.healthy) this.#spawn();
-        // Tasks waiting for a thread fail with its error rather than wait forever.
-        if (this.#all.size === 0) for (const call of this.#queue.splice(0)) call.reject(err);
-      },
-    );
-    this.#all.add(thread);
-    this.#idle.push(thread);
-  }
-
-  #idleAgain(thread: MinerThread): void {
+  async run(task: SearchTask): Promise<SearchTaskResult> {
+    if (this.#destroyed) throw new AbortError('miner pool destroyed');
+    let reply: WorkerReply;
+    try {
+      reply = await this.#piscina.run(task);
+    } catch (err) {
+      if (this.#destroyed) throw new AbortError('miner pool destroyed');
+      throw new TpkitError('WASM_UNAVAILABLE', 'Miner thread failed', { details: err instanceof Error ? err.message : String(err), cause: err });
+    }
     this.#completed++;
-    const next = this.#queue.shift();
-    if (next) thread.start(next);
-    else this.#idle.push(thread);
+    if ('error' in reply) throw workerError(reply.error);
+    return reply.result;
   }
 
-  run(task: SearchTask): Promise<SearchTaskResult> {
-    if (this.#destroyed) return Promise.reject(new AbortError('miner pool destroyed'));
-    if (this.#all.size === 0) return Promise.reject(this.#lastError ?? new TpkitError('WASM_UNAVAILABLE', 'No miner thread could start'));
-    return new Promise((resolve, reject) => {
-      const call = { task, resolve, reject };
-      const thread = this.#idle.pop();
-      if (thread) thread.start(call);
-      else this.#queue.push(call);
-    });
+  /**
+   * Starts every thread, hands it the calling thread's compiled kernels and runs a short
+   * search on each, so the kernels reach the engine's optimizing tier before a search needs
+   * them. Concurrent calls share one warm-up.
+   */
+  warm(): Promise<void> {
+    this.#warming ??= warmPool(this);
+    return this.#warming;
   }
 
   /** Ends every thread; running and queued searches reject. */
   async destroy(): Promise<void> {
     if (this.#destroyed) return;
     this.#destroyed = true;
-    const aborted = new AbortError('miner pool destroyed');
-    for (const call of this.#queue.splice(0)) call.reject(aborted);
-    const threads = [...this.#all];
-    this.#all.clear();
-    for (const t of threads) t.current?.reject(aborted);
-    await Promise.all(threads.map((t) => t.worker.terminate()));
+    await this.#piscina.destroy();
   }
 }
 

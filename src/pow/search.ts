@@ -12,8 +12,7 @@
 import { expectBytes } from '../bytes.js';
 import { AbortError, ArgumentError, TpkitError } from '../errors.js';
 import { estimateMining } from './estimate.js';
-import { compiledWasmModules } from '../wasm/kernel.js';
-import { callingThreadState, searchOnCallingThread, type CallingThreadTally } from './calling-thread.js';
+import { callingThreadState, modulesFor, searchOnCallingThread, type CallingThreadTally } from './calling-thread.js';
 import type { KernelName } from './kernel.js';
 import { ABORTED, RUNNING, SOLVED, type KernelChoice, type SearchState, type SearchTask, type SearchTaskResult } from './search-task.js';
 
@@ -102,10 +101,12 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   const { body, difficulty, pool, kernel, signal, onProgress } = options;
   if (signal?.aborted) throw new AbortError('aborted before the search started');
   const began = performance.now();
-  // The calling thread's kernels first: their compiled modules go to the pool's threads,
-  // which are meanwhile starting. Where they cannot load here, the pool alone searches.
+  // The pool's threads get the modules compiled here (compiled once per process or page);
+  // meanwhile the calling thread hashes. Where its kernels cannot load, the pool alone searches.
   let local: SearchState | undefined;
   if (options.callingThread !== false) local = await callingThreadState(kernel).catch(() => undefined);
+  const modulesReady = modulesFor(kernel);
+  if (!local) await modulesReady;
   if (signal?.aborted) throw new AbortError('aborted before the search started');
   // Browsers hide SharedArrayBuffer from pages that are not cross-origin isolated.
   const Shared = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : ArrayBuffer;
@@ -116,12 +117,11 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   const range = options.rangePerThread ?? 1n << 56n;
   const first = options.startNonce ?? 0n;
   const sliceMs = options.sliceMs ?? 4;
-  const modules = compiledWasmModules();
   const taskFor = (index: number): SearchTask | undefined => {
     const start = first + BigInt(index) * range;
     if (start >= NONCE_LIMIT - 1n) return undefined;
     const end = start + range < NONCE_LIMIT ? start + range : NONCE_LIMIT - 1n;
-    return { body, difficulty, start, end, kernel, control, counter, sliceMs, modules };
+    return { body, difficulty, start, end, kernel, control, counter, sliceMs };
   };
 
   const progress = (): MiningProgress => {
@@ -149,6 +149,7 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   const byKernel: Partial<Record<KernelName, number>> = {};
   let busiestMs = 0;
   let launched = 0;
+  let launching = true;
   let returned = 0;
   let localRunning = false;
   const tally: CallingThreadTally = { hashes: 0, busyMs: 0, byKernel: {} };
@@ -159,7 +160,7 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   // thread that started hashing has returned; or once every range is searched.
   const check = () => {
     const stopped = Atomics.load(flags, 0) !== RUNNING || failure !== undefined;
-    const allDone = returned === launched && !localRunning;
+    const allDone = !launching && returned === launched && !localRunning;
     if (allDone || (stopped && !localRunning && returned >= Atomics.load(flags, 1))) settle();
   };
   const onAbort = () => {
@@ -169,29 +170,6 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   signal?.addEventListener('abort', onAbort, { once: true });
   const timer = onProgress ? setInterval(report, options.progressIntervalMs ?? 250) : undefined;
 
-  const offset = local ? 1 : 0;
-  for (let i = 0; i < threads; i++) {
-    const task = taskFor(i + offset);
-    if (!task) break;
-    launched++;
-    pool.run(task).then(
-      (result) => {
-        returned++;
-        if (result.nonce !== null && found === null) found = result.nonce;
-        busiestMs = Math.max(busiestMs, result.busyMs ?? 0);
-        for (const [name, count] of Object.entries(result.byKernel) as [KernelName, number][]) {
-          byKernel[name] = (byKernel[name] ?? 0) + count;
-        }
-        check();
-      },
-      (err: unknown) => {
-        returned++;
-        failure ??= err;
-        Atomics.compareExchange(flags, 0, RUNNING, ABORTED);
-        check();
-      },
-    );
-  }
   const localTask = local ? taskFor(0) : undefined;
   if (local && localTask) {
     localRunning = true;
@@ -209,7 +187,36 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
       check();
     });
   }
-  check();
+  const offset = local ? 1 : 0;
+  const launch = (modules: SearchTask['modules']) => {
+    launching = false;
+    // Stopped meanwhile (found, aborted): the threads have nothing to do.
+    if (Atomics.load(flags, 0) !== RUNNING) return check();
+    for (let i = 0; i < threads; i++) {
+      const task = taskFor(i + offset);
+      if (!task) break;
+      launched++;
+      pool.run({ ...task, modules }).then(
+        (result) => {
+          returned++;
+          if (result.nonce !== null && found === null) found = result.nonce;
+          busiestMs = Math.max(busiestMs, result.busyMs ?? 0);
+          for (const [name, count] of Object.entries(result.byKernel) as [KernelName, number][]) {
+            byKernel[name] = (byKernel[name] ?? 0) + count;
+          }
+          check();
+        },
+        (err: unknown) => {
+          returned++;
+          failure ??= err;
+          Atomics.compareExchange(flags, 0, RUNNING, ABORTED);
+          check();
+        },
+      );
+    }
+    check();
+  };
+  modulesReady.then(launch, () => launch(undefined));
   try {
     await settled;
   } finally {

@@ -1,18 +1,21 @@
-// A miner thread of Node's pool (pool.node.ts): answers {id, task} messages with {id, result}
-// or {id, error}. Kernels compile once, when the thread starts, and serve every search after.
+// A miner thread of Node's pool (pool.node.ts), run by piscina: the default export is the
+// task function. Kernels load on the first task, from the modules the calling thread
+// compiled and handed over, and serve every search after. A failure travels back as data,
+// so its error code survives the trip (piscina passes an Error on as a plain one).
 
-import { parentPort } from 'node:worker_threads';
 import { TpkitError } from '../errors.js';
-import type { SearchTask } from './search-task.js';
+import type { SearchTask, SearchTaskResult } from './search-task.js';
 import { createTaskRunner } from './task-runner.js';
+
+export type WorkerReply = { result: SearchTaskResult } | { error: { code?: string; message: string } };
 
 const runner = createTaskRunner();
 
-parentPort!.on('message', async ({ id, task }: { id: number; task: SearchTask }) => {
+export default async function runTask(task: SearchTask): Promise<WorkerReply> {
   try {
-    parentPort!.postMessage({ id, result: await (await runner)(task) });
+    return { result: await (await runner)(task) };
   } catch (err) {
     const code = err instanceof TpkitError ? err.code : undefined;
-    parentPort!.postMessage({ id, error: { code, message: err instanceof Error ? err.message : String(err) } });
+    return { error: { code, message: err instanceof Error ? err.message : String(err) } };
   }
-});
+}

@@ -122,6 +122,18 @@ function compileOnce(flavor: WasmFlavor): Promise<WebAssembly.Module> {
   return pending;
 }
 
+/** Compiles a flavor asynchronously, once per thread (concurrent callers share one compile). */
+export function compileWasm(flavor: WasmFlavor): Promise<WebAssembly.Module> {
+  try {
+    checkFlavor(flavor);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  return compileOnce(flavor).catch((err: unknown) => {
+    throw unavailable(flavor, err);
+  });
+}
+
 /** Compiles (once per flavor, concurrent callers included) and instantiates asynchronously. */
 export async function loadWasm(flavor: WasmFlavor): Promise<WasmModule> {
   checkFlavor(flavor);
