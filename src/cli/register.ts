@@ -5,6 +5,7 @@
 import { registerWallet } from '../client/index.js';
 import { ArgumentError } from '../errors.js';
 import { closeSharedMinerPool } from '../pow/pool.node.js';
+import { warmMiner } from '../pow/warm.js';
 import { openKeyFile, readKeyFileInfo, setKeyFileWallet } from './key-file.js';
 import { originText } from './key-file-origin.js';
 import { Progress, formatCount, formatDuration, startingStatus } from './progress.js';
@@ -55,6 +56,9 @@ export function run(argv: string[]): Promise<number> {
         details: 'use it with `tpkit send --key`, or pass --force to register the key again',
       });
     }
+    // The miner starts and warms up while the passphrase is typed and derived (scrypt runs
+    // on libuv's threads), so mining starts at full speed. A failure here shows when mining.
+    void warmMiner().catch(() => undefined);
     const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
     const client = clientFrom(values);
     const bar = new Progress({ width: 10 });
