@@ -5,6 +5,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
 import { base64ToBytes, bytesToBase64, bytesToHex, hexToBytes } from '../src/bytes.js';
 import { decodeBody } from '../src/codec/body-decode.js';
 import { genericBody } from '../src/codec/body-generic.js';
@@ -422,6 +424,35 @@ test('in-browser hash rate per worker count (printed)', async () => {
     assert.ok(r.hashRate > 0, `${r.workers} worker(s) hashed`);
     console.log(`  ${String(r.workers).padStart(15)}  ${(r.hashRate / 1e6).toFixed(2).padStart(10)}  ${(r.hashRate / r.workers / 1e6).toFixed(2).padStart(15)}`);
   }
+});
+
+test('with tpkit/kernels adopted, a page and its workers mine without fetching any .wasm file', async () => {
+  // The package entry as a bundler would serve it: one script, the binaries inside.
+  const bundled = await build({
+    entryPoints: [fileURLToPath(new URL('../../src/kernels.ts', import.meta.url))], bundle: true, format: 'esm', write: false, logLevel: 'silent',
+  });
+  const { page, errors } = await session.newPage(`${node.url}/kernels-test.html`, { html: TEST_PAGE, headers: ISOLATION_HEADERS });
+  const fetched: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('.wasm')) fetched.push(request.url());
+  });
+  await page.route(`${node.url}/kernels-test.js`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/javascript', headers: ISOLATION_HEADERS, body: bundled.outputFiles[0].text }),
+  );
+  const r = await page.evaluate(async () => {
+    const t: Tpkit = await import('/browser/tpkit.js' as string);
+    const kernels: typeof import('../src/kernels.js') = await import('/kernels-test.js' as string);
+    t.adoptWasmModules(await kernels.compileEmbeddedKernels());
+    const publicKeys = [t.publicKeyOf(t.generateSecretKey())];
+    // The page's thread and the workers, then the workers alone (they get the modules in their tasks).
+    const both = await t.mineRegister({ publicKeys, difficulty: 12 });
+    const workers = await t.mineRegister({ publicKeys, difficulty: 12, callingThread: false, startNonce: both.nonce + 1n });
+    return { bits: [both.bits, workers.bits], body: t.bytesToHex(workers.body) };
+  });
+  assert.ok(r.bits.every((bits) => bits >= 12), r.bits.join(', '));
+  assert.ok(powBits(hexToBytes(r.body)) >= 12);
+  assert.equal(fetched, [], 'no .wasm requested');
+  assert.equal(errors, []);
 });
 
 test('each page fetched and compiled each binary once, asynchronously, for its thread and all its workers; no errors', async () => {
