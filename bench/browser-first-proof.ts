@@ -197,7 +197,7 @@ try {
           `  ${label.padEnd(38)} median ${ms(quantile(signed, 0.5))}, p90 ${ms(quantile(signed, 0.9))}` +
             `  (html ${ms(quantile(list.map((x) => x.html), 0.5))}, import ${ms(quantile(list.map((x) => x.imported), 0.5))}, key ${ms(quantile(list.map((x) => x.keyed), 0.5))}, mined ${ms(quantile(list.map((x) => x.mined), 0.5))}, ` +
             `median ${quantile(list.map((x) => x.hashes), 0.5)} hashes, ${quantile(list.map((x) => x.pageHashes), 0.5)} on the page's thread; ` +
-            `arrived: miner-worker.js ${ms(quantile(list.map((x) => x.assets.worker), 0.5))}, SIMD .wasm ${ms(quantile(list.map((x) => x.assets.simd), 0.5))})`,
+            `arrived: miner-worker.js ${ms(quantile(list.map((x) => x.assets.worker), 0.5))}, scalar .wasm ${ms(quantile(list.map((x) => x.assets.scalar), 0.5))}, SIMD .wasm ${ms(quantile(list.map((x) => x.assets.simd), 0.5))})`,
         );
       }
     }

@@ -5,6 +5,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
 import { base64ToBytes, bytesToBase64, bytesToHex, hexToBytes } from '../src/bytes.js';
 import { decodeBody } from '../src/codec/body-decode.js';
 import { genericBody } from '../src/codec/body-generic.js';
@@ -88,9 +90,9 @@ interface BrowserMined {
 }
 
 /**
- * Mines a register body in the page with mineRegister and returns it as hex for Node to
- * check. Without `threads` and `kernel` the call is exactly a page's default one; the pool
- * is the page's default pool, wrapped only to read the search's hash counter.
+ * Mines a register body in the page with mineRegister on the workers alone (callingThread:
+ * false; the page's own thread is tested apart) and returns it as hex for Node to check.
+ * The pool is the page's default pool, wrapped only to read the search's hash counter.
  */
 function mineInPage(page: Page, difficulty: number, threads?: number, kernel?: 'hybrid' | 'simd' | 'scalar'): Promise<BrowserMined> {
   return page.evaluate(
@@ -106,7 +108,7 @@ function mineInPage(page: Page, difficulty: number, threads?: number, kernel?: '
         progressCalls++;
         lastProgressHashes = p.hashes;
       };
-      const r = await t.mineRegister({ publicKeys: [publicKey], difficulty, threads, kernel, pool, onProgress });
+      const r = await t.mineRegister({ publicKeys: [publicKey], difficulty, threads, kernel, pool, onProgress, callingThread: false });
       const counterAtEnd = String(Atomics.load(counter, 0));
       await new Promise((resolve) => setTimeout(resolve, 300));
       return {
@@ -299,7 +301,9 @@ test('warm(): every worker starts and hashes, it reports its start-up, and a sea
     const mined = await t.mineRegister({ publicKeys: [t.publicKeyOf(t.generateSecretKey())], difficulty: 10, pool });
     // A search started during a warm-up (as long as it may be) cuts it short.
     const long = pool.warm({ durationMs: 10_000 });
-    const during = await t.mineRegister({ publicKeys: [t.publicKeyOf(t.generateSecretKey())], difficulty: 12, pool });
+    // (The workers' part of a search starts the moment its modules are ready; the page's
+    // thread alone might meet difficulty 12 before that, so it stays out of this one.)
+    const during = await t.mineRegister({ publicKeys: [t.publicKeyOf(t.generateSecretKey())], difficulty: 12, pool, callingThread: false });
     const cut = await long;
     pool.terminate();
     return {
@@ -420,6 +424,35 @@ test('in-browser hash rate per worker count (printed)', async () => {
     assert.ok(r.hashRate > 0, `${r.workers} worker(s) hashed`);
     console.log(`  ${String(r.workers).padStart(15)}  ${(r.hashRate / 1e6).toFixed(2).padStart(10)}  ${(r.hashRate / r.workers / 1e6).toFixed(2).padStart(15)}`);
   }
+});
+
+test('with tpkit/kernels adopted, a page and its workers mine without fetching any .wasm file', async () => {
+  // The package entry as a bundler would serve it: one script, the binaries inside.
+  const bundled = await build({
+    entryPoints: [fileURLToPath(new URL('../../src/kernels.ts', import.meta.url))], bundle: true, format: 'esm', write: false, logLevel: 'silent',
+  });
+  const { page, errors } = await session.newPage(`${node.url}/kernels-test.html`, { html: TEST_PAGE, headers: ISOLATION_HEADERS });
+  const fetched: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('.wasm')) fetched.push(request.url());
+  });
+  await page.route(`${node.url}/kernels-test.js`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/javascript', headers: ISOLATION_HEADERS, body: bundled.outputFiles[0].text }),
+  );
+  const r = await page.evaluate(async () => {
+    const t: Tpkit = await import('/browser/tpkit.js' as string);
+    const kernels: typeof import('../src/kernels.js') = await import('/kernels-test.js' as string);
+    t.adoptWasmModules(await kernels.compileEmbeddedKernels());
+    const publicKeys = [t.publicKeyOf(t.generateSecretKey())];
+    // The page's thread and the workers, then the workers alone (they get the modules in their tasks).
+    const both = await t.mineRegister({ publicKeys, difficulty: 12 });
+    const workers = await t.mineRegister({ publicKeys, difficulty: 12, callingThread: false, startNonce: both.nonce + 1n });
+    return { bits: [both.bits, workers.bits], body: t.bytesToHex(workers.body) };
+  });
+  assert.ok(r.bits.every((bits) => bits >= 12), r.bits.join(', '));
+  assert.ok(powBits(hexToBytes(r.body)) >= 12);
+  assert.equal(fetched, [], 'no .wasm requested');
+  assert.equal(errors, []);
 });
 
 test('each page fetched and compiled each binary once, asynchronously, for its thread and all its workers; no errors', async () => {

@@ -10,6 +10,7 @@ import { AbortError, ArgumentError, ERROR_CODES, TpkitError, type ErrorCode } fr
 import { RUNNING, SOLVED, type SearchTask, type SearchTaskResult } from './search-task.js';
 import { availableKernels, type KernelName } from './kernel.js';
 import { KernelRace } from './kernel-race.js';
+import { callingThreadState } from './calling-thread.js';
 import { searchNonce, type MinerPool } from './search.js';
 
 export interface WebMinerPool extends MinerPool {
@@ -195,10 +196,10 @@ function autoKernels(): KernelName[] {
 const WARM_LIMIT_MS = 10_000;
 
 /**
- * A search at a difficulty never met: the page's thread compiles the kernels and hashes
- * until every worker hashes (control[1] counts them), then the workers hash `durationMs`
- * more. `run` is the pool's own, so the warm-up does not preempt itself; `stop` is how a
- * real search preempts it.
+ * A search at a difficulty never met, on the workers: the page compiles the binaries (once)
+ * and readies its own kernel, every worker starts (control[1] counts those hashing), then
+ * they hash `durationMs` more. `run` is the pool's own, so the warm-up does not preempt
+ * itself; `stop` is how a real search preempts it.
  */
 async function warmUp(threads: number, run: MinerPool['run'], stop: AbortController, durationMs: number): Promise<WarmUp> {
   const began = performance.now();
@@ -225,8 +226,12 @@ async function warmUp(threads: number, run: MinerPool['run'], stop: AbortControl
     clearTimeout(timer);
     timer = setTimeout(() => ((finished = true), stop.abort()), durationMs);
   }, 2);
+  // The page's own kernel too, so a search's first slice starts at once.
+  callingThreadState('auto').catch(() => undefined);
   try {
-    await searchNonce({ body: WARM_BODY, difficulty: 64, pool: watched, kernel: 'auto', signal: stop.signal });
+    // The workers alone: the page's thread stays free for the page (and for a search that
+    // starts meanwhile, whose own share of the page's thread would otherwise be halved).
+    await searchNonce({ body: WARM_BODY, difficulty: 64, pool: watched, kernel: 'auto', signal: stop.signal, callingThread: false });
   } catch (err) {
     if (!(err instanceof TpkitError && err.code === 'ABORTED')) throw err;
   } finally {

@@ -93,7 +93,7 @@ export function compiledWasmModules(): Partial<Record<WasmFlavor, WebAssembly.Mo
   return { ...moduleCache };
 }
 
-/** Adopts modules compiled by another thread: loading those flavors here compiles nothing. */
+/** Adopts modules compiled elsewhere (another thread, or tpkit/kernels on a page): loading those flavors here compiles and fetches nothing. */
 export function adoptWasmModules(modules: Partial<Record<WasmFlavor, WebAssembly.Module>>): void {
   for (const flavor of ['scalar', 'simd'] as const) {
     const module = modules[flavor];
