@@ -153,6 +153,19 @@ test('identical resubmission returns the same txid and never registers twice', a
   assert.is(await send(pay1), first);
 });
 
+test('a transfer resubmitted while pending gets the same txid and is applied once', async () => {
+  // A client that lost the answer to its submission sends the same bytes again.
+  const seq = (await node.get(`/api/address/${addressToText(dev.address)}/seq`)).body.seq as number;
+  const before = await balance(dev2.address);
+  const tx = transfer({ key: dev.key, from: dev.address, to: dev2.address, seq: seq + 1, t: nextT(), payload: [pay(7), fee(5)] });
+  const [a, b] = await Promise.all([node.submit(tx), node.submit(tx)]);
+  assert.is(a.status, 200, JSON.stringify(a.body));
+  assert.is(b.status, 200, JSON.stringify(b.body));
+  assert.is(b.body.txid, a.body.txid);
+  assert.is((await waitStatus(node, a.body.txid)).res, 'ok');
+  assert.is(await balance(dev2.address), before + 7n, 'paid once');
+});
+
 test('a failed transaction resubmitted gets a new txid (it may succeed now)', async () => {
   const seq = (await node.get(`/api/address/${addressToText(dev2.address)}/seq`)).body.seq as number;
   const big = (await balance(dev2.address)) + 10n;
