@@ -13,21 +13,31 @@ import { ABORTED, RUNNING, type SearchTask } from '../src/pow/search-task.js';
 const pool = createMinerPool(2);
 
 /** Wraps the pool to record when each task settled and what it returned. */
-function recordingPool(): MinerPool & { settled: { at: number; found: boolean; hashes: number }[]; tasks: SearchTask[] } {
+function recordingPool(): MinerPool & { settled: { at: number; found: boolean; hashes: number }[]; tasks: SearchTask[]; flagLeftRunning: number } {
   const inner = pool;
   const settled: { at: number; found: boolean; hashes: number }[] = [];
   const tasks: SearchTask[] = [];
-  return {
+  const recording = {
     threads: inner.threads,
     settled,
     tasks,
-    run: async (task) => {
+    /** Tasks that returned a nonce with the shared stop flag still RUNNING (it is then raised here, so the test ends). */
+    flagLeftRunning: 0,
+    run: async (task: SearchTask) => {
       tasks.push(task);
       const result = await inner.run(task);
+      if (result.nonce !== null) {
+        const flag = new Int32Array(task.control);
+        if (Atomics.load(flag, 0) === RUNNING) {
+          recording.flagLeftRunning++;
+          Atomics.store(flag, 0, ABORTED);
+        }
+      }
       settled.push({ at: performance.now(), found: result.nonce !== null, hashes: result.hashes });
       return result;
     },
   };
+  return recording;
 }
 
 const sha512Bits = (body: Uint8Array) => leadingZeroBits(createHash('sha512').update(body).digest());
@@ -64,6 +74,7 @@ test('the first solution stops every thread, and none is left running', async ()
     assert.is(pool.completed - completedBefore, 2);
     assert.is(pool.queueSize, 0);
     assert.is(recording.settled.filter((s) => s.found).length >= 1, true);
+    assert.is(recording.flagLeftRunning, 0, 'the thread that found the nonce raised the shared stop flag');
     // The result's count is every thread's hashes, published through the shared counter.
     assert.is(result.hashes, recording.settled.reduce((sum, s) => sum + s.hashes, 0));
   }
