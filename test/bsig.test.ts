@@ -309,4 +309,25 @@ test('a timestamp, createduration or expire of more than 8 bytes is ignored as t
   assert.is(onlyLong.createDuration, undefined);
 });
 
+test('r or s out of 1..n-1 is SIG_INVALID, even where its low 256 bits are a valid signature', () => {
+  const data = utf8.encode('range');
+  const bsig = signBsig(data, generateSecretKey());
+  const decoded = decodeBsig(bsig);
+  const { r, s } = parseDerSignature(decoded.signature);
+  assert.ok(verifyBsig(bsig, data).valid);
+  const cases: [bigint, bigint, string][] = [
+    [r + (1n << 256n), s, 'r + 2^256'],
+    [r, s + (1n << 256n), 's + 2^256'],
+    [r + N, s, 'r + n'],
+    [0n, s, 'r = 0'],
+    [r, 0n, 's = 0'],
+    [N, s, 'r = n'],
+  ];
+  for (const [badR, badS, label] of cases) {
+    const result = verifyBsig(encodeBsig(encodeDerSignature(badR, badS), decoded.signedFields), data);
+    assert.is(result.valid, false, label);
+    assert.is(result.reason, 'SIG_INVALID', label);
+  }
+});
+
 test.run();
