@@ -7,7 +7,7 @@ import os from 'node:os';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { concatBytes, hexToBytes } from '../src/bytes.js';
 import { decodeBsig } from '../src/crypto/bsig-tlv.js';
-import { sha256 } from '../src/crypto/hash.js';
+import { sha256 } from '../src/hash.js';
 import { generateSecretKey, publicKeyOf } from '../src/crypto/keys.js';
 import { signTx, verifyTx } from '../src/crypto/sign-tx.js';
 import { decodeTx } from '../src/codec/container.js';

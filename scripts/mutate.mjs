@@ -6,7 +6,8 @@
 // per-file time limit, and the source is restored. A mutation is killed by a failure, killed by
 // the time limit (a hang: counted apart, since a hang is a weaker catch), or it survives.
 // A mutation whose text no longer occurs exactly once in its file is "stale": listed and counted
-// apart, never run, so the list can be brought up to date after the code moves.
+// apart, never run, so the list can be brought up to date after the code moves. Every named test
+// file first runs once without any mutation: a mutation naming one that already fails is not run.
 //
 //   node scripts/mutate.mjs [--only REGEX] [--timeout SECONDS] [--check]
 //
@@ -117,11 +118,31 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
-const results = [];
 const began = performance.now();
+// Baseline: every named file must pass on the unmutated source, or a "kill" would mean nothing.
+const baselineFailing = new Set();
+{
+  const files = [...new Set(runnable.flatMap((m) => m.tests))].sort();
+  const buildError = build(['ts']);
+  if (buildError) throw new Error(`the unmutated source does not build: ${buildError}`);
+  for (const file of files) {
+    const r = await runTestFile(file, { timeoutMs });
+    if (r.failed > 0 || r.skipped > 0) baselineFailing.add(file);
+  }
+  const seconds = ((performance.now() - began) / 1000).toFixed(0);
+  console.log(`baseline: ${files.length} test files in ${seconds} s${baselineFailing.size ? `; failing before any mutation: ${[...baselineFailing].join(', ')}` : ', all pass'}`);
+}
+
+const results = [];
 const ORDER = ['wasm', 'ts', 'browser'];
 let dirty = new Set();
 for (const [i, m] of runnable.entries()) {
+  const failing = m.tests.filter((t) => baselineFailing.has(t));
+  if (failing.length) {
+    results.push({ ...m, outcome: 'baseline', detail: `${failing.join(', ')} fail without the mutation` });
+    console.log(`${String(i + 1).padStart(3)}/${runnable.length} BASELINE ${m.id}  (not run: ${failing.join(', ')} fail without the mutation)`);
+    continue;
+  }
   const path = join(ROOT, m.file);
   const original = readFileSync(path, 'utf8');
   writeFileSync(JOURNAL, JSON.stringify({ file: m.file, original }));
@@ -182,6 +203,11 @@ if (noBuild.length) {
   console.log('Did not build (fix the mutation):');
   for (const s of noBuild) console.log(`  ${s.id}  ${s.detail}`);
 }
+const notRun = results.filter((r) => r.outcome === 'baseline');
+if (notRun.length) {
+  console.log('Not run (a named test file fails without any mutation):');
+  for (const s of notRun) console.log(`  ${s.id}  ${s.detail}`);
+}
 if (stale.length) {
   console.log('Stale (the code moved; update the list):');
   for (const s of stale) console.log(`  ${s.id}  ${s.file}: ${s.why}`);
@@ -189,7 +215,8 @@ if (stale.length) {
 const minutes = ((performance.now() - began) / 60000).toFixed(1);
 console.log(
   `\n${selected.length} mutations in ${minutes} min: ${killed} killed by a failure, ${timeouts} killed by the time limit, ` +
-    `${survivors.length} survived, ${stale.length} stale, ${noBuild.length} did not build`,
+    `${survivors.length} survived, ${stale.length} stale, ${noBuild.length} did not build` +
+    (notRun.length ? `, ${notRun.length} not run (failing baseline)` : ''),
 );
 console.log(`score ${pct(killed + timeouts)} % killed (${pct(killed)} % by a failure)`);
-process.exit(survivors.length || stale.length || noBuild.length ? 1 : 0);
+process.exit(survivors.length || stale.length || noBuild.length || notRun.length ? 1 : 0);

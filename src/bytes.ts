@@ -36,15 +36,6 @@ export function hexToBytes(hex: string): Uint8Array {
 }
 
 /** Loops, not regexes: inputs of many megabytes must not exhaust the regex engine's stack or time. */
-function withoutWhitespace(text: string): string {
-  let i = 0;
-  while (i < text.length && !isSpace(text.charCodeAt(i))) i++;
-  if (i === text.length) return text;
-  let out = text.slice(0, i);
-  for (; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) out += text[i];
-  return out;
-}
-
 function isSpace(code: number): boolean {
   return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0xfeff || code === 0x2028 || code === 0x2029;
 }
@@ -79,22 +70,29 @@ export function bytesToBase64(bytes: Uint8Array): string {
  */
 export function base64ToBytes(text: string): Uint8Array {
   if (typeof text !== 'string') throw new ArgumentError(`"base64" expected a string, got ${describeValue(text)}`);
-  const clean = withoutWhitespace(text);
-  let end = clean.length;
-  while (end > 0 && clean.charCodeAt(end - 1) === 61 /* = */) end--;
-  const unpadded = clean.slice(0, end);
-  const padding = clean.length - unpadded.length;
   const fail = (details: string) => new DecodeError('BAD_BASE64', 'Invalid base64', { details });
-  if (padding > 2 || (padding > 0 && clean.length % 4 !== 0)) throw fail('wrong padding');
-  if (unpadded.length % 4 === 1) throw fail(`impossible length ${unpadded.length}`);
-  const out = new Uint8Array(Math.floor((unpadded.length * 3) / 4));
+  // First pass, building nothing: every character checked, the significant ones and the
+  // padding counted, so text that is not base64 is refused at its first wrong character.
+  let count = 0;
+  let padding = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (isSpace(code)) continue;
+    count++;
+    if (code === 61 /* = */) padding++;
+    else if (padding > 0 || code >= 128 || B64_INDEX[code] < 0) throw fail(`bad character at ${i}`);
+  }
+  const unpaddedLength = count - padding;
+  if (padding > 2 || (padding > 0 && count % 4 !== 0)) throw fail('wrong padding');
+  if (unpaddedLength % 4 === 1) throw fail(`impossible length ${unpaddedLength}`);
+  const out = new Uint8Array(Math.floor((unpaddedLength * 3) / 4));
   let acc = 0;
   let bits = 0;
   let pos = 0;
-  for (let i = 0; i < unpadded.length; i++) {
-    const code = unpadded.charCodeAt(i);
-    const value = code < 128 ? B64_INDEX[code] : -1;
-    if (value < 0) throw fail(`bad character at ${i}`);
+  for (let i = 0; i < text.length && pos < out.length; i++) {
+    const code = text.charCodeAt(i);
+    if (isSpace(code)) continue;
+    const value = B64_INDEX[code];
     acc = (acc << 6) | value;
     bits += 6;
     if (bits >= 8) {

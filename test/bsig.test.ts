@@ -7,7 +7,7 @@ import { bsigDigest, signBsig, verifyBsig } from '../src/crypto/bsig.js';
 import { BSIG_TAG, decodeBsig, encodeBsig, encodeTlv, encodeTlvs } from '../src/crypto/bsig-tlv.js';
 import { encodeDerSignature, parseDerSignature } from '../src/crypto/der.js';
 import { createSigner } from '../src/crypto/ecdsa.js';
-import { sha256 } from '../src/crypto/hash.js';
+import { sha256 } from '../src/hash.js';
 import { generateSecretKey, publicKeyOf } from '../src/crypto/keys.js';
 import { publicKeyToPem } from '../src/crypto/pem.js';
 import { vectors } from './vectors.js';

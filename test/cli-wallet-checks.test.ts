@@ -148,7 +148,7 @@ test('a key file used against another chain warns (send, balance); without --fro
   assert.is((await tpkit(['keygen', '--out', fresh])).code, 0);
   const unregistered = await tpkit(['balance', '--key', fresh]);
   assert.is(unregistered.code, 2);
-  assert.match(unregistered.err, /^tpkit balance: .*fresh\.key names no wallet yet: register it first \(tpkit register --key /);
+  assert.match(unregistered.err, /^tpkit balance: .*fresh\.key records no wallet address: if this key already has a wallet, give the ADDRESS or record it once with tpkit keygen --key .*; only a key that never had a wallet needs tpkit register --key /);
   const home = await tpkit(['send', '--key', walletFile, '--to', dev, '--amount', '1', '--currency', 'SK']);
   assert.is(home.code, 0, home.err);
   assert.not.match(home.err, /warning/);

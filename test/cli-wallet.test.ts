@@ -208,17 +208,21 @@ test('Ctrl-C while mining stops the workers and exits 130; the key file is left 
     const keyFile = join(dir, 'interrupted.key');
     assert.is((await tpkit(['keygen', '--out', keyFile])).code, 0);
     const before = readFileSync(keyFile, 'utf8');
+    let sentAt = 0;
     const run = await tpkit(['register', '--key', keyFile, '--node', hard.url], {
       started: (child) => {
         asked.then(() =>
           setTimeout(() => {
+            sentAt = performance.now();
             child.kill('SIGINT');
           }, 300),
         );
       },
     });
+    const stopMs = performance.now() - sentAt;
     assert.is(run.code, 130, run.err);
     assert.match(run.err, /tpkit register: interrupted/);
+    console.log(`  register exited ${stopMs.toFixed(0)} ms after Ctrl-C`);
     assert.is(readFileSync(keyFile, 'utf8'), before);
     assert.not.ok(requests.some((line) => line.includes('/api/tx/new')), 'nothing was submitted');
   } finally {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { hexToBytes } from '../src/bytes.js';
 import { decodeBody } from '../src/codec/body-decode.js';
-import { keysHash } from '../src/crypto/keys-hash.js';
+import { keysHash } from '../src/codec/keys-hash.js';
 import { publicKeyOf } from '../src/crypto/keys.js';
 import { verifyTx } from '../src/crypto/sign-tx.js';
 import { leadingZeroBits } from '../src/pow/bits.js';

@@ -51,7 +51,7 @@ test('a task that sees the stop flag set does no work; a range without a solutio
   const body = randomBytes(70);
   const stopped = task(body, 1, 0n, 1000n);
   new Int32Array(stopped.control)[0] = SOLVED;
-  assert.equal(runSearchTask(createKernel('scalar'), stopped), { nonce: null, hashes: 0, byKernel: {}, kernel: 'scalar', busyMs: 0 });
+  assert.equal(runSearchTask(createKernel('scalar'), stopped), { nonce: null, hashes: 0, byKernel: {}, kernel: 'scalar', busyMs: 0, next: 0n });
   const empty = task(body, 64, 0n, 3000n);
   const result = runSearchTask(createKernel('simd'), empty);
   assert.is(result.nonce, null);

@@ -2,8 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash, randomBytes } from 'node:crypto';
 import { hexToBytes } from '../src/bytes.js';
-import { sha256, sha512 } from '../src/crypto/hash.js';
-import { keysHash } from '../src/crypto/keys-hash.js';
+import { sha256, sha512 } from '../src/hash.js';
+import { keysHash } from '../src/codec/keys-hash.js';
 import { leadingZeroBits, powBits } from '../src/pow/bits.js';
 import { vectors } from './vectors.js';
 

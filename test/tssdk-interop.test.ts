@@ -15,7 +15,7 @@ import { decodeMsgpack, type MsgNode } from '../src/codec/msgpack.js';
 import { bsigDigest } from '../src/crypto/bsig.js';
 import { decodeBsig } from '../src/crypto/bsig-tlv.js';
 import { createSigner } from '../src/crypto/ecdsa.js';
-import { keysHash } from '../src/crypto/keys-hash.js';
+import { keysHash } from '../src/codec/keys-hash.js';
 import { publicKeyOf } from '../src/crypto/keys.js';
 import { signTx, verifyTx } from '../src/crypto/sign-tx.js';
 import { createClient, type AddressChange } from '../src/client/index.js';

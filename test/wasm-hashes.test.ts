@@ -6,14 +6,14 @@ import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { bytesToHex, hexToBytes } from '../src/bytes.js';
-import { sha256 } from '../src/crypto/hash.js';
-import { keysHash } from '../src/crypto/keys-hash.js';
+import { sha256 } from '../src/hash.js';
+import { keysHash } from '../src/codec/keys-hash.js';
 import { TpkitError } from '../src/errors.js';
 import { disableWasmHashes, enableWasmHashes, enableWasmHashesSync, wasmHashes } from '../src/wasm/hashes.js';
 import { vectors } from './vectors.js';
 
 test('importing the miner, the hashes and the CLI modules instantiates no WebAssembly', () => {
-  const modules = ['src/crypto/hash.js', 'src/wasm/kernel.js', 'src/wasm/hashes.js', 'src/pow/kernel.js',
+  const modules = ['src/hash.js', 'src/wasm/kernel.js', 'src/wasm/hashes.js', 'src/pow/kernel.js',
     'src/pow/calibrate.js', 'src/pow/mine-body.js', 'src/pow/search.js', 'src/pow/pool.node.js', 'src/cli/bench.js']
     .map((m) => new URL(`../${m}`, import.meta.url).href);
   const script = `

@@ -165,7 +165,16 @@ function parseKeyFile(text: string, path: string): ParsedKeyFile | { plainSecret
   };
 }
 
+/** 64 hex digits (0x or not), or 32 bytes as base64: a secret key, not a file name. */
+const LOOKS_LIKE_KEY = /^\s*((0x)?[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)\s*$/;
+
 function readText(path: string): string {
+  // Pasted where a file belongs, a key would be echoed in every message naming the path.
+  if (LOOKS_LIKE_KEY.test(path)) {
+    throw new ArgumentError('--key takes a key file, and this value looks like a secret key (it is not repeated here)', {
+      details: 'store the key encrypted with `tpkit keygen --import --out FILE` (it reads the key from a prompt or stdin) and pass --key FILE; a key typed on a command line also lands in the shell history',
+    });
+  }
   try {
     return readFileSync(path, 'utf8');
   } catch (cause) {

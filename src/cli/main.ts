@@ -16,7 +16,8 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   decode: { summary: 'Explain a transaction (base64, hex, a file or -)', load: () => import('./decode.js') },
   address: { summary: 'Convert and validate an address (text or 0x hex)', load: () => import('./address.js') },
-  keygen: { summary: 'Generate (or import) a key into a passphrase-encrypted key file', load: () => import('./keygen.js') },
+  keygen: { summary: 'Generate or import a key (hex, seed phrase, official export) into an encrypted key file', load: () => import('./keygen.js') },
+  export: { summary: "Write a key file's wallet as the official wallets' export file", load: () => import('./export.js') },
   register: { summary: 'Register a wallet for a key file: mine, submit, wait, record the address', load: () => import('./register.js') },
   balance: { summary: "Show a wallet's balances, seq and last block", load: () => import('./balance.js') },
   send: { summary: 'Send a transfer from a key file wallet, with the node fee, and wait for the block', load: () => import('./send.js') },

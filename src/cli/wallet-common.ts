@@ -84,12 +84,14 @@ export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm =
   return async () => {
     if (values['passphrase-file']) {
       try {
-        return nonEmpty(readFileSync(values['passphrase-file'], 'utf8').replace(/\r?\n$/, ''), confirm);
+        const text = readFileSync(values['passphrase-file'], 'utf8').replace(/\r?\n$/, '');
+        return confirm ? newPassphrase(text, '--passphrase-file') : text;
       } catch (cause) {
+        if (cause instanceof ArgumentError) throw cause;
         throw new ArgumentError(`--passphrase-file could not read '${values['passphrase-file']}'`, { cause });
       }
     }
-    if (process.env.TPKIT_PASSPHRASE !== undefined) return nonEmpty(process.env.TPKIT_PASSPHRASE, confirm);
+    if (process.env.TPKIT_PASSPHRASE !== undefined) return confirm ? newPassphrase(process.env.TPKIT_PASSPHRASE, 'TPKIT_PASSPHRASE') : process.env.TPKIT_PASSPHRASE;
     if (!process.stdin.isTTY) {
       throw new ArgumentError('A passphrase is needed and there is no terminal to ask on', {
         details: 'pass --passphrase-file FILE or set TPKIT_PASSPHRASE',
@@ -97,16 +99,22 @@ export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm =
     }
     const first = await promptHidden('Passphrase: ');
     if (confirm) {
-      if (first.length < 8) throw new ArgumentError('The passphrase must be at least 8 characters');
+      newPassphrase(first, 'the typed passphrase');
       if ((await promptHidden('Repeat passphrase: ')) !== first) throw new ArgumentError('The two passphrases differ');
     }
     return first;
   };
 }
 
-/** A new key file is not sealed under an empty passphrase: that only looks encrypted. */
-function nonEmpty(passphrase: string, creating: boolean): string {
-  if (creating && passphrase === '') throw new ArgumentError('The passphrase is empty', { details: 'choose one, or write plain hex with --plain' });
+/** Characters a new key file's passphrase needs, wherever it comes from. */
+export const MIN_PASSPHRASE = 8;
+
+/** A new key file is not sealed under an empty or short passphrase: that only looks encrypted. */
+function newPassphrase(passphrase: string, source: string): string {
+  if (passphrase === '') throw new ArgumentError(`The passphrase is empty (${source})`, { details: 'choose one, or write plain hex with --plain' });
+  if ([...passphrase].length < MIN_PASSPHRASE) {
+    throw new ArgumentError(`The passphrase must be at least ${MIN_PASSPHRASE} characters (${source})`, { details: 'a new key file is only as strong as its passphrase' });
+  }
   return passphrase;
 }
 
@@ -159,7 +167,7 @@ const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
     if (nodeError === 'WALLET_NOT_FOUND') return 'no wallet has that address on this node.';
     if (nodeError === 'BLOCK_NOT_FOUND') return 'no block has that hash or height on this node; `tpkit block latest` shows the newest.';
     if (nodeError === 'SENDER_KEY_MISMATCH') return "the key file's key is not the sending wallet's key.";
-    if (nodeError === 'SENDER_UNKNOWN') return 'the sending wallet does not exist on this node; register it (`tpkit register`) or check --from.';
+    if (nodeError === 'SENDER_UNKNOWN') return 'the sending wallet does not exist on this node; check --from and --node (a wallet lives on one chain).';
     if (nodeError === 'TIMESTAMP_OUT_OF_WINDOW') return "this machine's clock is an hour or more away from the node's; set it right.";
     if (nodeError === 'WRONG_CHAIN') return 'the address belongs to another chain than this node.';
     if (nodeError === 'MEMPOOL_FULL') return 'the node is busy; try again in a few seconds.';

@@ -7,11 +7,13 @@ import { addressFromText, addressToText } from '../codec/address.js';
 import { decodeTxid } from '../codec/txid.js';
 import { AbortError, ArgumentError, TpkitError } from '../errors.js';
 import { ApiError, TimeoutError, UnknownTxError } from './client-errors.js';
-import { requestJson, type HttpSettings } from './http.js';
+import { requestJson, type CallOptions, type HttpSettings } from './http.js';
 import { nodeStatusFrom, seqFrom, txidFrom, txStatusFrom, walletInfoFrom, type NodeStatus, type TxStatus, type WalletInfo } from './responses.js';
 import { checkTransactionTransport } from './transport-policy.js';
 import { devApi, type DevApi } from './dev.js';
 import { watchAddress, watchBlocks, watchTx, type AddressChange, type BlockSummary, type WatchOptions } from './watch.js';
+
+export type { CallOptions };
 
 export interface ClientOptions {
   /** The node's base URL, e.g. https://node.example:1443 or http://127.0.0.1:43280. */
@@ -22,10 +24,6 @@ export interface ClientOptions {
   allowInsecure?: boolean;
   /** Per-request time limit in ms (default 15000). */
   timeoutMs?: number;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
 }
 
 export interface WaitOptions extends CallOptions {

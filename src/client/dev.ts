@@ -4,8 +4,7 @@
 import { addressFromText, addressToText } from '../codec/address.js';
 import { hexToBytes } from '../bytes.js';
 import { toBigInt } from './api-json.js';
-import { requestJson, type HttpSettings, type JsonObject } from './http.js';
-import type { CallOptions } from './client.js';
+import { requestJson, type CallOptions, type HttpSettings, type JsonObject } from './http.js';
 
 export interface DevAccountInfo {
   index: number;

@@ -19,6 +19,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** What every client call takes: the caller's cancellation. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
 export type JsonObject = Record<string, unknown>;
 
 /** `base` + `path`, keeping any path prefix of the base URL (e.g. https://host/node1/). */

@@ -4,7 +4,7 @@
 
 import { ArgumentError, describeValue } from '../errors.js';
 import { expectBytes } from '../bytes.js';
-import { keysHash } from '../crypto/keys-hash.js';
+import { keysHash } from './keys-hash.js';
 import { KIND } from './constants.js';
 import { encodeMsgpack } from './msgpack-write.js';
 import { Uint64, type MsgValue } from './msgpack-types.js';

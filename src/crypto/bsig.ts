@@ -9,7 +9,7 @@ import { parseDerSignature } from './der.js';
 import {
   compactSignature, type DigestVerifier, isSignatureInRange, nobleVerifyDigest, type Signer, toSigner,
 } from './ecdsa.js';
-import { sha256 } from './hash.js';
+import { sha256 } from '../hash.js';
 import type { SecretKeyInput } from './keys.js';
 import { normalizePublicKey } from './keys.js';
 

@@ -1,7 +1,7 @@
 // The public crypto API: keys, PEM, keys hash, DER, BSig and transaction signatures.
 
-export { sha256, sha512 } from './hash.js';
-export { keysHash } from './keys-hash.js';
+export { sha256, sha512 } from '../hash.js';
+export { keysHash } from '../codec/keys-hash.js';
 export {
   generateSecretKey, isValidPublicKey, isValidSecretKey, normalizePublicKey, publicKeyOf, toSecretKeyBytes,
   PUBLIC_KEY_LENGTH, SECRET_KEY_LENGTH, UNCOMPRESSED_PUBLIC_KEY_LENGTH,

@@ -309,9 +309,8 @@ export class Chain {
       pending = this.mempool.txidForBody(tx.bodyHash); // it may have arrived meanwhile
       if (pending) return { txid: pending, duplicate: true };
     }
-    if (this.mempool.size >= this.config.limits.maxPending) {
-      throw new ValidationError('MEMPOOL_FULL', 'Too many pending transactions', { details: `${this.mempool.size} are waiting for a block; retry later` });
-    }
+    const full = this.mempool.refusal(tx, this.config.limits);
+    if (full) throw full;
     // The txid is taken only now, so a rejected or duplicate transaction consumes none.
     const { txid, timeNs } = this.nextTxid();
     tx.txid = txid;

@@ -6,6 +6,8 @@ import { addressToHex, addressToText, parseAddress } from '../codec/address.js';
 import { bytesToHex } from '../bytes.js';
 import { defaultConfig, checkConfig, type NodeConfig } from './config.js';
 import { ValidationError } from '../errors.js';
+import { allowHostEntry } from './host-policy.js';
+import { allowOriginEntry } from './origin-policy.js';
 import type { LogLevel } from './log.js';
 import { startNode as startLocalNode } from './node.js';
 
@@ -27,6 +29,10 @@ export interface StartNodeOptions {
   balance?: Record<string, bigint>;
   /** Default 'silent'. */
   logLevel?: LogLevel;
+  /** Host names answered beyond localhost, *.localhost and IP addresses (as --allow-host). */
+  allowHosts?: string[];
+  /** Origins whose pages may use the node beyond this machine's (as --allow-origin; '*' for any). */
+  allowOrigins?: string[];
   /** Any other node setting, as the keys of a `tpkit node --config` file. */
   config?: Partial<NodeConfig>;
 }
@@ -85,6 +91,8 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Running
   if (options.chain !== undefined) config.chain = options.chain;
   if (options.accounts !== undefined) config.accounts = options.accounts;
   if (options.balance !== undefined) config.faucet = options.balance;
+  if (options.allowHosts !== undefined) config.allowHosts = options.allowHosts.map((h, i) => allowHostEntry(h, `allowHosts[${i}]`));
+  if (options.allowOrigins !== undefined) config.allowOrigins = options.allowOrigins.map((o, i) => allowOriginEntry(o, `allowOrigins[${i}]`));
   config.instant = blockTime === 'instant';
   config.mineOnDemand = blockTime === 'on-demand';
   if (typeof blockTime === 'number') config.blockTimeMs = blockTime;

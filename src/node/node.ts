@@ -5,6 +5,7 @@ import { Chain, type ChainOptions } from './chain.js';
 import type { NodeConfig } from './config.js';
 import type { HttpTimeouts } from './http-guards.js';
 import { startServer, type RunningServer } from './http-server.js';
+import { isLoopbackListen } from './host-policy.js';
 import { createStaticHandler, defaultStaticRoots } from './static.js';
 import { createLogger, type Logger } from './log.js';
 import { createDevRoutes } from './dev-routes.js';
@@ -30,8 +31,25 @@ export interface LocalNode {
   close(): Promise<void>;
 }
 
+/**
+ * Beyond loopback anyone on the network can reach the node: the development API (secret keys,
+ * free money) goes off unless asked for with --dev-api. Returns the config to run with.
+ */
+function exposureChecked(config: NodeConfig, logger: Logger): NodeConfig {
+  if (config.allowOrigins.includes('*')) logger.warn('--allow-origin *: every web page this machine opens may use this node, its faucet and its development keys');
+  if (config.allowHosts.includes('*')) logger.warn('--allow-host *: the node answers any Host name, so a web page can reach it by DNS rebinding');
+  if (isLoopbackListen(config.host)) return config;
+  if (config.devApi && !config.devApiBeyondLoopback) {
+    logger.warn(`listening on ${config.host}, beyond this machine: the development API (/api/dev: faucet, mining, secret keys) is off; --dev-api turns it on`);
+    return { ...config, devApi: false };
+  }
+  logger.warn(`listening on ${config.host}, beyond this machine: anyone who reaches the port can use the node${config.devApi ? ', its faucet and its development keys (--dev-api)' : ''}`);
+  return config;
+}
+
 export async function startNode(config: NodeConfig, options: NodeOptions = {}): Promise<LocalNode> {
   const logger: Logger = options.logger ?? createLogger(config.logLevel);
+  config = exposureChecked(config, logger);
   const tls = loadTls(config);
   const ledgerDir = config.memory ? undefined : join(config.dataDir, 'ledger');
   await ensurePortFree(config.host, config.port);
@@ -46,9 +64,18 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
   }
   let server: RunningServer;
   const address = { url: '' };
+  const access = { allowHosts: config.allowHosts, allowOrigins: config.allowOrigins };
   try {
     server = await startServer(
-      { routes: [...createDevRoutes(chain), ...createRoutes(chain, address)], maxRequestBytes: config.limits.maxRequestBytes, tls, logger, staticFiles: createStaticHandler(defaultStaticRoots()), timeouts: options.httpTimeouts },
+      {
+        routes: [...createDevRoutes(chain), ...createRoutes(chain, address)],
+        maxRequestBytes: config.limits.maxRequestBytes,
+        tls,
+        logger,
+        staticFiles: createStaticHandler(defaultStaticRoots()),
+        timeouts: options.httpTimeouts,
+        access,
+      },
       config.host,
       config.port,
     );
@@ -57,7 +84,11 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
     throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? portInUse(config.host, config.port, err) : err;
   }
   address.url = server.url;
-  const hub = attachWsHub(server.server, chain, logger);
+  const { limits } = config;
+  const hub = attachWsHub(server.server, chain, logger, {
+    access,
+    limits: { connections: limits.wsConnections, connectionsPerAddress: limits.wsConnectionsPerAddress, bufferedBytes: limits.wsBufferedBytes },
+  });
   if (verifierBackend !== 'libsecp256k1') {
     logger.warn('signatures are verified with @noble/curves: secp256k1 (libsecp256k1) is not installed; npm install secp256k1 makes verification about 20 times faster');
   }

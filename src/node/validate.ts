@@ -11,7 +11,7 @@ import { decodeBody } from '../codec/body-decode.js';
 import type { Body } from '../codec/body-types.js';
 import { decodeTx } from '../codec/container.js';
 import { decodeBsig, type DecodedBsig } from '../crypto/bsig-tlv.js';
-import { keysHash } from '../crypto/keys-hash.js';
+import { keysHash } from '../codec/keys-hash.js';
 import { normalizePublicKey } from '../crypto/keys.js';
 import { CryptoError, TpkitError, ValidationError } from '../errors.js';
 import { powBits } from '../pow/bits.js';

@@ -1,7 +1,7 @@
 // Proof-of-work strength of a register body (R2, R3): leading zero bits of SHA-512(body).
 
 import { expectBytes } from '../bytes.js';
-import { sha512 } from '../crypto/hash.js';
+import { sha512 } from '../hash.js';
 
 /** Leading zero bits of a hash: 0x38… gives 2, 0x00 0x14… gives 11, all zeros gives 8·length. */
 export function leadingZeroBits(hash: Uint8Array): number {

@@ -5,7 +5,7 @@
 import { sha512 } from '@noble/hashes/sha2.js';
 import { ArgumentError } from '../errors.js';
 import { leadingZeroBits } from './bits.js';
-import type { MiningKernel } from './kernel.js';
+import type { MiningKernel } from './kernel-types.js';
 
 const U64_MAX = (1n << 64n) - 1n;
 

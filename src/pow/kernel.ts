@@ -5,24 +5,9 @@
 import { ArgumentError } from '../errors.js';
 import { loadWasm, loadWasmSync, simdSupported, wasmAvailable, type WasmFlavor, type WasmModule } from '../wasm/kernel.js';
 import { createJsKernel } from './kernel-js.js';
+import { KERNEL_NAMES, type KernelName, type MiningKernel } from './kernel-types.js';
 
-/**
- * 'hybrid': SIMD binary, scalar rounds with the message schedule in i64x2 lanes (the
- * fastest where SIMD exists); 'simd': SIMD binary, two nonces per compression in i64x2
- * lanes; 'scalar': the binary for engines without SIMD; 'js': no WebAssembly.
- */
-export type KernelName = 'hybrid' | 'simd' | 'scalar' | 'js';
-export const KERNEL_NAMES: readonly KernelName[] = ['hybrid', 'simd', 'scalar', 'js'];
-
-export interface MiningKernel {
-  readonly name: KernelName;
-  /** Nonces hashed per compression (2 for SIMD): range sizes should be multiples. */
-  readonly lanes: number;
-  /** Stores the body; its last 8 bytes are the big-endian nonce that search patches. */
-  init(body: Uint8Array): void;
-  /** Offset in [0, count) of the first nonce start + offset that qualifies, or -1. */
-  search(start: bigint, count: number, difficulty: number): number;
-}
+export { KERNEL_NAMES, type KernelName, type MiningKernel } from './kernel-types.js';
 
 /** Kernels this engine can run, the usually fastest first ('auto' measures and keeps the fastest). */
 export function availableKernels(): KernelName[] {

@@ -7,6 +7,7 @@ import { expectBytes } from '../bytes.js';
 import { ArgumentError, TpkitError } from '../errors.js';
 import { powBits } from './bits.js';
 import { defaultMinerPool } from './default-pool.js';
+import { callingThreadState } from './calling-thread.js';
 import { checkKernelChoice, type KernelName } from './kernel.js';
 import { searchNonce, type MinerPool, type MiningProgress } from './search.js';
 
@@ -24,6 +25,11 @@ export interface MineOptions {
   kernel?: KernelName | 'auto';
   /** First nonce searched (default 0). */
   startNonce?: bigint;
+  /**
+   * Hash on the calling thread too, in slices of a few milliseconds, until every pool thread
+   * hashes (default true): the search starts at once rather than after the threads' start-up.
+   */
+  callingThread?: boolean;
 }
 
 export interface MineResult {
@@ -41,6 +47,8 @@ export interface MineResult {
   kernel: KernelName;
   /** Hashes done by each kernel. */
   byKernel: Partial<Record<KernelName, number>>;
+  /** Hashes done on the calling thread while the pool's threads started (part of `hashes`). */
+  callingThreadHashes: number;
 }
 
 export async function resolvePool(pool: MinerPool | undefined): Promise<MinerPool> {
@@ -54,6 +62,8 @@ export async function mineBody(body: Uint8Array, options: MineOptions): Promise<
   expectBytes(body, 'body');
   if (body.length < 8) throw new ArgumentError(`"body" expected at least 8 bytes (the nonce), got ${body.length}`);
   const kernel = checkKernelChoice(options.kernel);
+  // The calling thread's kernels compile while the pool loads and its threads start.
+  if (options.callingThread !== false) callingThreadState(kernel).catch(() => undefined);
   const pool = await resolvePool(options.pool);
   const outcome = await searchNonce({
     body,
@@ -65,6 +75,7 @@ export async function mineBody(body: Uint8Array, options: MineOptions): Promise<
     onProgress: options.onProgress,
     progressIntervalMs: options.progressIntervalMs,
     startNonce: options.startNonce,
+    callingThread: options.callingThread,
   });
   const mined = body.slice();
   new DataView(mined.buffer).setBigUint64(mined.length - 8, outcome.nonce);
@@ -84,5 +95,6 @@ export async function mineBody(body: Uint8Array, options: MineOptions): Promise<
     searchMs: outcome.searchMs,
     kernel: used[0]?.[0] ?? (kernel === 'auto' ? 'js' : kernel),
     byKernel: outcome.byKernel,
+    callingThreadHashes: outcome.callingThreadHashes,
   };
 }

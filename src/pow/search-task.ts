@@ -11,6 +11,7 @@
 // different factor while the cores' other hardware threads are busy (all kernels return
 // the same nonces, so switching mid-range changes no answer).
 
+import type { WasmFlavor } from '../wasm/kernel.js';
 import type { KernelName, MiningKernel } from './kernel.js';
 import { KernelRace } from './kernel-race.js';
 
@@ -31,15 +32,22 @@ export interface SearchTask {
   end: bigint;
   kernel: KernelChoice;
   /**
-   * Int32Array[1]: the stop flag (RUNNING, SOLVED, ABORTED), shared by every task of a
-   * search. A plain ArrayBuffer where SharedArrayBuffer is unavailable (a browser page
-   * that is not cross-origin isolated): the pool then polls the flag between short runs.
+   * Int32Array: [0] the stop flag (RUNNING, SOLVED, ABORTED), shared by every task of a
+   * search; [1], when present, counts the tasks that have started hashing (the calling
+   * thread hands the search over once every thread has). A plain ArrayBuffer where
+   * SharedArrayBuffer is unavailable (a browser page that is not cross-origin isolated):
+   * the pool then polls the flag between short runs, and marks a start itself.
    */
   control: SharedArrayBuffer | ArrayBuffer;
   /** BigInt64Array[1]: hashes done by every task of a search. */
   counter: SharedArrayBuffer | ArrayBuffer;
   /** Target duration of one kernel call, so the flag is seen within about this long. */
   sliceMs: number;
+  /**
+   * WASM modules the calling thread compiled: a thread that has not compiled a flavor
+   * adopts these instead (each binary compiled once per process or page).
+   */
+  modules?: Partial<Record<WasmFlavor, WebAssembly.Module>>;
 }
 
 export interface SearchTaskResult {
@@ -52,6 +60,15 @@ export interface SearchTaskResult {
   kernel: KernelName;
   /** Milliseconds spent in kernel calls: the search itself, without start-up. */
   busyMs: number;
+  /** The first nonce of the range not searched (task.end when the range ran out). */
+  next?: bigint;
+}
+
+export interface RunOptions {
+  /** Return after the kernel call that ends past this performance.now() time (a time slice). */
+  untilMs?: number;
+  /** Count this run in control[1], the tasks that started hashing (default true). */
+  markStart?: boolean;
 }
 
 const MIN_SLICE = 256;
@@ -82,12 +99,18 @@ export function createSearchState(kernels: MiningKernel | readonly MiningKernel[
 const isState = (x: MiningKernel | readonly MiningKernel[] | SearchState): x is SearchState => 'race' in x;
 
 /** Runs a task on one kernel, a list of them (fresh state) or a thread's state (kept between tasks). */
-export function runSearchTask(kernels: MiningKernel | readonly MiningKernel[] | SearchState, task: SearchTask): SearchTaskResult {
+export function runSearchTask(
+  kernels: MiningKernel | readonly MiningKernel[] | SearchState,
+  task: SearchTask,
+  options: RunOptions = {},
+): SearchTaskResult {
   const state = isState(kernels) ? kernels : createSearchState(kernels);
   const { kernels: list, race, slice } = state;
   const stop = new Int32Array(task.control);
   const counter = new BigInt64Array(task.counter);
+  const until = options.untilMs ?? Infinity;
   for (const kernel of list) kernel.init(task.body);
+  if (options.markStart !== false && stop.length > 1) Atomics.add(stop, 1, 1);
   const byKernel: Partial<Record<KernelName, number>> = {};
   let cursor = task.start;
   let hashes = 0;
@@ -108,13 +131,14 @@ export function runSearchTask(kernels: MiningKernel | readonly MiningKernel[] | 
     race.record(use, done, took);
     if (offset >= 0) {
       Atomics.compareExchange(stop, 0, RUNNING, SOLVED);
-      return { nonce: cursor + BigInt(offset), hashes, byKernel, kernel: list[race.current].name, busyMs };
+      return { nonce: cursor + BigInt(offset), hashes, byKernel, kernel: list[race.current].name, busyMs, next: cursor + BigInt(done) };
     }
     cursor += BigInt(count);
     // Steer the slice toward sliceMs; halfway steps ride out timer noise.
     const ideal = took > MIN_MEASURED_MS ? (slice[use] * task.sliceMs) / took : slice[use] * 4;
     const next = Math.round((slice[use] + Math.min(ideal, slice[use] * 4)) / 2);
     slice[use] = Math.min(MAX_SLICE, Math.max(MIN_SLICE, next - (next % kernel.lanes)));
+    if (began + took >= until) break;
   }
-  return { nonce: null, hashes, byKernel, kernel: list[race.current].name, busyMs };
+  return { nonce: null, hashes, byKernel, kernel: list[race.current].name, busyMs, next: cursor };
 }

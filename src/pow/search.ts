@@ -1,20 +1,28 @@
-// The scheduling side of a multi-threaded nonce search, independent of the thread pool:
-// it splits the nonce space into one disjoint range per thread, shares a stop flag and
-// a hash counter with the tasks (SharedArrayBuffer), reports progress, and settles only
-// after every task has returned, so no thread is still hashing once the promise is
-// settled. A pool is anything that runs a SearchTask on some thread: worker threads in Node
-// (pool.node.ts), Web Workers in browsers.
+// The scheduling side of a multi-threaded nonce search, independent of the thread pool.
+// The calling thread hashes at once, in slices of a few milliseconds (calling-thread.ts),
+// while the pool's threads start; each pool thread takes its own disjoint range as soon as
+// it is ready, and the calling thread stops once every one of them hashes. All share a stop
+// flag and a hash counter (SharedArrayBuffer). The search returns the moment any thread
+// finds a nonce: threads still starting see the raised flag and return at once, unawaited;
+// threads that were hashing stop within one slice and are awaited, so their counts are in
+// the result and none is still hashing once the promise settles. A pool is anything that
+// runs a SearchTask on some thread: worker threads in Node (pool.node.ts), Web Workers in
+// browsers (pool.web.ts); a pool that shares no memory marks a task's start itself.
 
 import { expectBytes } from '../bytes.js';
 import { AbortError, ArgumentError, TpkitError } from '../errors.js';
 import { estimateMining } from './estimate.js';
+import { compiledWasmModules } from '../wasm/kernel.js';
+import { callingThreadState, searchOnCallingThread, type CallingThreadTally } from './calling-thread.js';
 import type { KernelName } from './kernel.js';
-import { ABORTED, RUNNING, type KernelChoice, type SearchTask, type SearchTaskResult } from './search-task.js';
+import { ABORTED, RUNNING, SOLVED, type KernelChoice, type SearchState, type SearchTask, type SearchTaskResult } from './search-task.js';
 
 export interface MinerPool {
   /** Threads the pool runs at once; a search uses at most this many. */
   readonly threads: number;
   run(task: SearchTask): Promise<SearchTaskResult>;
+  /** Starts every thread and readies its kernels ahead of need (optional). */
+  warm?(): Promise<unknown>;
 }
 
 export interface MiningProgress {
@@ -33,8 +41,13 @@ export interface SearchOptions {
   pool: MinerPool;
   /** A kernel, or 'auto': each thread keeps whichever of its kernels runs fastest. */
   kernel: KernelChoice;
-  /** Threads to use (default: all of the pool's). */
+  /** Pool threads to use (default: all of the pool's). */
   threads?: number;
+  /**
+   * Hash on the calling thread too until every pool thread hashes (default true): the
+   * search starts at once instead of after the threads' start-up. It takes the first range.
+   */
+  callingThread?: boolean;
   signal?: AbortSignal;
   onProgress?: (progress: MiningProgress) => void;
   progressIntervalMs?: number;
@@ -44,9 +57,9 @@ export interface SearchOptions {
    * costs about a microsecond, 0.03 % of a slice).
    */
   sliceMs?: number;
-  /** First nonce of thread 0's range (default 0). */
+  /** First nonce of the first range (default 0). */
   startNonce?: bigint;
-  /** Nonces per thread (default 2^56). */
+  /** Nonces per range, one range per thread (default 2^56). */
   rangePerThread?: bigint;
 }
 
@@ -61,6 +74,8 @@ export interface SearchOutcome {
   searchMs: number;
   /** Hashes done by each kernel, all threads together. */
   byKernel: Partial<Record<KernelName, number>>;
+  /** Hashes done on the calling thread (included in `hashes`). */
+  callingThreadHashes: number;
 }
 
 const NONCE_LIMIT = 1n << 64n;
@@ -86,15 +101,28 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   const threads = checkOptions(options);
   const { body, difficulty, pool, kernel, signal, onProgress } = options;
   if (signal?.aborted) throw new AbortError('aborted before the search started');
+  const began = performance.now();
+  // The calling thread's kernels first: their compiled modules go to the pool's threads,
+  // which are meanwhile starting. Where they cannot load here, the pool alone searches.
+  let local: SearchState | undefined;
+  if (options.callingThread !== false) local = await callingThreadState(kernel).catch(() => undefined);
+  if (signal?.aborted) throw new AbortError('aborted before the search started');
   // Browsers hide SharedArrayBuffer from pages that are not cross-origin isolated.
   const Shared = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : ArrayBuffer;
-  const control = new Shared(4);
+  const control = new Shared(8);
   const counter = new Shared(8);
-  const stop = new Int32Array(control);
+  const flags = new Int32Array(control);
   const done = new BigInt64Array(counter);
   const range = options.rangePerThread ?? 1n << 56n;
   const first = options.startNonce ?? 0n;
-  const began = performance.now();
+  const sliceMs = options.sliceMs ?? 4;
+  const modules = compiledWasmModules();
+  const taskFor = (index: number): SearchTask | undefined => {
+    const start = first + BigInt(index) * range;
+    if (start >= NONCE_LIMIT - 1n) return undefined;
+    const end = start + range < NONCE_LIMIT ? start + range : NONCE_LIMIT - 1n;
+    return { body, difficulty, start, end, kernel, control, counter, sliceMs, modules };
+  };
 
   const progress = (): MiningProgress => {
     const hashes = Number(Atomics.load(done, 0));
@@ -115,50 +143,100 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
       // A failing progress callback must not leave the threads running.
     }
   };
-  const timer = onProgress ? setInterval(report, options.progressIntervalMs ?? 250) : undefined;
-  const onAbort = () => Atomics.compareExchange(stop, 0, RUNNING, ABORTED);
-  signal?.addEventListener('abort', onAbort, { once: true });
 
   let found: bigint | null = null;
   let failure: unknown;
   const byKernel: Partial<Record<KernelName, number>> = {};
   let busiestMs = 0;
-  const tasks: Promise<void>[] = [];
+  let launched = 0;
+  let returned = 0;
+  let localRunning = false;
+  const tally: CallingThreadTally = { hashes: 0, busyMs: 0, byKernel: {} };
+
+  let settle!: () => void;
+  const settled = new Promise<void>((resolve) => (settle = resolve));
+  // Settled once a nonce is found, the user aborts or a thread fails, as soon as every
+  // thread that started hashing has returned; or once every range is searched.
+  const check = () => {
+    const stopped = Atomics.load(flags, 0) !== RUNNING || failure !== undefined;
+    const allDone = returned === launched && !localRunning;
+    if (allDone || (stopped && !localRunning && returned >= Atomics.load(flags, 1))) settle();
+  };
+  const onAbort = () => {
+    Atomics.compareExchange(flags, 0, RUNNING, ABORTED);
+    check();
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = onProgress ? setInterval(report, options.progressIntervalMs ?? 250) : undefined;
+
+  const offset = local ? 1 : 0;
   for (let i = 0; i < threads; i++) {
-    const start = first + BigInt(i) * range;
-    if (start >= NONCE_LIMIT - 1n) break;
-    const end = start + range < NONCE_LIMIT ? start + range : NONCE_LIMIT - 1n;
-    const task: SearchTask = { body, difficulty, start, end, kernel, control, counter, sliceMs: options.sliceMs ?? 4 };
-    tasks.push(
-      pool.run(task).then(
-        (result) => {
-          if (result.nonce !== null && found === null) found = result.nonce;
-          busiestMs = Math.max(busiestMs, result.busyMs ?? 0);
-          for (const [name, count] of Object.entries(result.byKernel) as [KernelName, number][]) {
-            byKernel[name] = (byKernel[name] ?? 0) + count;
-          }
-        },
-        (err: unknown) => {
-          failure ??= err;
-          Atomics.compareExchange(stop, 0, RUNNING, ABORTED);
-        },
-      ),
+    const task = taskFor(i + offset);
+    if (!task) break;
+    launched++;
+    pool.run(task).then(
+      (result) => {
+        returned++;
+        if (result.nonce !== null && found === null) found = result.nonce;
+        busiestMs = Math.max(busiestMs, result.busyMs ?? 0);
+        for (const [name, count] of Object.entries(result.byKernel) as [KernelName, number][]) {
+          byKernel[name] = (byKernel[name] ?? 0) + count;
+        }
+        check();
+      },
+      (err: unknown) => {
+        returned++;
+        failure ??= err;
+        Atomics.compareExchange(flags, 0, RUNNING, ABORTED);
+        check();
+      },
     );
   }
+  const localTask = local ? taskFor(0) : undefined;
+  if (local && localTask) {
+    localRunning = true;
+    const handOver = () => launched > 0 && Atomics.load(flags, 1) >= launched;
+    searchOnCallingThread(local, localTask, handOver, tally).then(
+      (nonce) => {
+        if (nonce !== null && found === null) found = nonce;
+      },
+      (err: unknown) => {
+        failure ??= err;
+        Atomics.compareExchange(flags, 0, RUNNING, ABORTED);
+      },
+    ).finally(() => {
+      localRunning = false;
+      check();
+    });
+  }
+  check();
   try {
-    await Promise.all(tasks);
+    await settled;
   } finally {
     if (timer !== undefined) clearInterval(timer);
     signal?.removeEventListener('abort', onAbort);
   }
-  if (failure !== undefined) throw failure;
+  // Threads still starting, or queued behind another search, see this and return at once.
+  Atomics.compareExchange(flags, 0, RUNNING, found !== null ? SOLVED : ABORTED);
+  if (failure !== undefined && found === null) throw failure;
   if (found === null) {
     if (signal?.aborted) throw new AbortError('mining aborted');
     throw new TpkitError('MINING_EXHAUSTED', 'No nonce reached the difficulty', {
       details: `searched ${Number(Atomics.load(done, 0))} nonces at difficulty ${difficulty}`,
     });
   }
+  for (const [name, count] of Object.entries(tally.byKernel) as [KernelName, number][]) {
+    byKernel[name] = (byKernel[name] ?? 0) + count;
+  }
   report();
   const elapsedMs = performance.now() - began;
-  return { nonce: found, hashes: Number(Atomics.load(done, 0)), elapsedMs, searchMs: busiestMs > 0 ? Math.min(busiestMs, elapsedMs) : elapsedMs, byKernel };
+  busiestMs = Math.max(busiestMs, tally.busyMs);
+  return {
+    nonce: found,
+    hashes: Number(Atomics.load(done, 0)),
+    elapsedMs,
+    searchMs: busiestMs > 0 ? Math.min(busiestMs, elapsedMs) : elapsedMs,
+    byKernel,
+    callingThreadHashes: tally.hashes,
+  };
 }

@@ -1,29 +1,51 @@
-// What a miner thread serves: search tasks (search-task.ts) on kernels it compiled once.
-// Shared by the Node worker thread (worker.ts) and the browser's Web Worker (worker.web.ts).
-// Kernels compile asynchronously, so a browser never compiles WASM synchronously.
+// What a miner thread serves: search tasks (search-task.ts) on kernels it loaded once.
+// Shared by the Node worker thread (worker.ts), the browser's Web Worker (worker.web.ts)
+// and the calling thread's share of a search (calling-thread.ts). Kernels load
+// asynchronously, so a browser never compiles WASM synchronously; a task may carry the
+// modules the calling thread compiled, which the thread adopts instead of compiling.
 
+import { adoptWasmModules } from '../wasm/kernel.js';
 import { availableKernels, loadKernel, type KernelName } from './kernel.js';
 import {
-  createSearchState, runSearchTask, type KernelChoice, type SearchState, type SearchTask, type SearchTaskResult,
+  createSearchState, runSearchTask, type KernelChoice, type RunOptions, type SearchState, type SearchTask, type SearchTaskResult,
 } from './search-task.js';
 
-export type TaskRunner = (task: SearchTask) => Promise<SearchTaskResult>;
+export type TaskRunner = (task: SearchTask, options?: RunOptions) => Promise<SearchTaskResult>;
 
-export async function createTaskRunner(): Promise<TaskRunner> {
-  // One state per kernel choice for the thread's lifetime: which kernel 'auto' keeps,
-  // and each kernel's slice size, carry over from one search to the next.
+/** The kernels a choice runs: 'auto' is every WASM kernel this engine has, else the JS one. */
+export function kernelsFor(choice: KernelChoice): KernelName[] {
+  if (choice !== 'auto') return [choice];
+  const wasm = availableKernels().filter((name) => name !== 'js');
+  return wasm.length > 0 ? wasm : ['js'];
+}
+
+/**
+ * One search state per kernel choice for the thread's lifetime: which kernel 'auto' keeps,
+ * and each kernel's slice size, carry over from one search to the next.
+ */
+export function createStateCache(): (choice: KernelChoice) => Promise<SearchState> {
   const states = new Map<KernelChoice, Promise<SearchState>>();
-  const state = (choice: KernelChoice) => {
+  return (choice) => {
     let found = states.get(choice);
     if (!found) {
-      // 'auto' runs every WASM kernel this engine has, else the JS one.
-      const wasm = availableKernels().filter((name) => name !== 'js');
-      const names: KernelName[] = choice !== 'auto' ? [choice] : wasm.length > 0 ? wasm : ['js'];
-      found = Promise.all(names.map(loadKernel)).then(createSearchState);
+      found = Promise.all(kernelsFor(choice).map(loadKernel)).then(createSearchState);
+      // A failed load is not kept: the next task tries again.
+      found.catch(() => states.delete(choice));
       states.set(choice, found);
     }
     return found;
   };
-  await state('auto');
-  return async (task) => runSearchTask(await state(task.kernel), task);
+}
+
+/**
+ * A thread's runner. Nothing is compiled until the first task, which normally brings the
+ * calling thread's compiled modules; `warm` loads the 'auto' kernels at once instead.
+ */
+export async function createTaskRunner(warm = false): Promise<TaskRunner> {
+  const state = createStateCache();
+  if (warm) await state('auto');
+  return async (task, options) => {
+    if (task.modules) adoptWasmModules(task.modules);
+    return runSearchTask(await state(task.kernel), task, options);
+  };
 }

@@ -1,4 +1,4 @@
-// The WASM instance that src/crypto/hash.ts uses for SHA-256 once a caller has loaded
+// The WASM instance that src/hash.ts uses for SHA-256 once a caller has loaded
 // it. Loading is explicit (enableWasmHashes) so that importing the library never
 // compiles anything; until then, and wherever WebAssembly is missing, the hashes stay
 // on @noble/hashes. Measured on the dev machine (Node 20): WASM SHA-256 is 3.0x

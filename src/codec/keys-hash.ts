@@ -2,7 +2,7 @@
 
 import { compareBytes, concatBytes, expectBytes } from '../bytes.js';
 import { ArgumentError } from '../errors.js';
-import { sha256 } from './hash.js';
+import { sha256 } from '../hash.js';
 
 export function keysHash(publicKeys: readonly Uint8Array[]): Uint8Array {
   if (!Array.isArray(publicKeys) || publicKeys.length === 0) {

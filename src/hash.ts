@@ -3,7 +3,7 @@
 // moves to the WASM module once a caller has loaded it (src/wasm/hashes.ts).
 
 import { sha256 as nobleSha256, sha512 as nobleSha512 } from '@noble/hashes/sha2.js';
-import { wasmHashes } from '../wasm/hashes.js';
+import { wasmHashes } from './wasm/hashes.js';
 
 export function sha256(data: Uint8Array): Uint8Array {
   const wasm = wasmHashes();

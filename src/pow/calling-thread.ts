@@ -1,0 +1,62 @@
+// The calling thread's share of a search: it hashes at once, in slices of a few
+// milliseconds with a turn of the event loop between two, while the pool's threads start.
+// It stops as soon as every pool thread hashes, or the search stops. The kernels it loads
+// are kept for the thread's lifetime, so their compiled modules can be handed to the pool.
+
+import type { KernelName } from './kernel.js';
+import { RUNNING, runSearchTask, type KernelChoice, type SearchState, type SearchTask } from './search-task.js';
+import { createStateCache } from './task-runner.js';
+
+const states = createStateCache();
+
+/** The calling thread's kernels for a choice, loaded (compiled) once. */
+export function callingThreadState(choice: KernelChoice): Promise<SearchState> {
+  return states(choice);
+}
+
+/** Lets the event loop run (timers, I/O, worker messages) before the next slice. */
+export function yieldToEventLoop(): Promise<void> {
+  if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
+  // Browsers: a message task, not setTimeout, which clamps to 4 ms after a few nestings.
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+export interface CallingThreadTally {
+  hashes: number;
+  busyMs: number;
+  byKernel: Partial<Record<KernelName, number>>;
+}
+
+/**
+ * Searches task.start .. task.end - 1 in time slices until it finds a nonce (returned),
+ * the range ends, the stop flag is raised or `handOver()` says the pool has taken over
+ * (null). `tally` is updated after every slice, so a search that ends meanwhile counts it.
+ */
+export async function searchOnCallingThread(
+  state: SearchState,
+  task: SearchTask,
+  handOver: () => boolean,
+  tally: CallingThreadTally,
+): Promise<bigint | null> {
+  const stop = new Int32Array(task.control);
+  let cursor = task.start;
+  while (cursor < task.end && Atomics.load(stop, 0) === RUNNING && !handOver()) {
+    const result = runSearchTask(state, { ...task, start: cursor }, { untilMs: performance.now() + task.sliceMs, markStart: false });
+    tally.hashes += result.hashes;
+    tally.busyMs += result.busyMs;
+    for (const [name, count] of Object.entries(result.byKernel) as [KernelName, number][]) {
+      tally.byKernel[name] = (tally.byKernel[name] ?? 0) + count;
+    }
+    if (result.nonce !== null) return result.nonce;
+    cursor = result.next ?? task.end;
+    await yieldToEventLoop();
+  }
+  return null;
+}

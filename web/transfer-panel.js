@@ -1,0 +1,119 @@
+// Section 3, transfers: signs and sends from the wallet in section 2, and lists each
+// transfer with its state (preparing -> submitting -> pending -> included or failed).
+
+import { transfer } from './browser/tpkit.js';
+import { $, clearError, showError } from './dom.js';
+import { explain, explainTxReason, InputError } from './explain.js';
+import { formatCount } from './format.js';
+import { needClient } from './state.js';
+import { readAddress, readSecretKey, refreshBalance, rememberAddress } from './wallet-panel.js';
+
+const TRANSFER_STATES = {
+  preparing: "preparing (reading the seq and the node's fee)",
+  submitting: 'submitting',
+  pending: 'pending',
+  included: 'included',
+  failed: 'failed',
+};
+
+/** A transaction's result: from the live stream, or by polling where the node has none. */
+async function settled(client, txid) {
+  try {
+    return await client.watchTx(txid, { timeoutMs: 60_000 });
+  } catch (err) {
+    if (err?.code === 'NETWORK_ERROR') return client.waitForTx(txid);
+    throw err;
+  }
+}
+
+function transferItem(summary) {
+  const li = document.createElement('li');
+  const head = document.createElement('div');
+  const what = document.createElement('span');
+  what.textContent = `${summary}: `;
+  const stateEl = document.createElement('span');
+  stateEl.className = 'state';
+  head.append(what, stateEl);
+  const details = document.createElement('div');
+  details.className = 'details';
+  const history = document.createElement('div');
+  history.className = 'history';
+  li.append(head, details, history);
+  $('transfers').prepend(li);
+  const steps = [];
+  return {
+    li,
+    set(name, detail) {
+      li.dataset.state = name;
+      stateEl.textContent = TRANSFER_STATES[name] ?? name;
+      stateEl.className = `state state-${name}`;
+      if (detail !== undefined) details.textContent = detail;
+      if (steps[steps.length - 1] !== name) steps.push(name);
+      history.textContent = `Status: ${steps.join(' → ')}`;
+      li.dataset.history = steps.join(' ');
+    },
+  };
+}
+
+export async function sendTransfer() {
+  clearError('transfer-error');
+  let client;
+  let secretKey;
+  let from;
+  let to;
+  let amount;
+  const currency = $('transfer-currency').value.trim();
+  const message = $('transfer-message').value;
+  try {
+    client = needClient();
+    from = readAddress('address', 'Sending wallet address (section 2)');
+    secretKey = readSecretKey();
+    to = readAddress('transfer-to', 'To address');
+    const amountText = $('transfer-amount').value.trim();
+    if (!/^[0-9]+$/.test(amountText) || BigInt(amountText) === 0n) {
+      throw new InputError(`Amount: expected a whole number above 0 (smallest units), got "${amountText}".`);
+    }
+    if (BigInt(amountText) >= 1n << 64n) {
+      throw new InputError(`Amount: ${amountText} is more than any wallet can hold; the largest amount is 18446744073709551615 smallest units.`);
+    }
+    amount = BigInt(amountText);
+    if (currency === '') throw new InputError('Currency: the field is empty; the development accounts hold SK.');
+  } catch (err) {
+    showError('transfer-error', err);
+    return;
+  }
+  const item = transferItem(`${formatCount(amount)} ${currency} from ${from} to ${to}`);
+  item.set('preparing');
+  let txid;
+  try {
+    const sent = await transfer({
+      client,
+      secretKey,
+      from,
+      to,
+      currency,
+      amount,
+      message: message === '' ? undefined : message,
+      fee: 'auto',
+      wait: false,
+      onStage: (s) => {
+        if (s === 'submitting') item.set('submitting');
+      },
+    });
+    txid = sent.txid;
+    item.li.dataset.txid = txid;
+    const fee = sent.fee > 0n ? `fee ${formatCount(sent.fee)} ${sent.feeCurrency}` : 'no fee';
+    item.set('pending', `txid ${txid}, seq ${sent.seq}, ${fee}`);
+    rememberAddress(to);
+    const status = await settled(client, txid);
+    if (status.ok) {
+      item.set('included', `txid ${txid}, seq ${sent.seq}, ${fee}; in block ${status.block ?? '(unknown)'}`);
+    } else {
+      item.set('failed', `txid ${txid} ${explainTxReason(status.reason)}`);
+    }
+  } catch (err) {
+    item.set('failed', explain(err));
+    showError('transfer-error', `Transfer ${txid ? `${txid} ` : ''}failed. ${explain(err)}`);
+  }
+  if ($('wallet-address').textContent === from) await refreshBalance();
+}
