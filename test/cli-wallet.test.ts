@@ -99,6 +99,12 @@ test('exit codes: refused before signing 1, failed in the block 1, node refused 
   assert.is(error.reason, 'bad_seq');
   assert.is(error.exitCode, 1);
   assert.match(error.advice, /without --seq/);
+  // status of that failed transaction: "failed" and exit 1, with --json and without, waiting or not
+  for (const extra of [[], ['--json'], ['--wait']]) {
+    const failed = await tpkit(['status', error.txid, ...extra]);
+    assert.is(failed.code, 1, `status ${extra.join(' ')} of a failed transaction exits 1`);
+    assert.match(failed.out, extra[0] === '--json' ? /"state": "failed"/ : /failed: bad_seq/);
+  }
   const typo = await tpkit(['send', '--key', walletFile, '--to', 'AA100000001677722413', '--amount', '1', '--currency', 'SK'], { env: { TPKIT_PASSPHRASE: 'not asked' } });
   assert.is(typo.code, 2);
   assert.match(typo.err, /\[ADDRESS_CHECKSUM\]\n  a digit is mistyped/);
