@@ -6,7 +6,7 @@ import { setDefaultMinerPool } from './pow/default-pool.js';
 import { sharedWebMinerPool } from './pow/pool.web.js';
 
 export * from './core.js';
-export { createWebMinerPool, sharedWebMinerPool, type WebMinerPool, type WebMinerPoolOptions } from './pow/pool.web.js';
-export { simdSupported } from './wasm/kernel.js';
+export { createWebMinerPool, sharedWebMinerPool, type WarmUp, type WebMinerPool, type WebMinerPoolOptions } from './pow/pool.web.js';
+export { adoptWasmModules, simdSupported } from './wasm/kernel.js';
 
 setDefaultMinerPool(sharedWebMinerPool);

@@ -1,5 +1,6 @@
-// What both entries export: errors, byte helpers, codec, crypto, proof of work and the
-// client. src/index.ts adds Node's worker pool, src/browser.ts the Web Worker pool.
+// What both entries export: errors, byte helpers, codec, crypto, keys of the official
+// wallets, proof of work and the client. src/index.ts adds Node's worker pool,
+// src/browser.ts the Web Worker pool.
 
 export {
   ERROR_CODES, type ErrorCode, type TpkitErrorOptions,
@@ -11,5 +12,6 @@ export {
 export * from './codec/index.js';
 export * from './crypto/index.js';
 export { signTx, verifyTx, addSignature, type SigningKey, type SignTxOptions, type TxVerification } from './crypto/sign-tx.js';
+export * from './keys/index.js';
 export * from './pow/index.js';
 export * from './client/index.js';

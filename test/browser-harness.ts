@@ -39,9 +39,10 @@ export function requireChromium(path: string = CHROMIUM_PATH): string {
   return path;
 }
 
-export async function openBrowser(): Promise<BrowserSession> {
+/** `extraFlags` adds Chromium switches, e.g. `--host-resolver-rules=MAP name.test 127.0.0.1`. */
+export async function openBrowser(extraFlags: string[] = []): Promise<BrowserSession> {
   const executablePath = requireChromium();
-  const browser = await chromium.launch({ executablePath, args: CHROMIUM_FLAGS, headless: true });
+  const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_FLAGS, ...extraFlags], headless: true });
   const pages: Page[] = [];
   return {
     browser,

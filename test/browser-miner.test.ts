@@ -5,6 +5,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
 import { base64ToBytes, bytesToBase64, bytesToHex, hexToBytes } from '../src/bytes.js';
 import { decodeBody } from '../src/codec/body-decode.js';
 import { genericBody } from '../src/codec/body-generic.js';
@@ -23,14 +25,20 @@ type Tpkit = typeof import('../src/browser.js');
 /** A blank page that counts the WebAssembly compilations made on its own (main) thread. */
 const TEST_PAGE = `<!doctype html><meta charset="utf-8"><title>tpkit browser test</title>
 <script>
-  globalThis.mainThreadWasm = { sync: 0, async: 0 };
+  globalThis.mainThreadWasm = { sync: 0, compile: 0 };
   WebAssembly.Module = new Proxy(WebAssembly.Module, {
     construct: (target, args) => (mainThreadWasm.sync++, Reflect.construct(target, args)),
   });
-  for (const name of ['compile', 'instantiate', 'compileStreaming', 'instantiateStreaming']) {
+  for (const name of ['compile', 'compileStreaming', 'instantiateStreaming']) {
     const original = WebAssembly[name];
-    WebAssembly[name] = function (...args) { mainThreadWasm.async++; return original.apply(this, args); };
+    WebAssembly[name] = function (...args) { mainThreadWasm.compile++; return original.apply(this, args); };
   }
+  const instantiate = WebAssembly.instantiate;
+  // instantiate(bytes) compiles too; instantiate(module) does not.
+  WebAssembly.instantiate = function (source, ...rest) {
+    if (!(source instanceof WebAssembly.Module)) mainThreadWasm.compile++;
+    return instantiate.call(this, source, ...rest);
+  };
 </script>`;
 
 let node: TestNode;
@@ -41,6 +49,8 @@ let isolated: Page;
 let plain: Page;
 /** Each page's uncaught and console errors, as they come. */
 const pageErrors: string[][] = [];
+/** Requests for the .wasm files, by page (the page's and its workers'). */
+const wasmRequests = new Map<Page, string[]>();
 
 const setup = browserSetup(async () => {
   node = await startTestNode({});
@@ -49,6 +59,13 @@ const setup = browserSetup(async () => {
   const b = await session.newPage(`${node.url}/plain-test.html`, { html: TEST_PAGE });
   isolated = a.page;
   plain = b.page;
+  for (const page of [isolated, plain]) {
+    const urls: string[] = [];
+    wasmRequests.set(page, urls);
+    page.on('request', (request) => {
+      if (request.url().endsWith('.wasm')) urls.push(new URL(request.url()).pathname);
+    });
+  }
   pageErrors.push(a.errors, b.errors);
 });
 test.before(setup.before);
@@ -73,9 +90,9 @@ interface BrowserMined {
 }
 
 /**
- * Mines a register body in the page with mineRegister and returns it as hex for Node to
- * check. Without `threads` and `kernel` the call is exactly a page's default one; the pool
- * is the page's default pool, wrapped only to read the search's hash counter.
+ * Mines a register body in the page with mineRegister on the workers alone (callingThread:
+ * false; the page's own thread is tested apart) and returns it as hex for Node to check.
+ * The pool is the page's default pool, wrapped only to read the search's hash counter.
  */
 function mineInPage(page: Page, difficulty: number, threads?: number, kernel?: 'hybrid' | 'simd' | 'scalar'): Promise<BrowserMined> {
   return page.evaluate(
@@ -91,7 +108,7 @@ function mineInPage(page: Page, difficulty: number, threads?: number, kernel?: '
         progressCalls++;
         lastProgressHashes = p.hashes;
       };
-      const r = await t.mineRegister({ publicKeys: [publicKey], difficulty, threads, kernel, pool, onProgress });
+      const r = await t.mineRegister({ publicKeys: [publicKey], difficulty, threads, kernel, pool, onProgress, callingThread: false });
       const counterAtEnd = String(Atomics.load(counter, 0));
       await new Promise((resolve) => setTimeout(resolve, 300));
       return {
@@ -232,15 +249,76 @@ test('a worker script that does not load rejects the search instead of hanging',
   const r = await isolated.evaluate(async () => {
     const t: Tpkit = await import('/browser/tpkit.js' as string);
     const pool = t.createWebMinerPool(2, { workerUrl: '/browser/no-such-worker.js' });
-    const code = await t.mineRegister({ publicKeys: [t.publicKeyOf(t.generateSecretKey())], difficulty: 8, pool }).then(
-      () => 'resolved',
-      (err: { code?: string }) => err.code,
-    );
+    const mine = (difficulty: number, callingThread: boolean) =>
+      t.mineRegister({ publicKeys: [t.publicKeyOf(t.generateSecretKey())], difficulty, pool, callingThread }).then(
+        () => 'resolved',
+        (err: { code?: string }) => err.code,
+      );
+    // The pool alone; then with the page's thread hashing too, at a difficulty it does not
+    // meet before the workers fail.
+    const codes = [await mine(8, false), await mine(40, true)];
     pool.terminate();
-    return code;
+    return codes;
   });
-  assert.is(r, 'WASM_UNAVAILABLE');
+  assert.equal(r, ['WASM_UNAVAILABLE', 'WASM_UNAVAILABLE']);
   // The page logs the failed script load itself; the last test allows only that.
+});
+
+test("the page's own thread mines while no worker answers, and runs the page's timers between its slices", async () => {
+  for (const page of [isolated, plain]) {
+    const r = await page.evaluate(async () => {
+      const t: Tpkit = await import('/browser/tpkit.js' as string);
+      // A pool whose one thread never starts: only the page's thread can find the nonce.
+      const silent = { threads: 1, run: () => new Promise<never>(() => {}) };
+      const publicKeys = [t.publicKeyOf(t.generateSecretKey())];
+      // A page thread that did not hash would leave this search pending forever: fail instead.
+      let guard: ReturnType<typeof setTimeout> | undefined;
+      const never = new Promise<never>((_, reject) => (guard = setTimeout(() => reject(new Error('no result in 60 s: the page thread did not mine')), 60_000)));
+      const mined = await Promise.race([t.mineRegister({ publicKeys, difficulty: 14, pool: silent }), never]).finally(() => clearTimeout(guard));
+      // Difficulty 64 is never met: only a timer can end this search, so it ends only if the
+      // page's thread lets timers run.
+      let hashes = 0;
+      const code = await t
+        .mineRegister({ publicKeys, difficulty: 64, pool: silent, signal: AbortSignal.timeout(50), onProgress: (p) => (hashes = p.hashes), progressIntervalMs: 10 })
+        .then(() => 'resolved', (err: { code?: string }) => err.code);
+      return { body: t.bytesToHex(mined.body), hashes: mined.hashes, callingThreadHashes: mined.callingThreadHashes, code, abortedHashes: hashes };
+    });
+    assert.ok(powBits(hexToBytes(r.body)) >= 14, 'Node re-checks the bits');
+    assert.is(r.callingThreadHashes, r.hashes, "every hash was the page thread's");
+    assert.is(r.code, 'ABORTED');
+    assert.ok(r.abortedHashes > 0, 'the page thread hashed until the timer stopped it');
+  }
+});
+
+test('warm(): every worker starts and hashes, it reports its start-up, and a search after it works', async () => {
+  const r = await isolated.evaluate(async () => {
+    const t: Tpkit = await import('/browser/tpkit.js' as string);
+    const pool = t.createWebMinerPool(2);
+    const first = pool.warm({ durationMs: 100 });
+    const same = pool.warm();
+    const warm = await first;
+    const bad = await pool.warm({ durationMs: -1 }).then(() => 'resolved', (err: { code?: string }) => err.code);
+    const mined = await t.mineRegister({ publicKeys: [t.publicKeyOf(t.generateSecretKey())], difficulty: 10, pool });
+    // A search started during a warm-up (as long as it may be) cuts it short.
+    const long = pool.warm({ durationMs: 10_000 });
+    // (The workers' part of a search starts the moment its modules are ready; the page's
+    // thread alone might meet difficulty 12 before that, so it stays out of this one.)
+    const during = await t.mineRegister({ publicKeys: [t.publicKeyOf(t.generateSecretKey())], difficulty: 12, pool, callingThread: false });
+    const cut = await long;
+    pool.terminate();
+    return {
+      sameCall: first === same, readyMs: warm.readyMs, hashRate: warm.hashRate, preempted: warm.preempted,
+      bad, bits: mined.bits, duringBits: during.bits, cutPreempted: cut.preempted,
+    };
+  });
+  assert.ok(r.sameCall, 'a warm-up under way is shared');
+  assert.is(r.preempted, false);
+  assert.ok(r.duringBits >= 12);
+  assert.is(r.cutPreempted, true, 'the search preempted the warm-up');
+  assert.ok(Number.isFinite(r.readyMs) && r.readyMs > 0, `readyMs ${r.readyMs}`);
+  assert.ok(r.hashRate > 0, 'the workers hashed during the warm-up');
+  assert.is(r.bad, 'INVALID_ARGUMENT');
+  assert.ok(r.bits >= 10);
 });
 
 test('a transaction built and signed in the browser verifies in Node, and the reverse', async () => {
@@ -348,10 +426,42 @@ test('in-browser hash rate per worker count (printed)', async () => {
   }
 });
 
-test('the pages compiled no WebAssembly on their main thread (the workers did), and logged no errors', async () => {
+test('with tpkit/kernels adopted, a page and its workers mine without fetching any .wasm file', async () => {
+  // The package entry as a bundler would serve it: one script, the binaries inside.
+  const bundled = await build({
+    entryPoints: [fileURLToPath(new URL('../../src/kernels.ts', import.meta.url))], bundle: true, format: 'esm', write: false, logLevel: 'silent',
+  });
+  const { page, errors } = await session.newPage(`${node.url}/kernels-test.html`, { html: TEST_PAGE, headers: ISOLATION_HEADERS });
+  const fetched: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('.wasm')) fetched.push(request.url());
+  });
+  await page.route(`${node.url}/kernels-test.js`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/javascript', headers: ISOLATION_HEADERS, body: bundled.outputFiles[0].text }),
+  );
+  const r = await page.evaluate(async () => {
+    const t: Tpkit = await import('/browser/tpkit.js' as string);
+    const kernels: typeof import('../src/kernels.js') = await import('/kernels-test.js' as string);
+    t.adoptWasmModules(await kernels.compileEmbeddedKernels());
+    const publicKeys = [t.publicKeyOf(t.generateSecretKey())];
+    // The page's thread and the workers, then the workers alone (they get the modules in their tasks).
+    const both = await t.mineRegister({ publicKeys, difficulty: 12 });
+    const workers = await t.mineRegister({ publicKeys, difficulty: 12, callingThread: false, startNonce: both.nonce + 1n });
+    return { bits: [both.bits, workers.bits], body: t.bytesToHex(workers.body) };
+  });
+  assert.ok(r.bits.every((bits) => bits >= 12), r.bits.join(', '));
+  assert.ok(powBits(hexToBytes(r.body)) >= 12);
+  assert.equal(fetched, [], 'no .wasm requested');
+  assert.equal(errors, []);
+});
+
+test('each page fetched and compiled each binary once, asynchronously, for its thread and all its workers; no errors', async () => {
   for (const page of [isolated, plain]) {
-    const counts = await page.evaluate(() => (globalThis as unknown as { mainThreadWasm: { sync: number; async: number } }).mainThreadWasm);
-    assert.equal(counts, { sync: 0, async: 0 });
+    const counts = await page.evaluate(() => (globalThis as unknown as { mainThreadWasm: { sync: number; compile: number } }).mainThreadWasm);
+    const fetched = [...(wasmRequests.get(page) ?? [])].sort();
+    // Every search above ran here: many pools, many workers, both binaries.
+    assert.equal(fetched, ['/browser/tpkit-scalar.wasm', '/browser/tpkit-simd.wasm']);
+    assert.equal(counts, { sync: 0, compile: 2 });
   }
   const errors = pageErrors.flat().filter((e) => !e.includes('no-such-worker'));
   assert.equal(errors, []);

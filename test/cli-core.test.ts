@@ -17,6 +17,12 @@ function tpkit(...args: string[]) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
+/** tpkit with a module run first (`node --import`), to break something inside it. */
+function tpkitWith(preload: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(preload)}`, main, ...args], { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
 test('decode explains the published generic transaction: text addresses, amounts, ISO time, valid signature', () => {
   const r = tpkit('decode', vectors.generic_tx_docs.tx_base64);
   assert.is(r.code, 0, r.err);
@@ -40,6 +46,17 @@ test('decode --json of the register vector reports its PoW bits; a file holding 
   assert.is(json.kind, 'register');
   assert.is(json.powBits, vectors.register_tx.pow_bits);
   assert.is(json.signatures[0].valid, true);
+  // data only: times in ms with the ISO date under its own key
+  assert.type(json.body.timestamp, 'number');
+  assert.is(json.body.timestampIso, new Date(json.body.timestamp).toISOString());
+});
+
+test('decode --json of the published generic transaction: addresses and times as data, each beside its readable form', () => {
+  const json = JSON.parse(tpkit('decode', vectors.generic_tx_docs.tx_base64, '--json').out);
+  assert.equal([json.body.from, json.body.fromHex], ['AA010000003355443516', '0x8000200002000003']);
+  assert.equal([json.body.to, json.body.toHex], ['AA010000003355443737', '0x8000200002000005']);
+  assert.equal([json.body.timestamp, json.body.timestampIso], [1541009272740, '2018-10-31T18:07:52.740Z']);
+  assert.equal([json.signatures[0].timestamp, json.signatures[0].timestampIso], [1541009272740, '2018-10-31T18:07:52.740Z']);
 });
 
 test('decode of a raw binary file and of hex give the same explanation', () => {
@@ -50,6 +67,9 @@ test('decode of a raw binary file and of hex give the same explanation', () => {
   const fromHex = JSON.parse(tpkit('decode', bytes.toString('hex'), '--json').out);
   assert.equal(fromFile, fromHex);
   assert.is(fromHex.body.payload[0].currency, 'XXX');
+  // data only: the address as text, its hex under its own key
+  assert.match(fromHex.body.from, /^[A-Z]{2}\d{18}$/);
+  assert.match(fromHex.body.fromHex, /^0x[0-9A-F]{16}$/);
 });
 
 test('decode reports a corrupted signature as invalid with exit status 1', () => {
@@ -58,6 +78,13 @@ test('decode reports a corrupted signature as invalid with exit status 1', () =>
   const r = tpkit('decode', bytes.toString('base64'), '--json');
   assert.is(r.code, 1);
   assert.is(JSON.parse(r.out).signatures[0].valid, false);
+});
+
+test('decode of a transaction id points to tpkit tx instead of a MessagePack error', () => {
+  const r = tpkit('decode', '26CmF99wJRUJHd1-c4n1');
+  assert.is(r.code, 2);
+  assert.match(r.err, /^tpkit decode: '26CmF99wJRUJHd1-c4n1' is a transaction id, not a transaction: `tpkit tx 26CmF99wJRUJHd1-c4n1` fetches it/);
+  assert.not.match(r.err, /MessagePack|msgpack/i);
 });
 
 test('decode of garbage prints a typed error code and exits 1', () => {
@@ -111,6 +138,19 @@ test('unknown commands and missing arguments exit 2 with usage', () => {
   assert.is(tpkit('nonsense').code, 2);
   assert.is(tpkit('decode').code, 2);
   assert.is(tpkit('--help').code, 0);
+});
+
+
+test('an unexpected crash exits 1 with its stack, never 0: inside a command, and while loading one', () => {
+  // A bug inside a command: here console.log throws a plain Error.
+  const inside = tpkitWith('console.log = () => { throw new RangeError("unexpected inside"); };', 'address', 'AA100000001677722412');
+  assert.is(inside.code, 1, inside.err);
+  assert.match(inside.err, /^tpkit address: RangeError: unexpected inside\n\s+at /);
+  // A command module that fails to load.
+  const hooks = 'export async function resolve(s, c, next) { if (s.endsWith("/address.js")) throw new TypeError("cannot load"); return next(s, c); }';
+  const loading = tpkitWith(`import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}));`, 'address', 'AA100000001677722412');
+  assert.is(loading.code, 1, loading.err);
+  assert.match(loading.err, /^tpkit: TypeError: cannot load/);
 });
 
 test.run();

@@ -49,6 +49,42 @@ test('tx explains an included transaction from its block', async () => {
   assert.is(json.kind, 'generic');
 });
 
+/** Every string in a JSON value that reads like a display line: "text (more text)". */
+function displayStrings(value: unknown, at = '$'): string[] {
+  if (typeof value === 'string') return /\S \(.+\)$/.test(value) ? [`${at}: ${value}`] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => displayStrings(v, `${at}[${i}]`));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => displayStrings(v, `${at}.${k}`));
+  return [];
+}
+
+test('--json of tx and block holds data: text addresses with the hex apart, times in ms with the ISO date apart', async () => {
+  const [a, b] = node.chain.accounts;
+  const hexOf = (bytes: Uint8Array) => '0x' + Buffer.from(bytes).toString('hex').toUpperCase();
+  const tx = JSON.parse((await tpkit('tx', ok, '--json')).out);
+  assert.equal(displayStrings(tx), []);
+  assert.is(tx.body.from, addressToText(a.address));
+  assert.is(tx.body.fromHex, hexOf(a.address));
+  assert.is(tx.body.to, addressToText(b.address));
+  assert.is(tx.body.toHex, hexOf(b.address));
+  assert.type(tx.body.timestamp, 'number');
+  assert.is(tx.body.timestampIso, new Date(tx.body.timestamp).toISOString());
+
+  const height = tx.height;
+  const block = JSON.parse((await tpkit('block', String(height), '--json')).out);
+  assert.equal(displayStrings(block), []);
+  assert.is(block.height, height);
+  assert.type(block.time, 'number');
+  assert.is(block.timeIso, new Date(block.time).toISOString());
+  const row = block.txs.find((x: { txid: string }) => x.txid === ok);
+  assert.is(row.from, addressToText(a.address));
+  assert.is(row.fromHex, hexOf(a.address));
+  assert.is(row.to, addressToText(b.address));
+  assert.is(row.result, 'ok');
+  assert.equal(row.payload.find((p: { purpose: string }) => p.purpose === 'transfer'), { purpose: 'transfer', currency: 'SK', amount: '42' });
+  const bad = block.txs.find((x: { txid: string }) => x.txid === failed);
+  assert.equal([bad.result, bad.reason], ['failed', 'bad_seq']);
+});
+
 test('tx of a failed transaction says why and exits 1; unknown exits 1; a bad id is usage', async () => {
   const bad = await tpkit('tx', failed);
   assert.is(bad.code, 1);

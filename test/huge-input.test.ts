@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { bytesFromInput } from '../src/bytes.js';
+import { base64ToBytes, bytesFromInput } from '../src/bytes.js';
+import { addressFromText } from '../src/codec/address.js';
+import { decodeTxid } from '../src/codec/txid.js';
+import { normalizePublicKey, publicKeyOf, toSecretKeyBytes } from '../src/crypto/keys.js';
+import { pemToPublicKey } from '../src/crypto/pem.js';
 import { decodeBody, decodeTx } from '../src/codec/index.js';
 import { addSignature, verifyTx } from '../src/crypto/sign-tx.js';
 import { TpkitError } from '../src/errors.js';
@@ -49,6 +53,50 @@ function expectTyped(name: string, shape: string, run: () => unknown): void {
   }
   assert.unreachable(`${name}(${shape}) accepted a huge garbage input`);
 }
+
+/** Decoders of short text (keys, PEM, addresses, txids): each has a length limit it checks first. */
+const shortText: Record<string, [(text: string) => unknown, string]> = {
+  pemToPublicKey: [(s) => pemToPublicKey(`-----BEGIN PUBLIC KEY-----\n${s}\n-----END PUBLIC KEY-----`), 'PEM_INVALID'],
+  addressFromText: [(s) => addressFromText(s), 'ADDRESS_INVALID'],
+  decodeTxid: [(s) => decodeTxid(`${s}-node`), 'TXID_INVALID'],
+  toSecretKeyBytes: [(s) => toSecretKeyBytes(s), 'KEY_INVALID'],
+  publicKeyOf: [(s) => publicKeyOf(s), 'KEY_INVALID'],
+  normalizePublicKey: [(s) => normalizePublicKey(s), 'KEY_INVALID'],
+};
+
+test('10 MB to a short-text decoder: refused by its length before any scan, without echoing the input', () => {
+  const text = 'A'.repeat(10 * MB);
+  const times: string[] = [];
+  for (const [name, [run, code]] of Object.entries(shortText)) {
+    const began = performance.now();
+    try {
+      run(text);
+      assert.unreachable(`${name} accepted 10 MB`);
+    } catch (err) {
+      times.push(`${name} ${(performance.now() - began).toFixed(2)} ms`);
+      assert.ok(err instanceof TpkitError, `${name}: ${(err as Error).message?.slice(0, 200)}`);
+      assert.is(err.code, code, name);
+      assert.match(`${err.message} ${err.details ?? ''}`, /at most \d+ characters, got 10485\d\d\d/, name);
+      assert.ok(err.message.length + (err.details?.length ?? 0) < 300, `${name}: the error does not echo the input`);
+    }
+  }
+  console.log(`  10 MB refused: ${times.join(', ')}`);
+});
+
+test('base64 that is not base64 is refused at its first wrong character', () => {
+  const err = (() => {
+    try {
+      base64ToBytes('A'.repeat(4 * MB) + '!' + 'A'.repeat(4 * MB));
+    } catch (e) {
+      return e as TpkitError;
+    }
+  })();
+  assert.is(err?.code, 'BAD_BASE64');
+  assert.is(err?.details, `bad character at ${4 * MB}`);
+  // whitespace anywhere, padding at the end only
+  assert.equal(base64ToBytes(' QU\nJD\tRA = = '), new Uint8Array([65, 66, 67, 68]));
+  assert.throws(() => base64ToBytes('QQ==QQ=='), (e: TpkitError) => e.code === 'BAD_BASE64');
+});
 
 test('12 MB of each shape: every entry point throws a TpkitError', () => {
   for (const [shape, make] of Object.entries(shapes)) {

@@ -77,10 +77,9 @@ test('a process that mined with the shared pool and never closed it still exits 
     const { mineBody } = await import(${JSON.stringify(new URL('../src/pow/mine-body.js', import.meta.url).href)});
     const r = await mineBody(new Uint8Array(66).fill(7), { difficulty: 12 });
     console.log(r.bits >= 12 ? 'mined' : 'wrong');`;
-  const began = performance.now();
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { timeout: 20_000 });
+  // A process kept alive by the pool would be killed at the limit, and run() would reject.
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { timeout: 120_000 });
   assert.is(stdout.trim(), 'mined');
-  assert.ok(performance.now() - began < 20_000);
 });
 
 test('tpkit bench --json: a short run gives the documented schema', async () => {

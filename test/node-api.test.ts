@@ -198,9 +198,9 @@ test('where: this chain, another chain', async () => {
 });
 
 test('CORS on every answer, OPTIONS answered, 404 and 405', async () => {
-  const pre = await fetch(`${node.url}/api/tx/new`, { method: 'OPTIONS', headers: { origin: 'http://wallet.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+  const pre = await fetch(`${node.url}/api/tx/new`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
   assert.is(pre.status, 204);
-  assert.is(pre.headers.get('access-control-allow-origin'), 'http://wallet.test');
+  assert.is(pre.headers.get('access-control-allow-origin'), 'http://localhost:5173');
   assert.match(pre.headers.get('access-control-allow-methods')!, /POST/);
   assert.match(pre.headers.get('access-control-allow-headers')!, /content-type/);
   for (const [path, init] of [

@@ -8,7 +8,7 @@ import type { PayloadItemInput } from '../src/codec/body-types.js';
 import { signBsig } from '../src/crypto/bsig.js';
 import { publicKeyOf } from '../src/crypto/keys.js';
 import { powBits } from '../src/pow/bits.js';
-import { defaultConfig, type NodeConfig } from '../src/node/config.js';
+import { defaultConfig, type NodeConfig, type NodeLimits } from '../src/node/config.js';
 import { startNode, type LocalNode, type NodeOptions } from '../src/node/node.js';
 
 export interface TestNode extends LocalNode {
@@ -17,8 +17,12 @@ export interface TestNode extends LocalNode {
   submit(txBase64: string): Promise<{ status: number; body: any }>;
 }
 
-export function testConfig(overrides: Partial<NodeConfig> = {}): NodeConfig {
-  return { ...defaultConfig(), port: 0, memory: true, instant: true, difficulty: 0, logLevel: 'silent', ...overrides };
+/** Node settings for a test; `limits` names only the limits the test changes. */
+export type TestConfig = Omit<Partial<NodeConfig>, 'limits'> & { limits?: Partial<NodeLimits> };
+
+export function testConfig(overrides: TestConfig = {}): NodeConfig {
+  const base = defaultConfig();
+  return { ...base, port: 0, memory: true, instant: true, difficulty: 0, logLevel: 'silent', ...overrides, limits: { ...base.limits, ...overrides.limits } };
 }
 
 async function answer(res: Response) {
@@ -32,7 +36,7 @@ async function answer(res: Response) {
   return { status: res.status, body, headers: res.headers };
 }
 
-export async function startTestNode(overrides: Partial<NodeConfig> = {}, options: NodeOptions = {}): Promise<TestNode> {
+export async function startTestNode(overrides: TestConfig = {}, options: NodeOptions = {}): Promise<TestNode> {
   const node = await startNode(testConfig(overrides), options);
   const get = async (path: string) => answer(await fetch(node.url + path));
   const post = async (path: string, body: string | Uint8Array, contentType = 'application/json') =>
@@ -85,10 +89,11 @@ export function minedRegisterBody(publicKey: Uint8Array, t: number, difficulty: 
   return body;
 }
 
-/** A register transaction whose proof of work is strictly below `difficulty` bits. */
+/** A register transaction whose proof of work is exactly one bit below `difficulty` (the closest miss). */
 export function registerBelow(key: Uint8Array, t: number, difficulty: number): string {
+  if (difficulty < 1) throw new Error('no proof is below difficulty 0');
   const body = registerBody({ publicKeys: [publicKeyOf(key)], timestamp: t, nonce: 0n });
-  for (let nonce = 0n; powBits(body) >= difficulty; nonce++) setRegisterNonce(body, nonce + 1n);
+  for (let nonce = 0n; powBits(body) !== difficulty - 1; nonce++) setRegisterNonce(body, nonce + 1n);
   return sign(body, [key], t);
 }
 

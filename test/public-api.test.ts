@@ -23,13 +23,15 @@ const CORE = [
   'PUBLIC_KEY_LENGTH', 'SECRET_KEY_LENGTH', 'UNCOMPRESSED_PUBLIC_KEY_LENGTH', 'pemToPublicKey', 'publicKeyToPem', 'publicKeyToSpki', 'spkiToPublicKey',
   'encodeDerSignature', 'encodeDerSignatureBytes', 'parseDerSignature', 'createSigner', 'nobleVerifyDigest', 'signDigest',
   'BSIG_TAG', 'bsigTagName', 'decodeBsig', 'encodeBsig', 'bsigDigest', 'signBsig', 'verifyBsig', 'verifyDecodedBsig', 'addSignature', 'signTx', 'verifyTx',
+  // keys of the official wallets
+  'generateMnemonic', 'isValidMnemonic', 'mnemonicPath', 'mnemonicToSecretKey', 'normalizeMnemonic', 'secretKeyToWif', 'wifToSecretKey', 'readWalletExport', 'writeWalletExport',
   // proof of work
   'leadingZeroBits', 'powBits', 'estimateMining', 'hashesForProbability', 'calibrate', 'availableKernels', 'createKernel', 'loadKernel', 'KERNEL_NAMES', 'mineBody', 'mineRegister', 'warmMiner',
   // client
   'createClient', 'ApiError', 'NetworkError', 'TimeoutError', 'TxFailedError', 'UnknownTxError', 'feeRates', 'chooseFeeCurrency', 'autoFee', 'registerWallet', 'transfer',
 ];
 const NODE_ONLY = ['createMinerPool', 'sharedMinerPool', 'closeSharedMinerPool'];
-const BROWSER_ONLY = ['createWebMinerPool', 'sharedWebMinerPool', 'simdSupported'];
+const BROWSER_ONLY = ['createWebMinerPool', 'sharedWebMinerPool', 'simdSupported', 'adoptWasmModules'];
 
 const sorted = (names: Iterable<string>) => [...names].sort();
 
@@ -71,6 +73,14 @@ test('tpkit/mine exports the miner alone, and evaluates no signing, curve or cli
   for (const heavy of ['@noble/curves', '/client/', '/crypto/sign', '/crypto/bsig', '/crypto/keys.js', 'piscina']) {
     assert.not.ok(reached.some((name) => name.includes(heavy)), `${heavy} is reached from tpkit/mine`);
   }
+});
+
+test('tpkit/kernels exports the embedded kernels alone', async () => {
+  const entry = await import('../src/kernels.js');
+  assert.equal(sorted(Object.keys(entry)), ['compileEmbeddedKernels']);
+  const modules = await entry.compileEmbeddedKernels();
+  assert.instance(modules.scalar, WebAssembly.Module);
+  assert.instance(modules.simd, WebAssembly.Module);
 });
 
 test('tpkit/node exports startNode only', async () => {

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError, TxFailedError, createClient, registerWallet, transfer, type TpkitClient } from '../src/client/index.js';
 import { addressToText } from '../src/codec/address.js';
-import { hexToBytes } from '../src/bytes.js';
+import { bytesToHex, hexToBytes } from '../src/bytes.js';
 import { decodeBody } from '../src/codec/body-decode.js';
 import { decodeTx } from '../src/codec/container.js';
 import { feeCost } from '../src/codec/fee.js';
@@ -42,7 +42,8 @@ test('registerWallet mines to the node difficulty, and two wallets get two addre
   const stages: string[] = [];
   let progressCalls = 0;
   const a = await registerWallet({ client, secretKeys: [alice.secretKey], onStage: (s) => stages.push(s), onProgress: () => progressCalls++ });
-  const b = await registerWallet({ client, secretKeys: bob.secretKey });
+  // a secret key given as hex (0x optional), as viem's privateKeyToAccount takes one
+  const b = await registerWallet({ client, secretKeys: '0x' + bytesToHex(bob.secretKey) });
   alice.address = a.address;
   bob.address = b.address;
   assert.equal(stages, ['settings', 'mining', 'submitting', 'waiting']);
@@ -71,7 +72,7 @@ test('fund from the development wallet, then transfer with the automatic fee', a
 
   const feeAddress = addressToText(hexToBytes((await client.getSettings('current.fee.params')).feeaddr));
   const feesBefore = await balance(feeAddress);
-  const sent = await transfer({ client, secretKey: alice.secretKey, from: alice.address, to: bob.address, currency: 'SK', amount: 250_000n, message: 'rent' });
+  const sent = await transfer({ client, secretKey: bytesToHex(alice.secretKey), from: alice.address, to: bob.address, currency: 'SK', amount: 250_000n, message: 'rent' });
   // the fee is the reference formula over the exact signed body
   const { body } = decodeTx(sent.tx);
   assert.is(sent.fee, feeCost(body.length, RATE));
@@ -157,6 +158,18 @@ test('signing for a wallet with another key is refused at submission', async () 
   assert.instance(err, ApiError);
   assert.is((err as ApiError).nodeError, 'SENDER_KEY_MISMATCH');
   assert.is((err as ApiError).status, 400);
+});
+
+test('a secret key that is neither 32 bytes nor 64 hex digits is refused before anything is sent', async () => {
+  const before = node.chain.height;
+  const bad: [unknown, string][] = [['xyz', 'BAD_HEX'], ['ab'.repeat(31), 'KEY_INVALID'], ['00'.repeat(32), 'KEY_INVALID'], [42, 'INVALID_ARGUMENT']];
+  for (const [key, code] of bad) {
+    const t = await rejection(transfer({ client, secretKey: key as string, from: alice.address, to: bob.address, currency: 'SK', amount: 1n }));
+    assert.ok(t instanceof TpkitError && t.code === code, `transfer(${String(key).slice(0, 8)}): ${(t as Error).message}`);
+    const r = await rejection(registerWallet({ client, secretKeys: key as string }));
+    assert.ok(r instanceof TpkitError && r.code === code, `registerWallet(${String(key).slice(0, 8)}): ${(r as Error).message}`);
+  }
+  assert.is(node.chain.height, before, 'nothing reached the node');
 });
 
 test('an aborted registration rejects with ABORTED, stops mining and registers nothing', async () => {

@@ -6,9 +6,15 @@ import { InputError } from './explain.js';
 
 export const state = {
   client: null,
+  /** True when the connected node has the development API (faucet, accounts). */
+  devApi: false,
   /** current.register.diff of the connected node. */
   difficulty: null,
   calibration: null,
+  /** The page-load warm-up's figures: { readyMs, hashRate } (pool.warm()). */
+  warmUp: null,
+  /** Milliseconds the last registration's miner spent before hashing (elapsedMs - searchMs). */
+  startupMs: null,
   /** Hash rate of every worker together, from the last benchmark run. */
   measuredRate: null,
   /** 'register' | 'bench' while either uses the worker pool. */

@@ -1,6 +1,7 @@
 // `tpkit balance ADDR | --key FILE`: a wallet's balances, seq and last block.
 
 import { ArgumentError } from '../errors.js';
+import { noAddressAdvice } from './wallet-owner.js';
 import { readKeyFileInfo } from './key-file.js';
 import { warnIfElsewhere } from './key-file-origin.js';
 import { NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, printJson, runWalletCommand } from './wallet-common.js';
@@ -11,7 +12,8 @@ const HELP = `Usage: tpkit balance ADDRESS | --key FILE [options]
 Shows a wallet's balance in every currency, its seq and the block that last changed it.
 
 Options:
-  --key FILE          take the address recorded in this key file (by tpkit register)
+  --key FILE          take the address recorded in this key file (by tpkit register, or
+                      tpkit keygen --address / --import-wallet)
 ${NODE_HELP}`;
 
 export function run(argv: string[]): Promise<number> {
@@ -26,7 +28,7 @@ export function run(argv: string[]): Promise<number> {
     let address: string | undefined = positionals[0];
     if (!address && values.key) {
       const keyFile = readKeyFileInfo(values.key);
-      if (!keyFile.address) throw new ArgumentError(`${values.key} names no wallet yet`, { details: `register it first (tpkit register --key ${values.key})` });
+      if (!keyFile.address) throw new ArgumentError(`${values.key} records no wallet address`, { details: noAddressAdvice(values.key).replace('pass --from ADDRESS', 'give the ADDRESS') });
       address = keyFile.address;
       await warnIfElsewhere(keyFile, client, signal);
     }

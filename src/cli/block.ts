@@ -20,7 +20,11 @@ interface TxView {
   from?: string;
   to?: string;
   address?: string;
+  seq?: number | bigint;
+  t?: number | bigint;
   payload?: { purpose: string | number; cur: string; amount: number | bigint | string }[];
+  body?: string;
+  sig?: { extra?: { pubkey?: string } }[];
 }
 
 const text = (hex: string | undefined) => {
@@ -31,6 +35,45 @@ const text = (hex: string | undefined) => {
     return hex;
   }
 };
+
+const iso = (ms: unknown) => {
+  const date = new Date(Number(ms));
+  return ms === undefined || Number.isNaN(date.getTime()) ? null : date.toISOString();
+};
+
+/** `name` as text (null when not a valid address) and `nameHex` as 0x hex, when the node gave one. */
+function addressPair(name: string, hex: string | undefined): Record<string, string | null> {
+  if (!hex) return {};
+  const text = (() => {
+    try {
+      return addressToText(hexToBytes(hex));
+    } catch {
+      return null;
+    }
+  })();
+  return { [name]: text, [`${name}Hex`]: `0x${hex.replace(/^0x/i, '').toUpperCase()}` };
+}
+
+/** The block as data: text addresses with their hex beside, times in ms with their ISO date beside. */
+export function blockJson(block: Record<string, any>): Record<string, unknown> {
+  const failed = (block.failed ?? {}) as Record<string, string>;
+  const txs = Object.entries((block.txs ?? {}) as Record<string, TxView>).map(([txid, tx]) => ({
+    txid,
+    kind: tx.kind ?? null,
+    ...addressPair('from', tx.from),
+    ...addressPair('to', tx.to),
+    ...addressPair('address', tx.address),
+    ...(tx.seq !== undefined ? { seq: String(tx.seq) } : {}),
+    ...(tx.t !== undefined ? { timestamp: tx.t, timestampIso: iso(tx.t) } : {}),
+    payload: (tx.payload ?? []).map((p) => ({ purpose: p.purpose, currency: p.cur, amount: String(p.amount) })),
+    result: failed[txid] ? 'failed' : 'ok',
+    ...(failed[txid] ? { reason: failed[txid] } : {}),
+    signers: (tx.sig ?? []).map((s) => s.extra?.pubkey).filter((k): k is string => typeof k === 'string'),
+    body: tx.body ?? null,
+  }));
+  const header = block.header ?? {};
+  return { hash: block.hash, height: header.height, parent: header.parent, time: block.time, timeIso: iso(block.time), header, txs };
+}
 
 export function run(argv: string[]): Promise<number> {
   return runWalletCommand('block', async () => {
@@ -51,7 +94,7 @@ export function run(argv: string[]): Promise<number> {
     const txs = Object.entries((block.txs ?? {}) as Record<string, TxView>);
     const failed = (block.failed ?? {}) as Record<string, string>;
     if (values.json) {
-      printJson(block);
+      printJson(blockJson(block));
       return 0;
     }
     console.log(`hash     ${block.hash}`);

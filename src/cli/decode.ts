@@ -4,7 +4,19 @@ import { existsSync } from 'node:fs';
 import { explainTx, formatExplanation } from './explain-tx.js';
 import { readBytesArgument } from './input.js';
 import { parseCommandArgs } from './usage.js';
+import { decodeTxid } from '../codec/txid.js';
 import { ArgumentError, TpkitError } from '../errors.js';
+
+/** True when `arg` reads as a transaction id (e.g. 26CmF99wJRUJHd1-c4n1) rather than a transaction. */
+function isTxid(arg: string): boolean {
+  if (arg.length > 64 || !arg.includes('-')) return false;
+  try {
+    decodeTxid(arg);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const HELP = `Usage: tpkit decode <base64 | hex | file | -> [--json]
 
@@ -32,6 +44,9 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (positionals.length !== 1) throw new ArgumentError('expected one transaction (base64, hex, a file or -)', { details: 'see `tpkit decode --help`' });
   const arg = positionals[0];
+  if (!existsSync(arg) && isTxid(arg)) {
+    throw new ArgumentError(`'${arg}' is a transaction id, not a transaction`, { details: `\`tpkit tx ${arg}\` fetches it from a node and explains it` });
+  }
   // A short argument that does not decode was most likely a file name with a typo: say so too.
   const maybeFile = arg !== '-' && arg.length < 64 && !/^(0x)?[0-9a-f]+$/i.test(arg) && !existsSync(arg);
   let explanation;

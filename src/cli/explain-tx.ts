@@ -1,5 +1,7 @@
-// What `tpkit decode` shows: a transaction turned into readable, JSON-safe facts
-// (text addresses, decimal amounts, ISO dates, each signature's key, time and validity).
+// What `tpkit decode` shows: a transaction turned into JSON-safe facts (decimal amounts, each
+// signature's key, time and validity). Data only: an address is its text under its own name
+// with the hex under name + "Hex"; a time is ms under its name with the ISO date under name +
+// "Iso". The terminal view joins each pair back into one line.
 
 import { bytesToHex } from '../bytes.js';
 import { addressToText } from '../codec/address.js';
@@ -17,25 +19,34 @@ export interface TxExplanation {
   kind: string;
   kindNumber: number;
   body: { [field: string]: Readable };
-  signatures: { publicKey: string; timestamp: string | null; valid: boolean; reason?: string }[];
+  signatures: { publicKey: string; timestamp: number | string | null; timestampIso: string | null; valid: boolean; reason?: string }[];
   powBits?: number;
 }
 
-function isoDate(ms: number | bigint): string {
+function isoDate(ms: number | bigint): string | null {
   const date = new Date(Number(ms));
-  return Number.isNaN(date.getTime()) ? 'not a date' : date.toISOString();
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
-function timeField(ms: number | bigint): string {
-  return `${ms} (${isoDate(ms)})`;
+/** ms as a JSON number, or as decimal text where a number would round it. */
+function exactNumber(value: number | bigint): number | string {
+  return typeof value === 'number' || (value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= -BigInt(Number.MAX_SAFE_INTEGER)) ? Number(value) : value.toString();
 }
 
-function addressField(address: Uint8Array): string {
+/** `name`: ms since the epoch; `nameIso`: the same instant as an ISO date (null when it is none). */
+function timeFields(name: string, ms: number | bigint): { [field: string]: Readable } {
+  return { [name]: exactNumber(ms), [`${name}Iso`]: isoDate(ms) };
+}
+
+/** `name`: the address as text (null when the bytes are not a valid address); `nameHex`: its bytes. */
+function addressFields(name: string, address: Uint8Array): { [field: string]: Readable } {
+  let text: string | null = null;
   try {
-    return `${addressToText(address)} (0x${bytesToHex(address, true)})`;
+    text = addressToText(address);
   } catch {
-    return `0x${bytesToHex(address, true)} (not a valid address)`;
+    // Shown as hex only.
   }
+  return { [name]: text, [`${name}Hex`]: `0x${bytesToHex(address, true)}` };
 }
 
 /** Any decoded MessagePack value as JSON-safe text: bytes as hex, integers as decimal text when large. */
@@ -62,10 +73,10 @@ function bodyFields(body: Body): { [field: string]: Readable } {
   switch (body.kind) {
     case 'generic':
     case 'notify': {
-      const fields: { [field: string]: Readable } = { from: addressField(body.from) };
-      if (body.kind === 'generic') fields.to = addressField(body.to);
+      const fields: { [field: string]: Readable } = addressFields('from', body.from);
+      if (body.kind === 'generic') Object.assign(fields, addressFields('to', body.to));
       fields.seq = body.seq.toString();
-      fields.timestamp = timeField(body.timestamp);
+      Object.assign(fields, timeFields('timestamp', body.timestamp));
       fields.payload = body.payload.map((item) => ({
         purpose: item.purposeName ?? String(item.purpose),
         currency: item.currency,
@@ -76,19 +87,16 @@ function bodyFields(body: Body): { [field: string]: Readable } {
       return fields;
     }
     case 'register': {
-      const fields: { [field: string]: Readable } = {
-        timestamp: timeField(body.timestamp),
-        keysHash: bytesToHex(body.keysHash, true),
-      };
+      const fields: { [field: string]: Readable } = { ...timeFields('timestamp', body.timestamp), keysHash: bytesToHex(body.keysHash, true) };
       fields.nonce = body.nonce === undefined ? null : typeof body.nonce === 'bigint' ? body.nonce.toString() : body.nonce.type;
       if (body.extra) fields.extra = readableValue(body.extra);
       return fields;
     }
     case 'chkey':
       return {
-        from: addressField(body.from),
+        ...addressFields('from', body.from),
         seq: body.seq.toString(),
-        timestamp: timeField(body.timestamp),
+        ...timeFields('timestamp', body.timestamp),
         publicKeys: body.publicKeys.map((key) => bytesToHex(key, true)),
       };
     default: {
@@ -118,7 +126,8 @@ export function explainTx(input: Uint8Array | string): TxExplanation {
       const check = verifyBsig(sig, tx.body);
       return {
         publicKey: bytesToHex(check.publicKey, true),
-        timestamp: check.timestamp === undefined ? null : timeField(check.timestamp),
+        timestamp: check.timestamp === undefined ? null : exactNumber(check.timestamp),
+        timestampIso: check.timestamp === undefined ? null : isoDate(check.timestamp),
         valid: check.valid,
         ...(check.reason ? { reason: check.details ? `${check.reason}: ${check.details}` : check.reason } : {}),
       };
@@ -144,17 +153,28 @@ export function explainBody(bodyBytes: Uint8Array): Pick<TxExplanation, 'kind' |
   return { kind: body.kind, kindNumber: body.kindNumber, body: bodyFields(body) };
 }
 
+/** A field and its companion on one line: "AA10… (0x8001…)", "1795602331096 (2026-…Z)". */
+function withCompanion(fields: { [field: string]: Readable }, name: string): string {
+  const value = fields[name];
+  if (`${name}Hex` in fields) return value === null ? `${fields[`${name}Hex`]} (not a valid address)` : `${value} (${fields[`${name}Hex`]})`;
+  if (`${name}Iso` in fields) return `${value} (${fields[`${name}Iso`] ?? 'not a date'})`;
+  return formatReadable(value);
+}
+
+const isCompanion = (fields: { [field: string]: Readable }, name: string) => /(Hex|Iso)$/.test(name) && name.replace(/(Hex|Iso)$/, '') in fields;
+
 /** Kind and body fields as aligned lines; `width` is the name column. */
 export function formatBody(e: Pick<TxExplanation, 'kind' | 'kindNumber' | 'body'>, width = Math.max(...Object.keys(e.body).map((k) => k.length), 9)): string[] {
   const lines = [`${'kind'.padEnd(width)}  ${e.kind} (${e.kindNumber})`];
   for (const [name, value] of Object.entries(e.body)) {
+    if (isCompanion(e.body, name)) continue;
     if (name === 'payload' && Array.isArray(value)) {
       lines.push(name);
       for (const item of value as { purpose: string; currency: string; amount: string }[]) {
         lines.push(`  ${item.purpose.padEnd(10)} ${item.currency.padEnd(8)} ${item.amount}`);
       }
     } else {
-      lines.push(`${name.padEnd(width)}  ${formatReadable(value)}`);
+      lines.push(`${name.padEnd(width)}  ${withCompanion(e.body, name)}`);
     }
   }
   return lines;
@@ -166,14 +186,14 @@ export function formatExplanation(e: TxExplanation): string {
   const c = e.container;
   lines.push(`container  v${c.version}, ${c.bytes ? `${c.bytes} bytes, ` : ''}body ${c.bodyBytes} bytes, ${c.signatures} signature${c.signatures === 1 ? '' : 's'}`);
   if (c.invite !== undefined) lines.push(`invite     ${formatReadable(c.invite)}`);
-  const width = Math.max(...Object.keys(e.body).map((k) => k.length), 9);
+  const width = Math.max(...Object.keys(e.body).filter((k) => !isCompanion(e.body, k)).map((k) => k.length), 9);
   lines.push(...formatBody(e, width));
   if (e.powBits !== undefined) lines.push(`${'pow'.padEnd(width)}  ${e.powBits} leading zero bits of SHA-512(body)`);
   lines.push('signatures');
   e.signatures.forEach((s, i) => {
     lines.push(indent(`#${i + 1} ${s.valid ? 'valid' : `INVALID${s.reason ? ` (${s.reason})` : ''}`}`, '  '));
     lines.push(indent(`pubkey    ${s.publicKey}`, '     '));
-    lines.push(indent(`timestamp ${s.timestamp ?? 'none'}`, '     '));
+    lines.push(indent(`timestamp ${s.timestamp === null ? 'none' : `${s.timestamp} (${s.timestampIso ?? 'not a date'})`}`, '     '));
   });
   return lines.join('\n');
 }

@@ -9,14 +9,20 @@ import { generateSecretKey, publicKeyOf, toSecretKeyBytes } from '../crypto/keys
 import { publicKeyToPem } from '../crypto/pem.js';
 import { ArgumentError } from '../errors.js';
 import { encryptKey, writeKeyFile } from './key-file.js';
+import { KEY_SOURCE_HELP, KEY_SOURCE_OPTIONS, chosenSource, sourcedKey } from './keygen-sources.js';
+import { recordAddress } from './record-address.js';
+import { showKeySource } from './keygen-show.js';
+import { addressArgument } from './input.js';
+import { noAddressAdvice, walletRecordFor } from './wallet-owner.js';
 import { EXIT, PASSPHRASE_HELP, PASSPHRASE_OPTION, interruptSignal, passphraseFrom, printJson, promptHidden, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit keygen [--out FILE] [options]
 
-Generates a secp256k1 key (or takes one with --import). With --out it writes the key to
-FILE encrypted under a passphrase (scrypt + AES-256-GCM, mode 0600; an existing file is
-never overwritten) and prints the public key. The secret key is printed only with
+Generates a secp256k1 key, or takes one: --import (hex), --mnemonic or --import-mnemonic
+(a seed phrase), --import-wallet (an official wallet export file). With --out it writes
+the key to FILE encrypted under a passphrase (scrypt + AES-256-GCM, mode 0600; an existing
+file is never overwritten) and prints the public key. The secret key is printed only with
 --show-secret.
 
 Options:
@@ -24,6 +30,7 @@ Options:
   --import            read the secret key (64 hex digits) from stdin instead of generating one
   --plain             write FILE as plain hex instead of encrypted (for scripts; not recommended)
   --show-secret       also print the secret key
+${KEY_SOURCE_HELP}
   --json              print JSON
 ${PASSPHRASE_HELP}
   -h, --help          show this help`;
@@ -44,6 +51,7 @@ export function run(argv: string[]): Promise<number> {
       args: argv,
       options: {
         ...PASSPHRASE_OPTION,
+        ...KEY_SOURCE_OPTIONS,
         out: { type: 'string' },
         import: { type: 'boolean' },
         plain: { type: 'boolean' },
@@ -56,6 +64,7 @@ export function run(argv: string[]): Promise<number> {
       console.log(HELP);
       return 0;
     }
+    if (values.key !== undefined) return recordAddress(values);
     if (values.out && existsSync(values.out)) {
       throw new ArgumentError(`${values.out} already exists; choose another path (an existing key is never overwritten)`);
     }
@@ -64,8 +73,15 @@ export function run(argv: string[]): Promise<number> {
       throw new ArgumentError(`no such folder for --out: '${dirname(values.out)}'`, { details: 'create it first, or choose another path' });
     }
     if (values.plain && !values.out) throw new ArgumentError('--plain needs --out FILE');
-    const secretKey = values.import ? await importedKey() : generateSecretKey();
+    const source = chosenSource(values);
+    if (source !== 'generate' && source !== 'import' && !values.out) throw new ArgumentError(`--${source} needs --out FILE: the key file to write`);
+    const sourced = await sourcedKey(values);
+    const importAddress = values.import && values.address !== undefined ? addressArgument(values.address, '--address') : undefined;
+    if (values.plain && (sourced?.address ?? importAddress)) throw new ArgumentError('--plain cannot record an address; leave out --plain');
+    const secretKey = sourced?.secretKey ?? (values.import ? await importedKey() : generateSecretKey());
     const publicKey = publicKeyOf(secretKey);
+    // Checked before the passphrase prompt: a key that does not own the address is refused first.
+    const wallet = await walletRecordFor(values, sourced?.address ?? importAddress, publicKey, interruptSignal());
     const shown: Record<string, string> = {};
     if (values.out) {
       if (values.plain) {
@@ -74,24 +90,28 @@ export function run(argv: string[]): Promise<number> {
       } else {
         const sealed = await encryptKey(secretKey, await passphraseFrom(values, true)());
         if (interruptSignal().aborted) return EXIT.interrupted;
-        writeKeyFile(values.out, sealed);
+        writeKeyFile(values.out, { ...sealed, ...wallet });
       }
       shown.keyFile = values.out;
     }
+    if (wallet) shown.address = wallet.address;
     if (values['show-secret']) shown.secretKey = bytesToHex(secretKey, true);
     shown.publicKey = bytesToHex(publicKey, true);
     shown.keysHash = bytesToHex(keysHash([publicKey]), true);
     shown.pem = publicKeyToPem(publicKey);
     if (values.json) {
-      printJson(shown);
+      printJson({ ...shown, ...showKeySource(sourced, true) });
       return 0;
     }
     if (shown.keyFile) console.log(`key file    ${shown.keyFile} (${values.plain ? 'plain hex' : 'encrypted'}, mode 0600)`);
+    showKeySource(sourced, false);
+    if (shown.address) console.log(`address     ${shown.address}${wallet?.chain !== undefined ? ` (checked on ${wallet.node}, chain ${wallet.chain})` : ''}`);
     if (shown.secretKey) console.log(`secret key  ${shown.secretKey}`);
     console.log(`public key  ${shown.publicKey}`);
     console.log(`keys hash   ${shown.keysHash}`);
     console.log(shown.pem);
     if (!values.out && !values['show-secret']) console.error('note: the secret key was not kept; use --out FILE (or --show-secret) to keep it');
+    if (values.out && !values.plain && !wallet && (values.import || values['import-mnemonic'])) console.error(`note: no wallet address recorded: ${noAddressAdvice(values.out)}`);
     return 0;
   }, argv);
 }

@@ -16,7 +16,8 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   decode: { summary: 'Explain a transaction (base64, hex, a file or -)', load: () => import('./decode.js') },
   address: { summary: 'Convert and validate an address (text or 0x hex)', load: () => import('./address.js') },
-  keygen: { summary: 'Generate (or import) a key into a passphrase-encrypted key file', load: () => import('./keygen.js') },
+  keygen: { summary: 'Generate or import a key (hex, seed phrase, official export) into an encrypted key file', load: () => import('./keygen.js') },
+  export: { summary: "Write a key file's wallet as the official wallets' export file", load: () => import('./export.js') },
   register: { summary: 'Register a wallet for a key file: mine, submit, wait, record the address', load: () => import('./register.js') },
   balance: { summary: "Show a wallet's balances, seq and last block", load: () => import('./balance.js') },
   send: { summary: 'Send a transfer from a key file wallet, with the node fee, and wait for the block', load: () => import('./send.js') },
@@ -29,6 +30,7 @@ const COMMANDS: Record<string, Command> = {
   node: { summary: 'Run a local node: the full HTTP API on a persistent ledger that makes blocks', load: () => import('./node.js') },
   faucet: { summary: 'Credit development money to an address on a local tpkit node', load: () => import('./faucet.js') },
   accounts: { summary: "List a local tpkit node's development accounts and balances", load: () => import('./accounts.js') },
+  dev: { summary: 'Test controls of a local tpkit node: snapshot, revert, rollback, time, state, faults', load: () => import('./dev.js') },
 };
 
 /** The package version, from the package.json two folders above dist/src/cli. */

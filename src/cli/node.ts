@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { bytesToHex } from '../bytes.js';
 import { addressToHex, addressToText } from '../codec/address.js';
 import { DEFAULT_HTTPS_PORT, nodeHelp, parseNodeArgs, type NodeConfig } from '../node/config.js';
+import { isLoopbackListen } from '../node/host-policy.js';
 import { startNode, type LocalNode } from '../node/node.js';
 
 function banner(node: LocalNode, config: NodeConfig): string {
@@ -21,8 +22,13 @@ function banner(node: LocalNode, config: NodeConfig): string {
     `  Block time  ${config.mineOnDemand ? 'on demand: POST /api/dev/mine or tpkit faucet makes a block' : config.instant ? 'instant: a block as soon as transactions arrive' : `${config.blockTimeMs} ms`}`,
     `  Data dir    ${config.memory ? 'none: --memory, nothing is saved' : resolve(config.dataDir)}`,
     `  Fees        ${fees.length ? fees.join('; ') : 'none'} -> ${addressToText(chain.feeAddress)}`,
-    `  Dev API     ${config.devApi ? `${node.url}/api/dev/{faucet,mine,accounts}; live stream ${node.url.replace(/^http/, 'ws')}/api/ws` : `off (--no-dev-api); live stream ${node.url.replace(/^http/, 'ws')}/api/ws`}`,
+    `  Dev API     ${devApiLine(node, config)}; live stream ${node.url.replace(/^http/, 'ws')}/api/ws`,
+    `  Hosts       localhost, *.localhost, IP addresses${config.allowHosts.length ? `, ${config.allowHosts.join(', ')}` : ''} (--allow-host adds names)`,
+    `  Web pages   ${['of this machine', ...config.allowOrigins.map((o) => (o === '*' ? 'of any site (*)' : `of ${o}`))].join(', ')} may use it from a browser (--allow-origin adds origins)`,
   ];
+  if (config.allowOrigins.includes('*')) lines.push('  WARNING     --allow-origin *: any web page you open can use this node, its faucet and its development keys');
+  if (config.allowHosts.includes('*')) lines.push('  WARNING     --allow-host *: any Host is answered, so a web page can reach the node through DNS rebinding');
+  if (!isLoopbackListen(config.host)) lines.push(`  WARNING     listening on ${config.host}: the node is reachable from other machines${node.chain.config.devApi ? ', dev API included (--dev-api)' : ''}`);
   if (node.tls) {
     lines.push(`  TLS         ${node.tls.devCertPath ? `self-signed development certificate ${resolve(node.tls.devCertPath)}` : 'certificate from --tls-cert'}`);
   }
@@ -37,6 +43,11 @@ function banner(node: LocalNode, config: NodeConfig): string {
   }
   lines.push('', `listening on ${node.url}`, '');
   return lines.join('\n');
+}
+
+function devApiLine(node: LocalNode, config: NodeConfig): string {
+  if (node.chain.config.devApi) return `${node.url}/api/dev/{faucet,mine,accounts} and test controls (tpkit dev --help)`;
+  return config.devApi ? `off: ${config.host} is not a loopback address (--dev-api turns it on)` : 'off (--no-dev-api)';
 }
 
 export async function run(argv: string[]): Promise<number> {

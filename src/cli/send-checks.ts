@@ -41,7 +41,7 @@ export async function checkBeforeSigning(plan: SendPlan): Promise<WalletInfo> {
   if (!sender) {
     throw refused(
       `the sending wallet ${from} does not exist on this node`,
-      plan.fromGiven ? 'check --from' : `${plan.keyPath} names it: if this node's chain was reset, register the key again (tpkit register --key ${plan.keyPath} --force)`,
+      plan.fromGiven ? 'check --from' : `${plan.keyPath} names it: if the wallet lives on another chain, pass that chain's node with --node; only if this node's chain was reset, register the key again (tpkit register --key ${plan.keyPath} --force)`,
     );
   }
   const key = bytesToHex(plan.publicKey, true);

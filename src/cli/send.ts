@@ -7,6 +7,7 @@ import { addressArgument } from './input.js';
 import { openKeyFile } from './key-file.js';
 import { warnIfElsewhere } from './key-file-origin.js';
 import { checkBeforeSigning, checkFeeCovered } from './send-checks.js';
+import { noAddressAdvice } from './wallet-owner.js';
 import { Progress } from './progress.js';
 import { NODE_HELP, NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, parseAmount, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
@@ -69,7 +70,10 @@ export function run(argv: string[]): Promise<number> {
     const given = values.from === undefined ? undefined : addressArgument(values.from, '--from');
     const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
     const from = given ?? info.address;
-    if (!from) throw new ArgumentError(`${values.key} names no wallet yet`, { details: `register it first (tpkit register --key ${values.key}), or pass --from ADDRESS` });
+    if (!from) throw new ArgumentError(`${values.key} records no wallet address`, { details: noAddressAdvice(values.key) });
+    if (from === to) {
+      console.error(`warning: --to ${to} is the sending wallet itself: the amount comes back to it, and the fee is spent`);
+    }
     const client = clientFrom(values);
     client.checkTransport();
     const signal = interruptSignal();

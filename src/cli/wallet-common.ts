@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { createClient, type TpkitClient } from '../client/index.js';
 import { ArgumentError, TpkitError } from '../errors.js';
 import { nodeUrlFrom } from './node-url.js';
+import type { PassphraseSource } from './key-file.js';
 import type { Progress } from './progress.js';
 
 export const DEFAULT_NODE = 'http://127.0.0.1:43280';
@@ -80,33 +81,44 @@ export function promptHidden(question: string): Promise<string> {
 }
 
 /** The passphrase: --passphrase-file, else $TPKIT_PASSPHRASE, else a prompt on a terminal. */
-export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm = false): () => Promise<string> {
-  return async () => {
+export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm = false): PassphraseSource {
+  const source: PassphraseSource = async () => {
     if (values['passphrase-file']) {
       try {
-        return nonEmpty(readFileSync(values['passphrase-file'], 'utf8').replace(/\r?\n$/, ''), confirm);
+        const text = readFileSync(values['passphrase-file'], 'utf8').replace(/\r?\n$/, '');
+        return confirm ? newPassphrase(text, '--passphrase-file') : text;
       } catch (cause) {
+        if (cause instanceof ArgumentError) throw cause;
         throw new ArgumentError(`--passphrase-file could not read '${values['passphrase-file']}'`, { cause });
       }
     }
-    if (process.env.TPKIT_PASSPHRASE !== undefined) return nonEmpty(process.env.TPKIT_PASSPHRASE, confirm);
+    if (process.env.TPKIT_PASSPHRASE !== undefined) return confirm ? newPassphrase(process.env.TPKIT_PASSPHRASE, 'TPKIT_PASSPHRASE') : process.env.TPKIT_PASSPHRASE;
     if (!process.stdin.isTTY) {
       throw new ArgumentError('A passphrase is needed and there is no terminal to ask on', {
         details: 'pass --passphrase-file FILE or set TPKIT_PASSPHRASE',
       });
     }
+    // Typed at a prompt: a mistyped one may be typed again (openKeyFile asks through retry).
+    source.retry = (left) => process.stderr.write(`Wrong passphrase; ${left} ${left === 1 ? 'try' : 'tries'} left.\n`);
     const first = await promptHidden('Passphrase: ');
     if (confirm) {
-      if (first.length < 8) throw new ArgumentError('The passphrase must be at least 8 characters');
+      newPassphrase(first, 'the typed passphrase');
       if ((await promptHidden('Repeat passphrase: ')) !== first) throw new ArgumentError('The two passphrases differ');
     }
     return first;
   };
+  return source;
 }
 
-/** A new key file is not sealed under an empty passphrase: that only looks encrypted. */
-function nonEmpty(passphrase: string, creating: boolean): string {
-  if (creating && passphrase === '') throw new ArgumentError('The passphrase is empty', { details: 'choose one, or write plain hex with --plain' });
+/** Characters a new key file's passphrase needs, wherever it comes from. */
+export const MIN_PASSPHRASE = 8;
+
+/** A new key file is not sealed under an empty or short passphrase: that only looks encrypted. */
+function newPassphrase(passphrase: string, source: string): string {
+  if (passphrase === '') throw new ArgumentError(`The passphrase is empty (${source})`, { details: 'choose one, or write plain hex with --plain' });
+  if ([...passphrase].length < MIN_PASSPHRASE) {
+    throw new ArgumentError(`The passphrase must be at least ${MIN_PASSPHRASE} characters (${source})`, { details: 'a new key file is only as strong as its passphrase' });
+  }
   return passphrase;
 }
 
@@ -142,11 +154,20 @@ export function keepSpinning(bar: Progress, text?: string): () => void {
 }
 
 const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
-  NETWORK_ERROR: () => 'is `tpkit node` running? Pass --node URL or set TPKIT_NODE.',
+  NETWORK_ERROR: (err) =>
+    /answers plain HTTP, not TLS/.test(err.details ?? '')
+      ? 'the node runs, without TLS: give its URL with http:// (`tpkit node` serves HTTPS only with --tls-cert or --tls-self-signed).'
+      : 'is `tpkit node` running? Pass --node URL or set TPKIT_NODE.',
   TIMEOUT: () => 'the node is slow or not making blocks; check later with `tpkit status TXID`.',
   INSECURE_TRANSPORT: () => 'use an https:// node URL, or --allow-insecure on a network you trust.',
   KEYFILE_PASSPHRASE: () => 'check the passphrase (--passphrase-file or TPKIT_PASSPHRASE).',
   KEYFILE_INVALID: () => 'pass the file written by `tpkit keygen --out`.',
+  WALLET_PASSPHRASE: () => 'type the passphrase chosen when the wallet exported the file ($TPKIT_WALLET_PASSPHRASE, else the prompt).',
+  WALLET_FILE_CORRUPT: () => 'export the wallet again from the official wallet.',
+  WALLET_FILE_UNKNOWN: () => 'pass the file the official wallet writes with Export (a tpkit key file needs no import).',
+  WALLET_KEY_MISMATCH: () => 'check the address; nothing was written.',
+  MNEMONIC_WORD: () => 'compare the phrase with the one written down.',
+  MNEMONIC_CHECKSUM: () => 'compare the phrase with the one written down: a word is wrong or two are swapped.',
   TX_FAILED: (err) => {
     const reason = (err as TpkitError & { reason?: string }).reason;
     if (reason === 'insufficient_fund') return 'the balance does not cover amount and fee; see `tpkit balance`.';
@@ -159,7 +180,7 @@ const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
     if (nodeError === 'WALLET_NOT_FOUND') return 'no wallet has that address on this node.';
     if (nodeError === 'BLOCK_NOT_FOUND') return 'no block has that hash or height on this node; `tpkit block latest` shows the newest.';
     if (nodeError === 'SENDER_KEY_MISMATCH') return "the key file's key is not the sending wallet's key.";
-    if (nodeError === 'SENDER_UNKNOWN') return 'the sending wallet does not exist on this node; register it (`tpkit register`) or check --from.';
+    if (nodeError === 'SENDER_UNKNOWN') return 'the sending wallet does not exist on this node; check --from and --node (a wallet lives on one chain).';
     if (nodeError === 'TIMESTAMP_OUT_OF_WINDOW') return "this machine's clock is an hour or more away from the node's; set it right.";
     if (nodeError === 'WRONG_CHAIN') return 'the address belongs to another chain than this node.';
     if (nodeError === 'MEMPOOL_FULL') return 'the node is busy; try again in a few seconds.';

@@ -3,9 +3,8 @@
 // the address the node allocated.
 
 import { addressFromText, addressToText } from '../codec/address.js';
-import { expectBytes } from '../bytes.js';
 import type { RegisterBodyInput } from '../codec/body-types.js';
-import { publicKeyOf } from '../crypto/keys.js';
+import { publicKeyOf, toSecretKeyBytes, type SecretKeyInput } from '../crypto/keys.js';
 import { signTx } from '../crypto/sign-tx.js';
 import { ArgumentError, TpkitError } from '../errors.js';
 import type { MineResult } from '../pow/mine-body.js';
@@ -19,8 +18,11 @@ export type RegisterStage = 'settings' | 'mining' | 'submitting' | 'waiting';
 
 export interface RegisterWalletOptions {
   client: TpkitClient;
-  /** The new wallet's key, or all of its keys; every key signs and `h` covers them all. */
-  secretKeys: Uint8Array | readonly Uint8Array[];
+  /**
+   * The new wallet's key, or all of its keys; every key signs and `h` covers them all. Each
+   * is 32 bytes or 64 hex digits (`0x` optional).
+   */
+  secretKeys: SecretKeyInput | readonly SecretKeyInput[];
   /** Mining threads (default: every thread of the pool). */
   threads?: number;
   /** Miner pool (default: the process's shared pool, or the page's Web Worker pool). */
@@ -65,9 +67,10 @@ async function registerDifficulty(client: TpkitClient, signal: AbortSignal | und
 
 export async function registerWallet(options: RegisterWalletOptions): Promise<RegisteredWallet> {
   const { client, signal } = options;
-  const keys = options.secretKeys instanceof Uint8Array ? [options.secretKeys] : [...(options.secretKeys ?? [])];
-  if (keys.length === 0) throw new ArgumentError('"secretKeys" expected at least one secret key');
-  keys.forEach((key, i) => expectBytes(key, `secretKeys[${i}]`, 32));
+  const given = options.secretKeys;
+  const list: readonly SecretKeyInput[] = given instanceof Uint8Array || typeof given === 'string' ? [given] : Array.isArray(given) ? given : [];
+  if (list.length === 0) throw new ArgumentError('"secretKeys" expected a secret key or a non-empty array of them');
+  const keys = list.map((key, i) => toSecretKeyBytes(key, list === given ? `secretKeys[${i}]` : 'secretKeys'));
 
   client.checkTransport();
   options.onStage?.('settings');

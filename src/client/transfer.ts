@@ -5,6 +5,7 @@ import { addressFromText } from '../codec/address.js';
 import { genericBody } from '../codec/body-generic.js';
 import type { BodyExtraInput, PayloadItemInput } from '../codec/body-types.js';
 import { expectBytes } from '../bytes.js';
+import { toSecretKeyBytes, type SecretKeyInput } from '../crypto/keys.js';
 import { signTx } from '../crypto/sign-tx.js';
 import { ArgumentError } from '../errors.js';
 import type { TpkitClient } from './client.js';
@@ -16,8 +17,8 @@ export type TransferStage = 'preparing' | 'submitting' | 'waiting';
 
 export interface TransferOptions {
   client: TpkitClient;
-  /** The sender wallet's secret key (32 bytes). */
-  secretKey: Uint8Array;
+  /** The sender wallet's secret key: 32 bytes or 64 hex digits (`0x` optional). */
+  secretKey: SecretKeyInput;
   from: string | Uint8Array;
   to: string | Uint8Array;
   currency: string;
@@ -84,7 +85,7 @@ export async function transfer(options: TransferOptions): Promise<TransferResult
   if (typeof currency !== 'string' || currency === '') throw new ArgumentError('"currency" expected a non-empty string');
   const fee = options.fee ?? 'auto';
   if (fee !== 'auto' && (typeof fee !== 'bigint' || fee < 0n)) throw new ArgumentError(`"fee" expected 'auto' or a bigint >= 0, got ${String(fee)}`);
-  expectBytes(options.secretKey, 'secretKey', 32);
+  const secretKey = toSecretKeyBytes(options.secretKey, 'secretKey');
   const from = address(options.from, 'from');
   const to = address(options.to, 'to');
 
@@ -108,7 +109,7 @@ export async function transfer(options: TransferOptions): Promise<TransferResult
   if (feeCurrency !== undefined) input.payload.push({ purpose: 'srcfee', currency: feeCurrency, amount: feeAmount });
   await options.beforeSigning?.(feeCurrency === undefined ? { seq, fee: feeAmount } : { seq, fee: feeAmount, feeCurrency });
 
-  const tx = signTx(genericBody(input), options.secretKey, { timestamp });
+  const tx = signTx(genericBody(input), secretKey, { timestamp });
   options.onStage?.('submitting');
   const txid = await client.submitTx(tx, { signal });
   const result: TransferResult = { txid, seq, fee: feeAmount, tx };

@@ -132,8 +132,14 @@ const HEX = /^[0-9A-Fa-f]+$/;
  * digits. Whitespace anywhere is ignored (addresses are often printed in groups of four).
  * Throws ADDRESS_INVALID naming the broken rule, or ADDRESS_CHECKSUM.
  */
+/** Longest address text read: 0x + 16 hex digits or 20 characters, with room for spaces. */
+const MAX_ADDRESS_TEXT = 64;
+
 export function addressFromText(text: string): Uint8Array {
   if (typeof text !== 'string') throw new ArgumentError(`"address" expected a string, got ${describeValue(text)}`);
+  if (text.length > MAX_ADDRESS_TEXT) {
+    throw new DecodeError('ADDRESS_INVALID', 'Invalid address', { details: `expected at most ${MAX_ADDRESS_TEXT} characters, got ${text.length}` });
+  }
   const clean = text.replace(/\s+/g, '');
   if (clean.startsWith('0x') || clean.startsWith('0X')) {
     const digits = clean.slice(2);

@@ -19,6 +19,9 @@ const NODE_NAME = /^[A-Za-z0-9._~!$&'()*+,;=:@-]+$/;
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
+/** Longest txid read: three varints in base58 (at most 44 characters), '-', a node name. */
+const MAX_TXID_TEXT = 256;
+
 function invalid(details: string): DecodeError {
   return new DecodeError('TXID_INVALID', 'Invalid transaction id', { details });
 }
@@ -51,6 +54,7 @@ export function encodeTxid(parts: { chain: number | bigint; height: number | big
  */
 export function decodeTxid(txid: string): TxidParts {
   if (typeof txid !== 'string') throw new ArgumentError(`"txid" expected a string, got ${describeValue(txid)}`);
+  if (txid.length > MAX_TXID_TEXT) throw invalid(`expected at most ${MAX_TXID_TEXT} characters, got ${txid.length}`);
   const dash = txid.indexOf('-');
   if (dash < 0) throw invalid(`"${txid}" has no '-' before the node name`);
   const encoded = txid.slice(0, dash);

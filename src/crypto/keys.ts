@@ -20,9 +20,15 @@ export function generateSecretKey(): Uint8Array {
   return secp256k1.utils.randomSecretKey();
 }
 
+/** Longest key text read: 0x + 130 hex digits (an uncompressed public key), with room for spaces. */
+const MAX_KEY_TEXT = 256;
+
 function keyBytes(key: unknown, label: string): Uint8Array {
   if (key instanceof Uint8Array) return key;
-  if (typeof key === 'string') return hexToBytes(key.trim());
+  if (typeof key === 'string') {
+    if (key.length > MAX_KEY_TEXT) throw new CryptoError('KEY_INVALID', `"${label}" expected hex of a key, at most ${MAX_KEY_TEXT} characters, got ${key.length}`);
+    return hexToBytes(key.trim());
+  }
   throw new ArgumentError(`"${label}" expected Uint8Array or hex string, got ${describeValue(key)}`);
 }
 

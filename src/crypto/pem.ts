@@ -13,6 +13,8 @@ const SPKI_UNCOMPRESSED_HEADER = hexToBytes('3056301006072a8648ce3d020106052b810
 const BEGIN = '-----BEGIN PUBLIC KEY-----';
 const END = '-----END PUBLIC KEY-----';
 const LINE = 64;
+/** Longest PEM text read: an uncompressed key's PEM is 182 characters; the rest is room for CRLF and spaces. */
+const MAX_PEM_TEXT = 4096;
 
 /** The DER SubjectPublicKeyInfo of a public key (always the 33-byte compressed form). */
 export function publicKeyToSpki(publicKey: Uint8Array): Uint8Array {
@@ -38,6 +40,8 @@ function pemError(details: string, cause?: unknown): CryptoError {
  */
 export function pemToPublicKey(pem: string): Uint8Array {
   if (typeof pem !== 'string') throw new ArgumentError(`"pem" expected a string, got ${describeValue(pem)}`);
+  // Checked before any scan: the PEM of a public key is under 200 characters.
+  if (pem.length > MAX_PEM_TEXT) throw pemError(`expected at most ${MAX_PEM_TEXT} characters, got ${pem.length}`);
   const text = pem.trim();
   if (!text.startsWith(BEGIN)) throw pemError(`expected text to start with "${BEGIN}"`);
   if (!text.endsWith(END)) throw pemError(`expected text to end with "${END}"`);

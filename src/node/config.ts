@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { closest } from '../closest-name.js';
 import { ValidationError } from '../errors.js';
+import { allowHostEntry } from './host-policy.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
+import { allowOriginEntry } from './origin-policy.js';
 
 export interface FeeRateConfig {
   base: bigint;
@@ -32,7 +34,16 @@ export interface NodeLimits {
   maxSignatures: number;
   /** Pending transactions held before POST /api/tx/new answers 503. */
   maxPending: number;
+  /** Bytes of pending transaction containers held before POST /api/tx/new answers 503. */
+  maxPendingBytes: number;
+  /** Pending transactions of one sending wallet held before its next gets 503. */
+  maxPendingPerSender: number;
   maxBlockTxs: number;
+  /** Live-stream connections in all, and from one remote address. */
+  wsConnections: number;
+  wsConnectionsPerAddress: number;
+  /** Unsent bytes a live-stream connection may hold before it is closed as too slow. */
+  wsBufferedBytes: number;
 }
 
 export interface NodeConfig {
@@ -49,6 +60,12 @@ export interface NodeConfig {
   mineOnDemand: boolean;
   /** The development endpoints under /api/dev (faucet, mine, accounts). */
   devApi: boolean;
+  /** Keep the development endpoints on when the node listens beyond loopback (--dev-api). */
+  devApiBeyondLoopback: boolean;
+  /** Host names answered beyond localhost, *.localhost and IP literals (--allow-host). */
+  allowHosts: string[];
+  /** Origins granted CORS beyond this machine's pages (--allow-origin; '*' for any). */
+  allowOrigins: string[];
   allocGroup: number;
   /** Wallet number the allocation block starts after; the first registration gets last + 1. */
   allocLast: number | undefined;
@@ -63,6 +80,9 @@ export interface NodeConfig {
   verifyThreads: number;
   limits: NodeLimits;
 }
+
+/** Live-stream bounds: worst case, connections x buffered bytes of unsent data (512 MiB). */
+export const DEFAULT_WS_LIMITS = { connections: 128, connectionsPerAddress: 64, bufferedBytes: 4 * 1024 * 1024 };
 
 export const DEFAULT_HTTP_PORT = 43280; // the reference node's rpcport
 export const DEFAULT_HTTPS_PORT = 43380; // and its rpcsport
@@ -88,6 +108,9 @@ export function defaultConfig(): NodeConfig {
     instant: false,
     mineOnDemand: false,
     devApi: true,
+    devApiBeyondLoopback: false,
+    allowHosts: [],
+    allowOrigins: [],
     allocGroup: 10,
     allocLast: undefined,
     fees: { SK: { base: 1n, baseextra: 64n, kb: 1000n } },
@@ -103,7 +126,12 @@ export function defaultConfig(): NodeConfig {
       maxTxBytes: 64 * 1024,
       maxSignatures: 16,
       maxPending: 200_000,
+      maxPendingBytes: 256 * 1024 * 1024,
+      maxPendingPerSender: 10_000,
       maxBlockTxs: 20_000,
+      wsConnections: DEFAULT_WS_LIMITS.connections,
+      wsConnectionsPerAddress: DEFAULT_WS_LIMITS.connectionsPerAddress,
+      wsBufferedBytes: DEFAULT_WS_LIMITS.bufferedBytes,
     },
   };
 }
@@ -171,6 +199,9 @@ export function applyConfigObject(config: NodeConfig, raw: unknown, source: stri
   if (obj.instant !== undefined) out.instant = Boolean(obj.instant);
   if (obj.mineOnDemand !== undefined) out.mineOnDemand = Boolean(obj.mineOnDemand);
   if (obj.devApi !== undefined) out.devApi = Boolean(obj.devApi);
+  if (obj.devApiBeyondLoopback !== undefined) out.devApiBeyondLoopback = Boolean(obj.devApiBeyondLoopback);
+  if (obj.allowHosts !== undefined) out.allowHosts = list(at('allowHosts'), obj.allowHosts).map((v, i) => allowHostEntry(v, at(`allowHosts[${i}]`)));
+  if (obj.allowOrigins !== undefined) out.allowOrigins = list(at('allowOrigins'), obj.allowOrigins).map((v, i) => allowOriginEntry(v, at(`allowOrigins[${i}]`)));
   if (obj.allocGroup !== undefined) out.allocGroup = integer(at('allocGroup'), obj.allocGroup, 0, 0xffff);
   if (obj.allocLast !== undefined) out.allocLast = integer(at('allocLast'), obj.allocLast, 0, 0xfffffe);
   if (obj.allocBlock !== undefined) {
@@ -223,6 +254,11 @@ export function applyConfigObject(config: NodeConfig, raw: unknown, source: stri
   return out;
 }
 
+function list(field: string, value: unknown): string[] {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw invalid(field, 'expected an array of strings');
+  return value as string[];
+}
+
 function logLevel(field: string, value: unknown): LogLevel {
   if (!LOG_LEVELS.includes(value as LogLevel)) throw invalid(field, `expected one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(value)}`);
   return value as LogLevel;
@@ -248,6 +284,9 @@ export const NODE_FLAGS: FlagSpec[] = [
   { flag: '--instant', help: 'make a block as soon as transactions arrive' },
   { flag: '--mine-on-demand', help: 'make blocks only when asked: POST /api/dev/mine, tpkit faucet' },
   { flag: '--no-dev-api', help: 'switch off the development endpoints /api/dev/* (faucet, mine, accounts)' },
+  { flag: '--dev-api', help: 'keep /api/dev/* on when --host is not a loopback address (anyone who reaches the port can use them)' },
+  { flag: '--allow-host', value: 'name', help: 'also answer requests for this Host name, repeatable; .example allows it and every name under it (default: localhost, *.localhost, IP addresses)' },
+  { flag: '--allow-origin', value: 'origin', help: "let web pages of this origin use the node, repeatable; * for any (default: this machine's pages)" },
   { flag: '--reset', help: 'delete the chain in the data dir and start a fresh one from genesis' },
   { flag: '--alloc-group', value: 'n', help: 'address group of registered wallets (default 10)' },
   { flag: '--alloc-last', value: 'n', help: 'wallet number the allocation starts after (default: after the genesis wallets)' },
@@ -260,6 +299,11 @@ export const NODE_FLAGS: FlagSpec[] = [
   { flag: '--tls-self-signed', help: 'serve HTTPS with a generated development certificate (kept in the data dir)' },
   { flag: '--verify-threads', value: 'n', help: 'worker threads that check signatures, 0 = on the main thread (default: cores - 1, at most 4)' },
   { flag: '--max-pending', value: 'n', help: 'pending transactions held before new ones get 503 (default 200000)' },
+  { flag: '--max-pending-bytes', value: 'n', help: 'bytes of pending transactions held before new ones get 503 (default 268435456, 256 MiB)' },
+  { flag: '--max-pending-per-sender', value: 'n', help: 'pending transactions of one wallet before its next gets 503 (default 10000)' },
+  { flag: '--ws-max-connections', value: 'n', help: `live-stream connections held in all (default ${DEFAULT_WS_LIMITS.connections})` },
+  { flag: '--ws-max-per-address', value: 'n', help: `live-stream connections from one remote address (default ${DEFAULT_WS_LIMITS.connectionsPerAddress})` },
+  { flag: '--ws-max-buffered', value: 'bytes', help: `unsent bytes a live-stream client may hold before it is closed as too slow (default ${DEFAULT_WS_LIMITS.bufferedBytes}, 4 MiB)` },
   { flag: '--log-level', value: 'level', help: `one of ${LOG_LEVELS.join(', ')} (default info)` },
   { flag: '--help', help: 'print this list' },
 ];
@@ -306,6 +350,7 @@ export function parseNodeArgs(argv: readonly string[], readFile: (path: string) 
     }
   }
   if (values.some(([f]) => f === '--help')) return { help: true, config: defaultConfig(), portGiven: false, reset: false, genesisFlags: [] };
+  if (values.some(([f]) => f === '--dev-api') && values.some(([f]) => f === '--no-dev-api')) throw invalid('--dev-api', 'cannot be combined with --no-dev-api');
   const genesisFlags = values.map(([f]) => f).filter((f, i, all) => GENESIS_ONLY.includes(f) && all.indexOf(f) === i);
 
   let config = defaultConfig();
@@ -327,6 +372,9 @@ export function parseNodeArgs(argv: readonly string[], readFile: (path: string) 
 
   let fees: Record<string, FeeRateConfig> | undefined;
   let faucet: Record<string, bigint> | undefined;
+  // Flags add to what the config file allows.
+  const allowHosts = [...config.allowHosts];
+  const allowOrigins = [...config.allowOrigins];
   for (const [flag, v] of values) {
     const s = v === true ? '' : v;
     switch (flag) {
@@ -341,6 +389,9 @@ export function parseNodeArgs(argv: readonly string[], readFile: (path: string) 
       case '--instant': config.instant = true; break;
       case '--mine-on-demand': config.mineOnDemand = true; break;
       case '--no-dev-api': config.devApi = false; break;
+      case '--dev-api': config.devApi = true; config.devApiBeyondLoopback = true; break;
+      case '--allow-host': allowHosts.push(allowHostEntry(s, flag)); break;
+      case '--allow-origin': allowOrigins.push(allowOriginEntry(s, flag)); break;
       case '--alloc-group': config.allocGroup = integer(flag, s, 0, 0xffff); break;
       case '--alloc-last': config.allocLast = integer(flag, s, 0, 0xfffffe); break;
       case '--fee': {
@@ -365,11 +416,18 @@ export function parseNodeArgs(argv: readonly string[], readFile: (path: string) 
       case '--tls-self-signed': config.tls.selfSigned = true; break;
       case '--verify-threads': config.verifyThreads = integer(flag, s, 0, 64); break;
       case '--max-pending': config.limits.maxPending = integer(flag, s, 1, 2 ** 31); break;
+      case '--max-pending-bytes': config.limits.maxPendingBytes = integer(flag, s, 1, 2 ** 31); break;
+      case '--max-pending-per-sender': config.limits.maxPendingPerSender = integer(flag, s, 1, 2 ** 31); break;
+      case '--ws-max-connections': config.limits.wsConnections = integer(flag, s, 1, 2 ** 31); break;
+      case '--ws-max-per-address': config.limits.wsConnectionsPerAddress = integer(flag, s, 1, 2 ** 31); break;
+      case '--ws-max-buffered': config.limits.wsBufferedBytes = integer(flag, s, 1, 2 ** 31); break;
       case '--log-level': config.logLevel = logLevel(flag, s); break;
     }
   }
   if (fees) config.fees = fees;
   if (faucet) config.faucet = faucet;
+  config.allowHosts = allowHosts;
+  config.allowOrigins = allowOrigins;
   checkConfig(config);
   const reset = values.some(([f]) => f === '--reset');
   if (reset && config.memory) throw invalid('--reset', 'a --memory node starts fresh anyway; give one of them');

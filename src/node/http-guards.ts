@@ -23,7 +23,15 @@ export interface HttpTimeouts {
 
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headers: 15_000, request: 25_000, keepAlive: 10_000, checkEvery: 1_000 };
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 413: 'Payload Too Large' };
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  429: 'Too Many Requests',
+};
 
 /** A complete HTTP/1.1 answer as raw text, closing the connection. */
 export function rawErrorResponse(err: ValidationError): string {
@@ -31,7 +39,7 @@ export function rawErrorResponse(err: ValidationError): string {
   const json = toJson(body);
   return (
     `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\n` +
-    'content-type: application/json\r\naccess-control-allow-origin: *\r\n' +
+    'content-type: application/json\r\nx-content-type-options: nosniff\r\n' +
     `content-length: ${Buffer.byteLength(json)}\r\nconnection: close\r\n\r\n${json}`
   );
 }

@@ -1,6 +1,7 @@
-// The HTTP(S) front of the node: routing, request-body limits, CORS and the mapping of every
-// thrown error to a JSON answer. Handlers never see a socket; anything they throw becomes
-// `{ok:false,...}` through api-errors.ts, so no request can take the process down.
+// The HTTP(S) front of the node: routing, request-body limits, the access checks
+// (access-policy.ts), CORS and the mapping of every thrown error to a JSON answer. Handlers
+// never see a socket; anything they throw becomes `{ok:false,...}` through api-errors.ts, so
+// no request can take the process down.
 
 import http from 'node:http';
 import https from 'node:https';
@@ -11,6 +12,8 @@ import { DEFAULT_HTTP_TIMEOUTS, missingHost, onClientError, onConnect, type Http
 import { toJson } from './json.js';
 import type { Logger } from './log.js';
 import { isBodyTooLarge, readBody } from './request-body.js';
+import { checkDevContentType, checkRequest, LOCAL_ONLY, type AccessPolicy } from './access-policy.js';
+import { corsHeaders } from './origin-policy.js';
 
 export interface RequestContext {
   method: string;
@@ -49,37 +52,33 @@ export interface ServerOptions {
   staticFiles?: (req: http.IncomingMessage, res: http.ServerResponse, pathname: string) => Promise<boolean>;
   /** Defaults: DEFAULT_HTTP_TIMEOUTS. */
   timeouts?: Partial<HttpTimeouts>;
+  /** Hosts and origins answered; default: this machine only. */
+  access?: AccessPolicy;
+  /** Sees each request before routing (injected faults): passes it on, answers it, or neither. */
+  intercept?: (req: http.IncomingMessage, next: () => void, reply: (status: number, json: string) => void) => void;
 }
 
-function corsHeaders(req: http.IncomingMessage): Record<string, string> {
-  const origin = req.headers.origin;
-  return {
-    'access-control-allow-origin': origin ?? '*',
-    'access-control-allow-methods': 'GET, POST, OPTIONS',
-    'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'content-type',
-    'access-control-max-age': '86400',
-    ...(origin ? { vary: 'Origin' } : {}),
-  };
-}
+/** Headers of every answer: JSON never sniffed as something else. */
+const JSON_HEADERS = { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' };
 
 /** Headers of every JSON answer without an Origin, built once (the hot path: SDKs in Node). */
-const PLAIN_HEADERS = Object.entries({ 'content-type': 'application/json', ...corsHeaders({ headers: {} } as http.IncomingMessage) }).flat();
+const PLAIN_HEADERS = Object.entries({ ...JSON_HEADERS, ...corsHeaders(undefined, true, undefined, false) }).flat();
 
-function send(req: http.IncomingMessage, res: http.ServerResponse, status: number, json: string, extra?: Record<string, string>): void {
+function send(res: http.ServerResponse, status: number, json: string, cors: Record<string, string> | undefined, extra?: Record<string, string>): void {
   if (res.headersSent || res.destroyed) return;
   const length = String(Buffer.byteLength(json));
-  if (!extra && req.headers.origin === undefined && req.headers['access-control-request-headers'] === undefined) {
+  if (!extra && !cors) {
     res.writeHead(status, [...PLAIN_HEADERS, 'content-length', length]);
   } else {
-    res.writeHead(status, { 'content-type': 'application/json', ...corsHeaders(req), 'content-length': length, ...extra });
+    res.writeHead(status, { ...JSON_HEADERS, ...(cors ?? corsHeaders(undefined, true, undefined, false)), 'content-length': length, ...extra });
   }
   res.end(json);
 }
 
-function sendError(req: http.IncomingMessage, res: http.ServerResponse, err: unknown, logger: Logger, extra?: Record<string, string>): void {
+function sendError(req: http.IncomingMessage, res: http.ServerResponse, err: unknown, logger: Logger, cors: Record<string, string> | undefined, extra?: Record<string, string>): void {
   const { status, body } = errorResponse(err);
   if (status >= 500) logger.error(`${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-  send(req, res, status, toJson(body), extra);
+  send(res, status, toJson(body), cors, extra);
 }
 
 interface Match {
@@ -136,6 +135,7 @@ function splitPath(url: string): { segments: string[]; query: URLSearchParams; f
 
 export function createRequestListener(options: ServerOptions): http.RequestListener {
   const { routes, maxRequestBytes, logger } = options;
+  const policy = options.access ?? LOCAL_ONLY;
   const empty = new Uint8Array(0);
   const debug = logger.level === 'debug';
   return (req, res) => {
@@ -146,26 +146,43 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
     }
     const noHost = missingHost(req);
     if (noHost) {
-      sendError(req, res, noHost, logger, { connection: 'close' });
+      sendError(req, res, noHost, logger, undefined, { connection: 'close' });
+      return;
+    }
+    // Host and Origin are checked before any route, file or body: a refused request changes nothing.
+    const access = checkRequest(req, policy);
+    // The hot path (no Origin, no preflight headers) shares one prebuilt header list.
+    const cors = req.headers.origin === undefined && req.headers['access-control-request-headers'] === undefined ? undefined : access.cors;
+    if (access.refusal) {
+      if (access.refusal.code === 'HOST_NOT_ALLOWED') logger.debug(`${method} ${req.url}: refused Host ${JSON.stringify(req.headers.host)} from ${req.socket.remoteAddress ?? '?'}`);
+      sendError(req, res, access.refusal, logger, access.cors, method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? undefined : { connection: 'close' });
       return;
     }
     if (method === 'OPTIONS') {
-      res.writeHead(204, corsHeaders(req));
+      res.writeHead(204, { 'x-content-type-options': 'nosniff', ...access.cors });
       res.end();
       return;
     }
+    if (options.intercept) {
+      options.intercept(req, () => route(req, res, method, cors), (status, json) => send(res, status, json, cors, { connection: 'close' }));
+      return;
+    }
+    route(req, res, method, cors);
+  };
+
+  function route(req: http.IncomingMessage, res: http.ServerResponse, method: string, cors: Record<string, string> | undefined): void {
     const pathname = (req.url ?? '/').split('?')[0];
     if (options.staticFiles && (method === 'GET' || method === 'HEAD') && !pathname.startsWith('/api/')) {
       options.staticFiles(req, res, pathname).then(
-        (served) => served || dispatch(req, res, method),
-        (err) => sendError(req, res, err, logger),
+        (served) => served || dispatch(req, res, method, cors),
+        (err) => sendError(req, res, err, logger, cors),
       );
       return;
     }
-    dispatch(req, res, method);
-  };
+    dispatch(req, res, method, cors);
+  }
 
-  function dispatch(req: http.IncomingMessage, res: http.ServerResponse, method: string): void {
+  function dispatch(req: http.IncomingMessage, res: http.ServerResponse, method: string, cors: Record<string, string> | undefined): void {
     let match: Match;
     let query: URLSearchParams;
     let format: 'json' | 'bin';
@@ -173,9 +190,16 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
       const split = splitPath(req.url ?? '/');
       query = split.query;
       format = split.format;
+      if (method === 'POST' && split.segments[0] === 'dev') {
+        const refusal = checkDevContentType(req);
+        if (refusal) {
+          sendError(req, res, refusal, logger, cors, { connection: 'close' });
+          return;
+        }
+      }
       match = matchRoute(routes, method, split.segments);
     } catch (err) {
-      sendError(req, res, err, logger);
+      sendError(req, res, err, logger, cors);
       return;
     }
     const route = match.route;
@@ -183,7 +207,7 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
       const err = match.allowed.length
         ? new ValidationError('METHOD_NOT_ALLOWED', `${method} is not allowed here`, { details: `allowed: ${match.allowed.join(', ')}` })
         : new ValidationError('ROUTE_NOT_FOUND', 'No such endpoint', { details: `${method} ${(req.url ?? '').split('?')[0]}` });
-      sendError(req, res, err, logger, match.allowed.length ? { allow: [...match.allowed, 'OPTIONS'].join(', ') } : undefined);
+      sendError(req, res, err, logger, cors, match.allowed.length ? { allow: [...match.allowed, 'OPTIONS'].join(', ') } : undefined);
       return;
     }
     const run = (body: Uint8Array) => {
@@ -191,13 +215,13 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
       try {
         reply = route.handler({ method, params: match.params, query, headers: req.headers, body, format });
       } catch (err) {
-        sendError(req, res, err, logger);
+        sendError(req, res, err, logger, cors);
         return;
       }
       if (reply instanceof Promise) {
-        reply.then((r) => send(req, res, r.status ?? 200, r.json), (err) => sendError(req, res, err, logger));
+        reply.then((r) => send(res, r.status ?? 200, r.json, cors), (err) => sendError(req, res, err, logger, cors));
       } else {
-        send(req, res, reply.status ?? 200, reply.json);
+        send(res, reply.status ?? 200, reply.json, cors);
       }
     };
     if (route.method === 'GET') {
@@ -206,12 +230,12 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
     }
     readBody(req, maxRequestBytes).then(run, (err) => {
       if (isBodyTooLarge(err)) {
-        sendError(req, res, err.error, logger, err.close ? { connection: 'close' } : undefined);
+        sendError(req, res, err.error, logger, cors, err.close ? { connection: 'close' } : undefined);
       } else if (err instanceof ValidationError && err.code === 'REQUEST_ABORTED') {
         logger.warn(`${method} ${req.url}: upload aborted by the client from ${req.socket.remoteAddress ?? '?'}`);
         req.destroy();
       } else {
-        sendError(req, res, err, logger);
+        sendError(req, res, err, logger, cors);
       }
     });
   }

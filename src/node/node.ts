@@ -5,9 +5,13 @@ import { Chain, type ChainOptions } from './chain.js';
 import type { NodeConfig } from './config.js';
 import type { HttpTimeouts } from './http-guards.js';
 import { startServer, type RunningServer } from './http-server.js';
+import { isLoopbackListen } from './host-policy.js';
 import { createStaticHandler, defaultStaticRoots } from './static.js';
 import { createLogger, type Logger } from './log.js';
 import { createDevRoutes } from './dev-routes.js';
+import { DevControl } from './dev-control.js';
+import { createDevControlRoutes } from './dev-control-routes.js';
+import { JournalStore } from './journal-store.js';
 import { verifierBackend } from './native-verifier.js';
 import { ensurePortFree, portInUse } from './port-check.js';
 import { createRoutes } from './routes.js';
@@ -24,31 +28,63 @@ export interface NodeOptions extends ChainOptions {
 
 export interface LocalNode {
   chain: Chain;
+  /** Snapshots, rollback, the clock, state setting and faults (the dev API's engine). */
+  control: DevControl;
   url: string;
   tls?: TlsMaterial;
   ledgerDir?: string;
   close(): Promise<void>;
 }
 
+/**
+ * Beyond loopback anyone on the network can reach the node: the development API (secret keys,
+ * free money) goes off unless asked for with --dev-api. Returns the config to run with.
+ */
+function exposureChecked(config: NodeConfig, logger: Logger): NodeConfig {
+  if (config.allowOrigins.includes('*')) logger.warn('--allow-origin *: every web page this machine opens may use this node, its faucet and its development keys');
+  if (config.allowHosts.includes('*')) logger.warn('--allow-host *: the node answers any Host name, so a web page can reach it by DNS rebinding');
+  if (isLoopbackListen(config.host)) return config;
+  if (config.devApi && !config.devApiBeyondLoopback) {
+    logger.warn(`listening on ${config.host}, beyond this machine: the development API (/api/dev: faucet, mining, secret keys) is off; --dev-api turns it on`);
+    return { ...config, devApi: false };
+  }
+  logger.warn(`listening on ${config.host}, beyond this machine: anyone who reaches the port can use the node${config.devApi ? ', its faucet and its development keys (--dev-api)' : ''}`);
+  return config;
+}
+
 export async function startNode(config: NodeConfig, options: NodeOptions = {}): Promise<LocalNode> {
   const logger: Logger = options.logger ?? createLogger(config.logLevel);
+  config = exposureChecked(config, logger);
   const tls = loadTls(config);
   const ledgerDir = config.memory ? undefined : join(config.dataDir, 'ledger');
   await ensurePortFree(config.host, config.port);
   // The LevelDB module (and its native binding) is loaded only for a node that keeps a data dir.
-  const store = options.store ?? (ledgerDir ? await (await import('./store-level.js')).LevelStore.open(ledgerDir) : new MemoryStore());
+  const base = options.store ?? (ledgerDir ? await (await import('./store-level.js')).LevelStore.open(ledgerDir) : new MemoryStore());
   let chain: Chain;
+  let store: JournalStore | undefined;
   try {
+    store = await JournalStore.open(base);
     chain = await Chain.open(config, store, { ...options, logger });
   } catch (err) {
-    await store.close();
+    await base.close();
     throw err;
   }
+  const control = new DevControl(chain, store);
   let server: RunningServer;
   const address = { url: '' };
+  const access = { allowHosts: config.allowHosts, allowOrigins: config.allowOrigins };
   try {
     server = await startServer(
-      { routes: [...createDevRoutes(chain), ...createRoutes(chain, address)], maxRequestBytes: config.limits.maxRequestBytes, tls, logger, staticFiles: createStaticHandler(defaultStaticRoots()), timeouts: options.httpTimeouts },
+      {
+        routes: [...createDevRoutes(chain, control), ...createDevControlRoutes(control), ...createRoutes(chain, address)],
+        maxRequestBytes: config.limits.maxRequestBytes,
+        tls,
+        logger,
+        staticFiles: createStaticHandler(defaultStaticRoots()),
+        timeouts: options.httpTimeouts,
+        intercept: (req, next, reply) => control.faults.intercept(req, next, reply),
+        access,
+      },
       config.host,
       config.port,
     );
@@ -57,19 +93,25 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
     throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? portInUse(config.host, config.port, err) : err;
   }
   address.url = server.url;
-  const hub = attachWsHub(server.server, chain, logger);
+  const { limits } = config;
+  const hub = attachWsHub(server.server, chain, logger, {
+    access,
+    limits: { connections: limits.wsConnections, connectionsPerAddress: limits.wsConnectionsPerAddress, bufferedBytes: limits.wsBufferedBytes },
+  });
   if (verifierBackend !== 'libsecp256k1') {
     logger.warn('signatures are verified with @noble/curves: secp256k1 (libsecp256k1) is not installed; npm install secp256k1 makes verification about 20 times faster');
   }
   let closing: Promise<void> | undefined;
   return {
     chain,
+    control,
     url: server.url,
     tls,
     ledgerDir,
     close: () =>
       (closing ??= (async () => {
         hub.close();
+        control.close();
         await server.close();
         await chain.close();
       })()),

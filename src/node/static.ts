@@ -1,8 +1,11 @@
 // Static files beside the API: the wallet playground (dist/web) at `/` and the browser
 // bundle (dist/browser) at `/browser/`. Every answer makes the page cross-origin isolated
 // (COOP + COEP), which the Web Worker miner needs to share its stop flag with the page.
+// The playground takes secret keys, so its files also carry a Content-Security-Policy (its
+// own scripts only, WebAssembly for the miner, no framing), and no file is served whose
+// real path (symlinks followed) leaves its root.
 
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import type http from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +27,29 @@ export const ISOLATION_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-embedder-policy': 'require-corp',
   'cross-origin-resource-policy': 'same-origin',
+};
+
+/**
+ * Scripts, workers, styles and requests from the page's own origin only; 'wasm-unsafe-eval'
+ * lets the miner compile its WebAssembly; no plugin, no <base>, and no page may frame it.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "style-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const SECURITY_HEADERS = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
 };
 
 export interface StaticRoot {
@@ -57,6 +83,12 @@ export function resolveStaticPath(root: string, relative: string): string | unde
   return file === base || file.startsWith(base + sep) ? file : undefined;
 }
 
+/** `file` with symlinks resolved when that is inside `root` (resolved too), else undefined. */
+async function realPathInside(root: string, file: string): Promise<string | undefined> {
+  const [realRoot, realFile] = await Promise.all([realpath(root), realpath(file)]);
+  return realFile === realRoot || realFile.startsWith(realRoot + sep) ? realFile : undefined;
+}
+
 /**
  * Answers GET/HEAD for a file under one of the roots; resolves false (nothing sent) for
  * any other method or when no file matches, so the caller answers as for an unknown path.
@@ -70,12 +102,14 @@ export function createStaticHandler(roots: StaticRoot[]) {
       if (!file) return false;
       try {
         if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-        const body = await readFile(file);
+        const real = await realPathInside(root.dir, file);
+        if (!real) return false; // a symlink out of the root
+        const body = await readFile(real);
         res.writeHead(200, {
           'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
           'content-length': body.length,
           'cache-control': 'no-cache',
-          'x-content-type-options': 'nosniff',
+          ...SECURITY_HEADERS,
           ...ISOLATION_HEADERS,
         });
         res.end(req.method === 'HEAD' ? undefined : body);

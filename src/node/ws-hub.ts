@@ -4,6 +4,11 @@
 // "moresubs":N}`; then each committed block pushes `{"block":…}`, `{"blockstat":…}`,
 // `{"tx":T,"res":…}`, `{"address":A,"txs":…}` and `{"address":A,"balance":…}`. Nothing is
 // built for a block that no one listens to, so the stream costs the node nothing when idle.
+//
+// Bounded under abuse: an upgrade passes the same Host and Origin checks as every request;
+// connections are capped in all and per remote address; identical subscriptions on one
+// connection are one; each message is built once per block and shared by every subscriber;
+// a client whose unsent data passes a bound (it reads too slowly, or not at all) is closed.
 
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -11,7 +16,9 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { bytesToHex } from '../bytes.js';
 import { addressToText, parseAddress } from '../codec/address.js';
 import { ValidationError, TpkitError } from '../errors.js';
+import { checkUpgrade, LOCAL_ONLY, type AccessPolicy } from './access-policy.js';
 import { errorResponse } from './api-errors.js';
+import { DEFAULT_WS_LIMITS } from './config.js';
 import type { Chain, CommittedBlock } from './chain.js';
 import { rawErrorResponse } from './http-guards.js';
 import { toJson, type JsonValue } from './json.js';
@@ -34,7 +41,43 @@ type Subscription =
 
 interface Client {
   socket: WebSocket;
-  subs: Subscription[];
+  /** By subscriptionKey: an identical subscription is the same entry. */
+  subs: Map<string, Subscription>;
+  address: string;
+  /** Bytes queued for this client by the latest block: shared with the other readers, and not yet late. */
+  latestBlockBytes: number;
+}
+
+export interface WsLimits {
+  /** Open connections in all. */
+  connections: number;
+  /** Open connections from one remote address (every page on this machine is 127.0.0.1). */
+  connectionsPerAddress: number;
+  /** Unsent bytes a connection may hold before it is closed as too slow. */
+  bufferedBytes: number;
+}
+
+/** Close code for a client that falls behind (1008: policy violation). */
+export const CLOSE_TOO_SLOW = 1008;
+/** How long a closed slow client gets to take the close frame before its socket is destroyed. */
+const CLOSE_GRACE_MS = 1000;
+
+export interface WsHubOptions {
+  access?: AccessPolicy;
+  limits?: Partial<WsLimits>;
+}
+
+/** One key per distinct subscription: what it delivers, not how it was written. */
+function subscriptionKey(sub: Subscription): string {
+  switch (sub.kind) {
+    case 'block':
+    case 'blockstat':
+      return sub.kind;
+    case 'tx':
+      return `tx:${sub.txid ?? '*'}`;
+    case 'addr':
+      return `addr:${sub.address}:${sub.tx ? 't' : ''}${sub.bal ? 'b' : ''}`;
+  }
 }
 
 function invalid(details: string): ValidationError {
@@ -97,33 +140,93 @@ export interface WsHub {
   close(): void;
 }
 
-export function attachWsHub(server: http.Server, chain: Chain, logger: Logger): WsHub {
+export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, options: WsHubOptions = {}): WsHub {
+  const access = options.access ?? LOCAL_ONLY;
+  const limits = { ...DEFAULT_WS_LIMITS, ...options.limits };
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const clients = new Set<Client>();
+  /** Closed as too slow, waiting for the close frame to get out. */
+  const dropped = new Set<WebSocket>();
+  const perAddress = new Map<string, number>();
+
+  const refuse = (socket: Duplex, err: ValidationError) => socket.end(rawErrorResponse(err));
 
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const path = (req.url ?? '/').split('?')[0];
-    if (!PATHS.has(path)) {
-      socket.end(rawErrorResponse(new ValidationError('ROUTE_NOT_FOUND', 'No such endpoint', { details: `no WebSocket at ${path}; use /api/ws` })));
+    const denied = checkUpgrade(req, access);
+    if (denied) {
+      refuse(socket, denied);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => accept(ws));
+    if (!PATHS.has(path)) {
+      refuse(socket, new ValidationError('ROUTE_NOT_FOUND', 'No such endpoint', { details: `no WebSocket at ${path}; use /api/ws` }));
+      return;
+    }
+    const address = req.socket.remoteAddress ?? '?';
+    if (clients.size >= limits.connections) {
+      refuse(socket, new ValidationError('WS_CONNECTION_LIMIT', 'Too many live-stream connections', { details: `the node holds ${limits.connections}, its limit (--ws-max-connections); close one or retry later` }));
+      return;
+    }
+    if ((perAddress.get(address) ?? 0) >= limits.connectionsPerAddress) {
+      refuse(socket, new ValidationError('WS_CONNECTION_LIMIT', 'Too many live-stream connections from this address', { details: `${address} holds ${limits.connectionsPerAddress}, the limit per address (--ws-max-per-address); one connection carries up to ${MAX_SUBSCRIPTIONS} subscriptions` }));
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws, address));
   });
 
-  const push = (client: Client, text: string) => {
-    if (client.socket.readyState === client.socket.OPEN) client.socket.send(text);
+  /** Drops a client that cannot keep up; what it already holds is bounded by the limit plus one message. */
+  const tooSlow = (client: Client) => {
+    forget(client);
+    logger.warn(`ws: closed a connection from ${client.address} that fell behind (${client.socket.bufferedAmount} bytes unsent, limit ${limits.bufferedBytes})`);
+    client.socket.close(CLOSE_TOO_SLOW, `too slow: over ${limits.bufferedBytes} bytes unsent`);
+    dropped.add(client.socket);
+    const timer = setTimeout(() => client.socket.terminate(), CLOSE_GRACE_MS);
+    timer.unref();
+    client.socket.once('close', () => {
+      clearTimeout(timer);
+      dropped.delete(client.socket);
+    });
   };
-  const send = (client: Client, body: { [key: string]: JsonValue }) => push(client, toJson(body));
+  /**
+   * Whether a client is too far behind: what it has not taken beyond the latest block's
+   * messages passes the bound. Checked before each block and each answer, so one large block
+   * (bigger than the bound itself, and shared by every reader) never drops a reader, while one
+   * that still holds older data past the bound when the next block comes is closed.
+   */
+  const fellBehind = (client: Client) => {
+    if (client.socket.bufferedAmount - client.latestBlockBytes <= limits.bufferedBytes) return false;
+    tooSlow(client);
+    return true;
+  };
+  const push = (client: Client, data: string | Buffer) => {
+    if (client.socket.readyState !== client.socket.OPEN || !clients.has(client)) return;
+    client.socket.send(data, { binary: false });
+  };
+  const pushBlockMessage = (client: Client, data: Buffer) => {
+    client.latestBlockBytes += data.length;
+    push(client, data);
+  };
+  const send = (client: Client, body: { [key: string]: JsonValue }) => {
+    if (!fellBehind(client)) push(client, toJson(body));
+  };
   const sendError = (client: Client, err: unknown, id?: JsonValue) => {
     const { body } = errorResponse(err);
     send(client, id === undefined ? body : { ...body, id });
   };
 
-  function accept(socket: WebSocket): void {
-    const client: Client = { socket, subs: [] };
+  function forget(client: Client): void {
+    if (!clients.delete(client)) return;
+    const n = (perAddress.get(client.address) ?? 1) - 1;
+    if (n > 0) perAddress.set(client.address, n);
+    else perAddress.delete(client.address);
+  }
+
+  function accept(socket: WebSocket, address: string): void {
+    const client: Client = { socket, subs: new Map(), address, latestBlockBytes: 0 };
     clients.add(client);
-    socket.on('close', () => clients.delete(client));
+    perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+    socket.on('close', () => forget(client));
     socket.on('error', (err) => logger.debug(`ws: ${err.message}`));
     socket.on('message', (data, isBinary) => {
       const text = isBinary ? '' : data.toString();
@@ -135,63 +238,77 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger): 
         sendError(client, err);
         return;
       }
-      if (client.subs.length >= MAX_SUBSCRIPTIONS) {
+      const key = subscriptionKey(parsed.sub);
+      if (!client.subs.has(key) && client.subs.size >= MAX_SUBSCRIPTIONS) {
         sendError(client, new ValidationError('SUBSCRIPTION_LIMIT', 'Subscription limit reached', { details: `${MAX_SUBSCRIPTIONS} per connection; open another connection` }), parsed.id);
         return;
       }
-      subscribe(client, parsed.sub, parsed.id).catch((err) => sendError(client, err, parsed.id));
+      subscribe(client, key, parsed.sub, parsed.id).catch((err) => sendError(client, err, parsed.id));
     });
   }
 
-  async function subscribe(client: Client, sub: Subscription, id: JsonValue | undefined): Promise<void> {
+  async function subscribe(client: Client, key: string, sub: Subscription, id: JsonValue | undefined): Promise<void> {
     // A transaction already settled is answered at once; an unknown one is an error.
     const settled = sub.kind === 'tx' && sub.txid !== undefined ? await chain.statusJson(sub.txid) : null;
-    client.subs.push(sub);
-    const ack: { [key: string]: JsonValue } = { ok: true, subscribe: subscribedAs(sub), moresubs: MAX_SUBSCRIPTIONS - client.subs.length };
+    // An identical subscription is acknowledged again but held (and delivered) once.
+    if (!client.subs.has(key)) client.subs.set(key, sub);
+    const ack: { [key: string]: JsonValue } = { ok: true, subscribe: subscribedAs(sub), moresubs: MAX_SUBSCRIPTIONS - client.subs.size };
     send(client, id === undefined ? ack : { ...ack, id });
     if (sub.kind === 'tx' && sub.txid !== undefined && settled !== null) {
       push(client, `{"tx":${JSON.stringify(sub.txid)},"res":${settled}}`);
-      client.subs.splice(client.subs.indexOf(sub), 1);
+      client.subs.delete(key);
     }
   }
 
-  /** Pushes one block to every subscriber; each message is built once, only if someone wants it. */
+  /** Pushes one block to every subscriber; each message is built once, as bytes, only if someone wants it. */
   async function publish(block: CommittedBlock): Promise<void> {
     if (clients.size === 0) return;
     const { record, txs, statuses } = block;
-    let full: string | undefined;
-    let stat: string | undefined;
+    let full: Buffer | undefined;
+    let stat: Buffer | undefined;
+    const txMessages: (Buffer | undefined)[] = [];
+    const txMessage = (i: number) => (txMessages[i] ??= Buffer.from(`{"tx":${JSON.stringify(txs[i].txid)},"res":${statuses[i]}}`));
+    const addressMessages = new Map<string, Buffer | null>();
     const txIndex = new Map<string, number>();
     txs.forEach((tx, i) => txIndex.set(tx.txid, i));
-    for (const client of clients) {
-      for (const sub of [...client.subs]) {
+    for (const client of [...clients]) {
+      if (fellBehind(client)) continue;
+      client.latestBlockBytes = 0;
+      for (const [key, sub] of [...client.subs]) {
         if (sub.kind === 'block') {
-          full ??= toJson({ block: await fullBlock(chain, record, undefined, new Map(txs.map((tx) => [tx.txid, tx.raw]))) });
-          push(client, full);
+          full ??= Buffer.from(toJson({ block: await fullBlock(chain, record, undefined, new Map(txs.map((tx) => [tx.txid, tx.raw]))) }));
+          pushBlockMessage(client, full);
         } else if (sub.kind === 'blockstat') {
-          stat ??= toJson({
-            blockstat: { hash: record.hash, height: record.header.height, parent: record.header.parent, time: record.time, txs: record.txs.length, failed: Object.keys(record.failed).length },
-          });
-          push(client, stat);
+          stat ??= Buffer.from(
+            toJson({
+              blockstat: { hash: record.hash, height: record.header.height, parent: record.header.parent, time: record.time, txs: record.txs.length, failed: Object.keys(record.failed).length },
+            }),
+          );
+          pushBlockMessage(client, stat);
         } else if (sub.kind === 'tx') {
           if (sub.txid === undefined) {
-            for (let i = 0; i < txs.length; i++) push(client, `{"tx":${JSON.stringify(txs[i].txid)},"res":${statuses[i]}}`);
+            for (let i = 0; i < txs.length; i++) pushBlockMessage(client, txMessage(i));
           } else if (txIndex.has(sub.txid)) {
-            push(client, `{"tx":${JSON.stringify(sub.txid)},"res":${statuses[txIndex.get(sub.txid)!]}}`);
-            client.subs.splice(client.subs.indexOf(sub), 1); // a transaction settles once
+            pushBlockMessage(client, txMessage(txIndex.get(sub.txid)!));
+            client.subs.delete(key); // a transaction settles once
           }
         } else {
           const upper = sub.address.toUpperCase();
           if (!(upper in record.bals)) continue;
-          const address = addressToText(Buffer.from(sub.address, 'hex'));
           if (sub.bal) {
-            const w = chain.wallets.get(sub.address);
-            send(client, { address, balance: w ? walletInfo(w, null) : storedWalletView(record.bals[upper]) });
+            const message = cached(addressMessages, `${sub.address}:bal`, () => {
+              const w = chain.wallets.get(sub.address);
+              return { address: addressToText(Buffer.from(sub.address, 'hex')), balance: w ? walletInfo(w, null) : storedWalletView(record.bals[upper]) };
+            });
+            if (message) pushBlockMessage(client, message);
           }
           if (sub.tx) {
-            const related: { [key: string]: JsonValue } = {};
-            for (const tx of txs) if (involves(tx, sub.address, record.registered[tx.txid])) related[tx.txid] = txView(tx.raw, record.registered[tx.txid]);
-            if (Object.keys(related).length > 0) send(client, { address, txs: related });
+            const message = cached(addressMessages, `${sub.address}:tx`, () => {
+              const related: { [key: string]: JsonValue } = {};
+              for (const tx of txs) if (involves(tx, sub.address, record.registered[tx.txid])) related[tx.txid] = txView(tx.raw, record.registered[tx.txid]);
+              return Object.keys(related).length > 0 ? { address: addressToText(Buffer.from(sub.address, 'hex')), txs: related } : null;
+            });
+            if (message) pushBlockMessage(client, message);
           }
         }
       }
@@ -202,14 +319,33 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger): 
     publish(block).catch((err) => logger.error(`ws publish failed: ${err instanceof TpkitError ? err.message : (err as Error).stack}`));
   });
 
+  // A revert, a rollback or a clock move: every subscriber's view is stale; each is told once.
+  const stopResets = chain.onReset((reset) => {
+    const text = toJson({ reset: { ...reset } });
+    for (const client of clients) if (client.subs.size > 0) push(client, text);
+  });
+
   return {
     get connections() {
       return clients.size;
     },
     close() {
       stop();
+      stopResets();
       for (const c of clients) c.socket.terminate();
+      for (const socket of dropped) socket.terminate();
       wss.close();
     },
   };
+}
+
+/** A per-block message built on first use; null when there is nothing to say. */
+function cached(cache: Map<string, Buffer | null>, key: string, build: () => { [key: string]: JsonValue } | null): Buffer | null {
+  let message = cache.get(key);
+  if (message === undefined) {
+    const body = build();
+    message = body === null ? null : Buffer.from(toJson(body));
+    cache.set(key, message);
+  }
+  return message;
 }

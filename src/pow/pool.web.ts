@@ -1,20 +1,44 @@
 // The browser's miner pool: module Web Workers running worker.web.ts (bundled beside this
-// file as miner-worker.js), created on first use and kept, so each keeps its compiled
-// kernels. In a cross-origin-isolated page every task shares the search's stop flag and
-// hash counter (SharedArrayBuffer) and runs its whole range. Elsewhere a task runs as a
-// series of short runs of about 50 ms, and the flag is checked between them here.
+// file as miner-worker.js), all started when the pool is made and kept, so each keeps its
+// kernels. They compile nothing: a task carries the WebAssembly.Modules the page compiled
+// (once, while the .wasm files downloaded), and the workers instantiate those. In a
+// cross-origin-isolated page every task shares the search's stop flag and hash counter
+// (SharedArrayBuffer) and runs its whole range. Elsewhere a task runs as a series of short
+// runs of about 50 ms, and the flag is checked between them here.
 
 import { AbortError, ArgumentError, ERROR_CODES, TpkitError, type ErrorCode } from '../errors.js';
-import type { MinerPool } from './search.js';
 import { RUNNING, SOLVED, type SearchTask, type SearchTaskResult } from './search-task.js';
 import { availableKernels, type KernelName } from './kernel.js';
 import { KernelRace } from './kernel-race.js';
+import { callingThreadState } from './calling-thread.js';
+import { searchNonce, type MinerPool } from './search.js';
 
 export interface WebMinerPool extends MinerPool {
   /** True when tasks share memory with the page (the page is cross-origin isolated). */
   readonly shared: boolean;
   /** Ends every worker; running and queued searches reject, a later search starts new workers. */
   terminate(): void;
+  /**
+   * Gets the pool ready ahead of need: the page compiles the kernels, every worker starts and
+   * instantiates them, and all search for about `durationMs` (default 400) at a difficulty
+   * never met, so the engine has compiled the kernels to its optimizing tier before the
+   * first real search. Resolves when done; a search started meanwhile stops the warm-up
+   * and takes the workers at once (the warm-up then resolves with what it measured).
+   */
+  warm(options?: { durationMs?: number }): Promise<WarmUp>;
+}
+
+/** What warm() measured. */
+export interface WarmUp {
+  /**
+   * From the call until every worker hashed: the start-up a search pays on a cold page.
+   * NaN when a search preempted the warm-up before that.
+   */
+  readyMs: number;
+  /** Hashes per second of all workers together over the warm-up's last `durationMs`. */
+  hashRate: number;
+  /** True when a search started during the warm-up and cut it short. */
+  preempted: boolean;
 }
 
 export interface WebMinerPoolOptions {
@@ -40,6 +64,14 @@ const MAX_RUN = 1n << 28n;
  * exact where a 1 ms slice's is not (pages that are not isolated get a 0.1 ms clock).
  */
 const PROBE_RUNS = 8;
+/**
+ * How long warm() hashes. Chromium runs a new kernel in its baseline tier for a few
+ * hundred milliseconds of hashing before the optimized code replaces it (the code is shared
+ * by the page and every worker, since they run one WebAssembly.Module).
+ */
+const WARM_MS = 400;
+/** warm()'s body: one SHA-512 block, like a one-key register body; difficulty 64 is never met. */
+const WARM_BODY = new Uint8Array(66).map((_, i) => (i * 131 + 17) & 0xff);
 
 class MinerWorker {
   readonly #worker: Worker;
@@ -112,6 +144,7 @@ async function runInSteps(worker: MinerWorker, task: SearchTask): Promise<Search
   const counter = new BigInt64Array(task.counter);
   const byKernel: Partial<Record<KernelName, number>> = {};
   const race = task.kernel === 'auto' ? worker.race : undefined;
+  let started = false;
   let hashes = 0;
   let busyMs = 0;
   let cursor = task.start;
@@ -124,9 +157,18 @@ async function runInSteps(worker: MinerWorker, task: SearchTask): Promise<Search
     // Each run gets buffers of its own: the page's may be shared, which a page that is
     // not cross-origin isolated cannot post.
     const result = await worker.run({
-      ...task, kernel, start: cursor, end, control: new ArrayBuffer(4), counter: new ArrayBuffer(8),
+      ...task, kernel, start: cursor, end, control: new ArrayBuffer(task.control.byteLength), counter: new ArrayBuffer(8),
     });
     const took = performance.now() - began;
+    if (!started) {
+      // A search that stopped while this worker was starting did not wait for it (it was not
+      // counted in control[1]) and may have settled: its result is no longer this run's to add to.
+      if (Atomics.load(stop, 0) !== RUNNING) break;
+      // The first run back means this worker hashes: the search counts it so the page's
+      // thread can hand over to the workers.
+      if (stop.length > 1) Atomics.add(stop, 1, 1);
+      started = true;
+    }
     hashes += result.hashes;
     busyMs += result.busyMs;
     addCounts(byKernel, result.byKernel);
@@ -150,6 +192,58 @@ function autoKernels(): KernelName[] {
   return wasm.length > 0 ? wasm : ['js'];
 }
 
+/** Longest a warm-up waits for the workers to start before it gives up on them. */
+const WARM_LIMIT_MS = 10_000;
+
+/**
+ * A search at a difficulty never met, on the workers: the page compiles the binaries (once)
+ * and readies its own kernel, every worker starts (control[1] counts those hashing), then
+ * they hash `durationMs` more. `run` is the pool's own, so the warm-up does not preempt
+ * itself; `stop` is how a real search preempts it.
+ */
+async function warmUp(threads: number, run: MinerPool['run'], stop: AbortController, durationMs: number): Promise<WarmUp> {
+  const began = performance.now();
+  let control: Int32Array | undefined;
+  let counter: BigInt64Array | undefined;
+  const watched: MinerPool = {
+    threads,
+    run(task) {
+      control = new Int32Array(task.control);
+      counter = new BigInt64Array(task.counter);
+      return run(task);
+    },
+  };
+  let readyAt = NaN;
+  let hashesAtReady = 0;
+  let timedOut = false;
+  let finished = false;
+  let timer = setTimeout(() => ((timedOut = true), stop.abort()), WARM_LIMIT_MS);
+  const poll = setInterval(() => {
+    if (!control || !counter || control.length < 2 || Atomics.load(control, 1) < threads) return;
+    clearInterval(poll);
+    readyAt = performance.now();
+    hashesAtReady = Number(Atomics.load(counter, 0));
+    clearTimeout(timer);
+    timer = setTimeout(() => ((finished = true), stop.abort()), durationMs);
+  }, 2);
+  // The page's own kernel too, so a search's first slice starts at once.
+  callingThreadState('auto').catch(() => undefined);
+  try {
+    // The workers alone: the page's thread stays free for the page (and for a search that
+    // starts meanwhile, whose own share of the page's thread would otherwise be halved).
+    await searchNonce({ body: WARM_BODY, difficulty: 64, pool: watched, kernel: 'auto', signal: stop.signal, callingThread: false });
+  } catch (err) {
+    if (!(err instanceof TpkitError && err.code === 'ABORTED')) throw err;
+  } finally {
+    clearInterval(poll);
+    clearTimeout(timer);
+  }
+  if (timedOut) throw new TpkitError('WASM_UNAVAILABLE', 'Miner workers did not start', { details: `not every worker hashed within ${WARM_LIMIT_MS} ms` });
+  const hashes = counter ? Number(Atomics.load(counter, 0)) - hashesAtReady : 0;
+  const ms = performance.now() - readyAt;
+  return { readyMs: readyAt - began, hashRate: ms > 0 ? (hashes / ms) * 1000 : 0, preempted: !finished };
+}
+
 export function createWebMinerPool(threads: number = globalThis.navigator?.hardwareConcurrency || 1, options: WebMinerPoolOptions = {}): WebMinerPool {
   if (!Number.isInteger(threads) || threads < 1) throw new ArgumentError(`"threads" expected a positive integer, got ${String(threads)}`);
   if (typeof Worker !== 'function') throw new TpkitError('WASM_UNAVAILABLE', 'Web Workers are not available here');
@@ -164,10 +258,14 @@ export function createWebMinerPool(threads: number = globalThis.navigator?.hardw
     live.push(worker);
     return worker;
   };
+  // Every worker starts with the pool, so its script loads while the page compiles the kernels.
+  const spawnAll = () => {
+    while (live.length < threads) idle.push(spawn());
+  };
   const acquire = (): Promise<MinerWorker> => {
-    const free = idle.pop();
+    spawnAll();
+    const free = idle.shift();
     if (free) return Promise.resolve(free);
-    if (live.length < threads) return Promise.resolve(spawn());
     return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
   };
   const release = (worker: MinerWorker) => {
@@ -179,18 +277,25 @@ export function createWebMinerPool(threads: number = globalThis.navigator?.hardw
     if (next) next.resolve(worker.failed ? spawn() : worker);
     else if (!worker.failed) idle.push(worker);
   };
+  let warming: Promise<WarmUp> | undefined;
+  let warmStop: AbortController | undefined;
+  const runTask = async (task: SearchTask): Promise<SearchTaskResult> => {
+    const worker = await acquire();
+    try {
+      const together = shared && task.control instanceof SharedArrayBuffer && task.counter instanceof SharedArrayBuffer;
+      return together ? await worker.run(task) : await runInSteps(worker, task);
+    } finally {
+      release(worker);
+    }
+  };
 
-  return {
+  const pool: WebMinerPool = {
     threads,
     shared,
-    async run(task) {
-      const worker = await acquire();
-      try {
-        const together = shared && task.control instanceof SharedArrayBuffer && task.counter instanceof SharedArrayBuffer;
-        return together ? await worker.run(task) : await runInSteps(worker, task);
-      } finally {
-        release(worker);
-      }
+    run(task) {
+      // A real search takes the workers from a warm-up at once.
+      warmStop?.abort();
+      return runTask(task);
     },
     terminate() {
       const ended = new AbortError('miner pool terminated');
@@ -198,7 +303,24 @@ export function createWebMinerPool(threads: number = globalThis.navigator?.hardw
       for (const worker of live.splice(0)) worker.terminate();
       idle.length = 0;
     },
+    warm(options = {}) {
+      const durationMs = options.durationMs ?? WARM_MS;
+      if (typeof durationMs !== 'number' || !(durationMs >= 0) || durationMs > 10_000) {
+        return Promise.reject(new ArgumentError(`"durationMs" expected a number 0..10000, got ${String(durationMs)}`));
+      }
+      if (!warming) {
+        const stop = new AbortController();
+        warmStop = stop;
+        warming = warmUp(threads, runTask, stop, durationMs).finally(() => {
+          warming = undefined;
+          if (warmStop === stop) warmStop = undefined;
+        });
+      }
+      return warming;
+    },
   };
+  spawnAll();
+  return pool;
 }
 
 let sharedPool: WebMinerPool | undefined;

@@ -21,7 +21,7 @@ export interface MinerPool {
   readonly threads: number;
   run(task: SearchTask): Promise<SearchTaskResult>;
   /** Starts every thread and readies its kernels ahead of need (optional). */
-  warm?(): Promise<void>;
+  warm?(): Promise<unknown>;
 }
 
 export interface MiningProgress {

@@ -14,6 +14,9 @@ export interface WarmMinerOptions extends WarmOptions {
 /** Starts the pool's threads, compiles the kernels once and runs them into the engine's optimizing tier. */
 export async function warmMiner(options: WarmMinerOptions = {}): Promise<void> {
   const pool = await resolvePool(options.pool);
-  if (pool.warm && options.kernel === undefined && options.durationMs === undefined) return pool.warm();
+  if (pool.warm && options.kernel === undefined && options.durationMs === undefined) {
+    await pool.warm();
+    return;
+  }
   return warmPool(pool, options);
 }

@@ -2,16 +2,17 @@
 // Two binaries share that ABI: 'scalar' and 'simd'. The SIMD binary mines with either of
 // two kernels: two nonces per compression in i64x2 lanes, or one nonce with scalar rounds
 // and the message schedule in i64x2 lanes (the hybrid kernel, its default).
-// Both are embedded as base64 in *.generated.ts, so this file works unchanged in Node,
-// worker threads, browsers and bundlers. Nothing is decoded, compiled or instantiated
-// at import time: only when a caller asks for a module.
+// Where the bytes come from is binary.ts: embedded as base64 (Node, bundlers), or in the
+// browser bundle binary.web.ts, which fetches the .wasm files beside it. Nothing is
+// decoded, fetched, compiled or instantiated at import time: only when a caller asks.
 
-import { base64ToBytes, expectBytes } from '../bytes.js';
+import { expectBytes } from '../bytes.js';
 import { ArgumentError, TpkitError } from '../errors.js';
-import { SCALAR_WASM_BASE64 } from './scalar.generated.js';
-import { SIMD_WASM_BASE64 } from './simd.generated.js';
+import { compileBinary, compileBinarySync } from './binary.js';
+import type { WasmFlavor } from './flavor.js';
+import { probeSimd } from './simd-probe.js';
 
-export type WasmFlavor = 'scalar' | 'simd';
+export type { WasmFlavor } from './flavor.js';
 
 interface Exports {
   memory: WebAssembly.Memory;
@@ -35,40 +36,22 @@ interface Exports {
 export const MAX_SEARCH_COUNT = 0x7fffffff;
 const U64_MAX = (1n << 64n) - 1n;
 
-const bytesCache: Partial<Record<WasmFlavor, Uint8Array<ArrayBuffer>>> = {};
 const moduleCache: Partial<Record<WasmFlavor, WebAssembly.Module>> = {};
 // Asynchronous compiles in flight: callers that ask for the same flavor at once share one.
 const compiling: Partial<Record<WasmFlavor, Promise<WebAssembly.Module>>> = {};
-let simdValid: boolean | undefined;
-
-/** The embedded binary of a flavor (decoded once). */
-export function wasmBinary(flavor: WasmFlavor): Uint8Array<ArrayBuffer> {
-  let bytes = bytesCache[flavor];
-  if (!bytes) {
-    bytes = base64ToBytes(flavor === 'simd' ? SIMD_WASM_BASE64 : SCALAR_WASM_BASE64) as Uint8Array<ArrayBuffer>;
-    bytesCache[flavor] = bytes;
-  }
-  return bytes;
-}
 
 /** True when this engine has WebAssembly at all. */
 export function wasmAvailable(): boolean {
   return typeof WebAssembly === 'object' && typeof WebAssembly.Instance === 'function';
 }
 
-/** True when this engine accepts the SIMD binary (`WebAssembly.validate`). */
+/** True when this engine runs the SIMD binary: asked with a 29-byte probe module (simd-probe.ts). */
 export function simdSupported(): boolean {
-  if (simdValid === undefined) {
-    try {
-      simdValid = wasmAvailable() && WebAssembly.validate(wasmBinary('simd'));
-    } catch {
-      simdValid = false;
-    }
-  }
-  return simdValid;
+  return wasmAvailable() && probeSimd();
 }
 
 function unavailable(flavor: WasmFlavor, cause?: unknown): TpkitError {
+  if (cause instanceof TpkitError && cause.code === 'WASM_UNAVAILABLE') return cause;
   return new TpkitError('WASM_UNAVAILABLE', 'WebAssembly could not be instantiated', {
     details: `${flavor} binary${cause instanceof Error ? `: ${cause.message}` : ''}`,
     cause,
@@ -85,14 +68,15 @@ function checkFlavor(flavor: WasmFlavor): void {
 
 /**
  * Compiles and instantiates a flavor synchronously. Fine in Node and in workers; a
- * browser's main thread should use loadWasm (engines limit synchronous compilation there).
+ * browser's main thread should use loadWasm (engines limit synchronous compilation there,
+ * and the browser bundle has no bytes before it has fetched them).
  */
 export function loadWasmSync(flavor: WasmFlavor): WasmModule {
   checkFlavor(flavor);
   try {
     let module = moduleCache[flavor];
     if (!module) {
-      module = new WebAssembly.Module(wasmBinary(flavor));
+      module = compileBinarySync(flavor);
       moduleCache[flavor] = module;
     }
     return new WasmModule(flavor, new WebAssembly.Instance(module, {}).exports as unknown as Exports);
@@ -109,14 +93,12 @@ export function compiledWasmModules(): Partial<Record<WasmFlavor, WebAssembly.Mo
   return { ...moduleCache };
 }
 
-/** Adopts modules compiled by another thread: loading those flavors here compiles nothing. */
+/** Adopts modules compiled elsewhere (another thread, or tpkit/kernels on a page): loading those flavors here compiles and fetches nothing. */
 export function adoptWasmModules(modules: Partial<Record<WasmFlavor, WebAssembly.Module>>): void {
   for (const flavor of ['scalar', 'simd'] as const) {
     const module = modules[flavor];
     if (module instanceof WebAssembly.Module) moduleCache[flavor] ??= module;
   }
-  // A compiled SIMD module answers the SIMD question without validating the binary again.
-  if (moduleCache.simd) simdValid = true;
 }
 
 function compileOnce(flavor: WasmFlavor): Promise<WebAssembly.Module> {
@@ -124,7 +106,7 @@ function compileOnce(flavor: WasmFlavor): Promise<WebAssembly.Module> {
   if (cached) return Promise.resolve(cached);
   let pending = compiling[flavor];
   if (!pending) {
-    pending = WebAssembly.compile(wasmBinary(flavor)).then(
+    pending = compileBinary(flavor).then(
       (module) => {
         moduleCache[flavor] ??= module;
         delete compiling[flavor];
