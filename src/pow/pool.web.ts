@@ -20,9 +20,9 @@ export interface WebMinerPool extends MinerPool {
   terminate(): void;
   /**
    * Gets the pool ready ahead of need: the page compiles the kernels, every worker starts and
-   * instantiates them, and all search for about `durationMs` (default 400) at a difficulty
-   * never met, so the engine has compiled the kernels to its optimizing tier before the
-   * first real search. Resolves when done; a search started meanwhile stops the warm-up
+   * instantiates them, and the workers search for about `durationMs` (default 400) at a
+   * difficulty never met, so the engine has compiled the kernels to its optimizing tier
+   * before the first real search. Resolves when done; a search started meanwhile stops the warm-up
    * and takes the workers at once (the warm-up then resolves with what it measured).
    */
   warm(options?: { durationMs?: number }): Promise<WarmUp>;
@@ -66,8 +66,8 @@ const MAX_RUN = 1n << 28n;
 const PROBE_RUNS = 8;
 /**
  * How long warm() hashes. Chromium runs a new kernel in its baseline tier for a few
- * hundred milliseconds of hashing before the optimized code replaces it (the code is shared
- * by the page and every worker, since they run one WebAssembly.Module).
+ * hundred milliseconds of hashing before the optimized code replaces it (V8 keeps one copy
+ * of a module's compiled code for every thread that shares the WebAssembly.Module).
  */
 const WARM_MS = 400;
 /** warm()'s body: one SHA-512 block, like a one-key register body; difficulty 64 is never met. */
