@@ -35,7 +35,7 @@ export interface WarmUp {
    * NaN when a search preempted the warm-up before that.
    */
   readyMs: number;
-  /** Hashes per second of all workers together over the warm-up's last `durationMs`. */
+  /** Hashes per second of all workers together over the second half of the warm-up's hashing. */
   hashRate: number;
   /** True when a search started during the warm-up and cut it short. */
   preempted: boolean;
@@ -214,15 +214,19 @@ async function warmUp(threads: number, run: MinerPool['run'], stop: AbortControl
     },
   };
   let readyAt = NaN;
-  let hashesAtReady = 0;
+  // The rate is taken over the second half of the hashing: the first runs baseline code.
+  let from = { at: NaN, hashes: 0 };
+  const mark = () => (from = { at: performance.now(), hashes: counter ? Number(Atomics.load(counter, 0)) : 0 });
   let timedOut = false;
   let finished = false;
   let timer = setTimeout(() => ((timedOut = true), stop.abort()), WARM_LIMIT_MS);
+  let half: ReturnType<typeof setTimeout> | undefined;
   const poll = setInterval(() => {
     if (!control || !counter || control.length < 2 || Atomics.load(control, 1) < threads) return;
     clearInterval(poll);
     readyAt = performance.now();
-    hashesAtReady = Number(Atomics.load(counter, 0));
+    mark();
+    half = setTimeout(mark, durationMs / 2);
     clearTimeout(timer);
     timer = setTimeout(() => ((finished = true), stop.abort()), durationMs);
   }, 2);
@@ -237,10 +241,11 @@ async function warmUp(threads: number, run: MinerPool['run'], stop: AbortControl
   } finally {
     clearInterval(poll);
     clearTimeout(timer);
+    clearTimeout(half);
   }
   if (timedOut) throw new TpkitError('WASM_UNAVAILABLE', 'Miner workers did not start', { details: `not every worker hashed within ${WARM_LIMIT_MS} ms` });
-  const hashes = counter ? Number(Atomics.load(counter, 0)) - hashesAtReady : 0;
-  const ms = performance.now() - readyAt;
+  const hashes = counter ? Number(Atomics.load(counter, 0)) - from.hashes : 0;
+  const ms = performance.now() - from.at;
   return { readyMs: readyAt - began, hashRate: ms > 0 ? (hashes / ms) * 1000 : 0, preempted: !finished };
 }
 
