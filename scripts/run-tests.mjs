@@ -1,44 +1,53 @@
 #!/usr/bin/env node
-// Runs every compiled test file with uvu and ends with the line CI counts:
-// "N passed, N failed". A crash before uvu's summary counts as a failure, and so does a
-// test process that stays alive after its summary (a server, worker or timer left open).
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+// Runs every compiled test file with uvu, each in its own process under a time limit, and ends
+// with the line CI counts: "N passed, N failed". A crash before uvu's summary counts as a
+// failure, and so does a file that exceeds its time limit (a hang fails the run, named, instead
+// of stalling it) or whose process stays alive after its summary (a server, worker or timer
+// left open).
+//
+//   node scripts/run-tests.mjs [REGEX] [--timeout SECONDS]
+//
+// REGEX narrows the run to test files whose name matches it. The limit (default 300 s a file,
+// or TPKIT_TEST_TIMEOUT_S) is far above any file's time on a loaded 2-core machine.
+// Files run one after another: several test files start nodes, worker pools and Chromium that
+// use every core, and running two at once would only make each wait for the other.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT, runTestFile } from './test-file.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const uvu = join(root, 'node_modules', 'uvu', 'bin.js');
-// An optional argument narrows the run to test files whose name matches it.
-const pattern = `(?:${process.argv[2] ?? ''}).*\\.test\\.js$`;
-const EXIT_GRACE_MS = 20_000;
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { timeout: { type: 'string' } } });
+const timeoutS = Number(values.timeout ?? process.env.TPKIT_TEST_TIMEOUT_S ?? 300);
+if (!(timeoutS > 0)) {
+  console.error(`run-tests: --timeout expected a number of seconds, got ${values.timeout}`);
+  process.exit(2);
+}
+const pattern = new RegExp(`(?:${positionals[0] ?? ''}).*\\.test\\.js$`);
+const files = readdirSync(join(ROOT, 'dist', 'test')).filter((name) => pattern.test(name)).sort();
 
-const child = spawn(process.execPath, [uvu, 'dist/test', pattern, '--no-color'], {
-  cwd: root,
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-let out = '';
-let lingered = false;
-let graceTimer;
-child.stdout.on('data', (chunk) => {
-  out += chunk;
-  process.stdout.write(chunk);
-  if (!graceTimer && /Duration:/.test(out)) {
-    graceTimer = setTimeout(() => {
-      lingered = true;
-      console.error(`\nThe test process did not exit ${EXIT_GRACE_MS / 1000} s after its summary: something was left open.`);
-      child.kill('SIGKILL');
-    }, EXIT_GRACE_MS);
+let passed = 0;
+let failed = 0;
+const failures = [];
+const began = performance.now();
+for (const file of files) {
+  const r = await runTestFile(file, { timeoutMs: timeoutS * 1000, echo: (chunk) => process.stdout.write(chunk) });
+  passed += r.passed;
+  failed += r.failed + r.skipped; // a skipped check is not a passed one
+  if (r.timedOut) {
+    console.log(`\n${file} exceeded its time limit of ${timeoutS} s and was stopped: it counts as a failure.`);
+    failures.push(`${file} (time limit of ${timeoutS} s exceeded)`);
+  } else if (r.lingered) {
+    console.log(`\n${file}: the test process did not exit 20 s after its summary: something was left open.`);
+    failures.push(`${file} (left something open)`);
+  } else if (r.failed + r.skipped > 0) {
+    failures.push(`${file} (${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''})`);
   }
-});
-child.on('close', (code) => {
-  clearTimeout(graceTimer);
-  const plain = out.replace(/\x1b\[[0-9;]*m/g, '');
-  const total = Number(/Total:\s+(\d+)/.exec(plain)?.[1] ?? 0);
-  const passed = Number(/Passed:\s+(\d+)/.exec(plain)?.[1] ?? 0);
-  const skipped = Number(/Skipped:\s+(\d+)/.exec(plain)?.[1] ?? 0);
-  let failed = total - passed - skipped;
-  if ((code !== 0 || lingered) && failed === 0) failed = 1;
-  if (skipped > 0) failed += skipped; // a skipped check is not a passed one
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed > 0 ? 1 : 0);
-});
+}
+const seconds = ((performance.now() - began) / 1000).toFixed(1);
+console.log(`\n${files.length} test files in ${seconds} s${failures.length ? `; failing: ${failures.join(', ')}` : ''}`);
+if (files.length === 0) {
+  console.log(`no test file matches ${pattern}`);
+  failed += 1;
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

@@ -73,6 +73,7 @@ const invalid: [string, unknown, string][] = [
   ['group above 65535 (ZZ99)', 'ZZ990000000000000000', 'ADDRESS_INVALID'],
   ['group 65536 (ZF36)', 'ZF360000000000000000', 'ADDRESS_INVALID'],
   ['low part above 2^45-1', 'AA009999999999999900', 'ADDRESS_INVALID'],
+  ['low part 2^45, the first past the limit', 'AA103518437208883200', 'ADDRESS_INVALID'],
   ['private text with a non-hex character', '00000000000000017G', 'ADDRESS_INVALID'],
   ['private low part above 2^61-1', 'F00000000000000100', 'ADDRESS_INVALID'],
   ['private checksum off by one', '000000000000000174', 'ADDRESS_CHECKSUM'],

@@ -1,4 +1,5 @@
 import { test } from 'uvu';
+import { createHash } from 'node:crypto';
 import * as assert from 'uvu/assert';
 import * as tpkit from '../src/index.js';
 import { vectors } from './vectors.js';
@@ -46,6 +47,14 @@ test('README example: build, sign, decode and verify a transfer', () => {
   assert.is(check.signatures[0].timestamp, 1_700_000_000_000n);
 });
 
+/** Leading zero bits of SHA-512 over `bytes`, counted from node:crypto's digest. */
+function sha512Bits(bytes: Uint8Array): number {
+  const digest = createHash('sha512').update(bytes).digest();
+  let bits = 0;
+  while (bits < 512 && !(digest[bits >> 3] & (0x80 >> (bits & 7)))) bits++;
+  return bits;
+}
+
 test('README example: register body, keys hash and PoW bits', () => {
   const publicKey = tpkit.publicKeyOf(tpkit.hexToBytes(vectors.public_keys[0].secret_key));
   const body = tpkit.registerBody({ publicKeys: [publicKey], timestamp: 1_700_000_000_000, nonce: 5n });
@@ -55,7 +64,11 @@ test('README example: register body, keys hash and PoW bits', () => {
   assert.equal(decoded.keysHash, tpkit.keysHash([publicKey]));
   assert.is(decoded.nonce, 5n);
   assert.is(body.length - tpkit.REGISTER_NONCE_WIDTH, body.lastIndexOf(0xcf) + 1);
-  assert.ok(tpkit.powBits(body) >= 0);
+  assert.is(tpkit.powBits(body), sha512Bits(body));
+  for (let nonce = 0n; nonce < 64n; nonce++) {
+    const other = tpkit.registerBody({ publicKeys: [publicKey], timestamp: 1, nonce });
+    assert.is(tpkit.powBits(other), sha512Bits(other), `nonce ${nonce}`);
+  }
 });
 
 test('README example: errors carry stable codes', () => {

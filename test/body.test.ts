@@ -391,4 +391,17 @@ test('builder errors name the field', () => {
   assert.is(error(() => genericBody({ ...good, seq: -1 })).field, 's');
 });
 
+test('the nonce tail is the key "nonce" itself: a last key that merely ends in "nonce" is refused', () => {
+  const zeros = '00'.repeat(8);
+  // {k: 17, xnonce: cf 0}: "xnonce" ends with the bytes of "nonce"
+  for (const key of ['786e6f6e6365', '6d796e6f6e6365', '6e6f6e6365']) {
+    const fixstr = (0xa0 | (key.length / 2)).toString(16);
+    const body = hexToBytes(`82a16b11${fixstr}${key}cf${zeros}`);
+    const isNonce = key === '6e6f6e6365';
+    assert.is(hasRegisterNonceTail(body), isNonce, key);
+    if (isNonce) setRegisterNonce(body, 5n);
+    else assert.is(error(() => setRegisterNonce(body, 5n)).code, 'INVALID_ARGUMENT', key);
+  }
+});
+
 test.run();

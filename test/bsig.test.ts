@@ -282,4 +282,52 @@ test('a Signer signs like its secret key', () => {
   assert.ok(verifyBsig(signBsig(data, mutable), data).valid);
 });
 
+test('a timestamp, createduration or expire of more than 8 bytes is ignored as the reference does; the first 8-byte one counts', () => {
+  const u64 = (n: number) => {
+    const out = new Uint8Array(8);
+    new DataView(out.buffer).setBigUint64(0, BigInt(n));
+    return out;
+  };
+  const nine = new Uint8Array(9).fill(1);
+  const pubkey = publicKeyOf(generateSecretKey());
+  const signature = encodeDerSignature(1n, 1n);
+  const fields = [
+    { tag: BSIG_TAG.pubkey, value: pubkey },
+    { tag: BSIG_TAG.timestamp, value: nine },
+    { tag: BSIG_TAG.timestamp, value: u64(42) },
+    { tag: BSIG_TAG.expire, value: nine },
+    { tag: BSIG_TAG.expire, value: u64(43) },
+    { tag: BSIG_TAG.createduration, value: nine },
+  ];
+  const decoded = decodeBsig(encodeBsig(signature, encodeTlvs(fields)));
+  assert.is(decoded.timestamp, 42n);
+  assert.is(decoded.expire, 43n);
+  assert.is(decoded.createDuration, undefined);
+  const onlyLong = decodeBsig(encodeBsig(signature, encodeTlvs([fields[0], fields[1], fields[3], fields[5]])));
+  assert.is(onlyLong.timestamp, undefined);
+  assert.is(onlyLong.expire, undefined);
+  assert.is(onlyLong.createDuration, undefined);
+});
+
+test('r or s out of 1..n-1 is SIG_INVALID, even where its low 256 bits are a valid signature', () => {
+  const data = utf8.encode('range');
+  const bsig = signBsig(data, generateSecretKey());
+  const decoded = decodeBsig(bsig);
+  const { r, s } = parseDerSignature(decoded.signature);
+  assert.ok(verifyBsig(bsig, data).valid);
+  const cases: [bigint, bigint, string][] = [
+    [r + (1n << 256n), s, 'r + 2^256'],
+    [r, s + (1n << 256n), 's + 2^256'],
+    [r + N, s, 'r + n'],
+    [0n, s, 'r = 0'],
+    [r, 0n, 's = 0'],
+    [N, s, 'r = n'],
+  ];
+  for (const [badR, badS, label] of cases) {
+    const result = verifyBsig(encodeBsig(encodeDerSignature(badR, badS), decoded.signedFields), data);
+    assert.is(result.valid, false, label);
+    assert.is(result.reason, 'SIG_INVALID', label);
+  }
+});
+
 test.run();

@@ -14,6 +14,16 @@ test('hex and base64 round-trip random bytes of every length 0-64 against Buffer
   }
 });
 
+test('hex of long inputs (past the short path) matches Buffer, lower and upper case', () => {
+  for (const n of [65, 66, 127, 300, 4097, 30 * 1024]) {
+    const bytes = new Uint8Array(randomBytes(n));
+    const hex = Buffer.from(bytes).toString('hex');
+    assert.is(bytesToHex(bytes), hex, String(n));
+    assert.is(bytesToHex(bytes, true), hex.toUpperCase(), String(n));
+    assert.is(bytesToHex(bytes.subarray(3, n - 1)), hex.slice(6, 2 * (n - 1)), `a view into ${n}`);
+  }
+});
+
 test('bytesFromInput reads hex, 0x hex, base64 and raw bytes', () => {
   assert.equal(bytesFromInput('0x0102'), new Uint8Array([1, 2]));
   assert.equal(bytesFromInput('0102'), new Uint8Array([1, 2]));

@@ -17,6 +17,12 @@ function tpkit(...args: string[]) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
+/** tpkit with a module run first (`node --import`), to break something inside it. */
+function tpkitWith(preload: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(preload)}`, main, ...args], { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
 test('decode explains the published generic transaction: text addresses, amounts, ISO time, valid signature', () => {
   const r = tpkit('decode', vectors.generic_tx_docs.tx_base64);
   assert.is(r.code, 0, r.err);
@@ -132,6 +138,19 @@ test('unknown commands and missing arguments exit 2 with usage', () => {
   assert.is(tpkit('nonsense').code, 2);
   assert.is(tpkit('decode').code, 2);
   assert.is(tpkit('--help').code, 0);
+});
+
+
+test('an unexpected crash exits 1 with its stack, never 0: inside a command, and while loading one', () => {
+  // A bug inside a command: here console.log throws a plain Error.
+  const inside = tpkitWith('console.log = () => { throw new RangeError("unexpected inside"); };', 'address', 'AA100000001677722412');
+  assert.is(inside.code, 1, inside.err);
+  assert.match(inside.err, /^tpkit address: RangeError: unexpected inside\n\s+at /);
+  // A command module that fails to load.
+  const hooks = 'export async function resolve(s, c, next) { if (s.endsWith("/address.js")) throw new TypeError("cannot load"); return next(s, c); }';
+  const loading = tpkitWith(`import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}));`, 'address', 'AA100000001677722412');
+  assert.is(loading.code, 1, loading.err);
+  assert.match(loading.err, /^tpkit: TypeError: cannot load/);
 });
 
 test.run();

@@ -99,7 +99,10 @@ test('--import-wallet: a wrong passphrase, a key that does not own the address, 
   const cut = await tpkit(['keygen', '--import-wallet', file('cut.export'), '--out', file('x3.key'), '--json']);
   assert.is(cut.code, 1);
   assert.is(JSON.parse(cut.out).error.code, 'WALLET_FILE_CORRUPT');
-  for (const name of ['x1.key', 'x2.key', 'x3.key']) assert.not.ok(existsSync(file(name)), name);
+  writeFileSync(file('huge.export'), Buffer.alloc(100_000, 0x41));
+  const huge = await tpkit(['keygen', '--import-wallet', file('huge.export'), '--out', file('x4.key')]);
+  assert.match(huge.err, /100000 bytes; an export is under 1 KiB \[WALLET_FILE_UNKNOWN\]/);
+  for (const name of ['x1.key', 'x2.key', 'x3.key', 'x4.key']) assert.not.ok(existsSync(file(name)), name);
 });
 
 test('keygen --mnemonic (node allocation block) -> register -> --import-mnemonic --address gives the same key, as the SDK does', async () => {

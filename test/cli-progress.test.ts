@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Progress } from '../src/cli/progress.js';
+import { Progress, startingStatus } from '../src/cli/progress.js';
 import { startTestNode } from './node-helpers.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -37,6 +37,11 @@ test('the first update draws at once; later ones at most every 100 ms; finish er
   assert.is(writes[1], '\r\x1b[2Kmine [#####-----]  50% mining');
   bar.finish();
   assert.is(writes[2], '\r\x1b[2K');
+});
+
+test('before the first hash the status says the miner is starting, with no rate or ETA', () => {
+  assert.is(startingStatus(850), 'starting the miner (workers, WebAssembly)  850 ms');
+  assert.not.match(startingStatus(0), /H\/s|ETA|∞/);
 });
 
 test('a long status is cut to the terminal width; nothing is drawn on a pipe', () => {
@@ -87,6 +92,8 @@ test('register on a terminal shows the mining bar from the first report, then Ct
     assert.match(run.screen(), bar, 'the bar is drawn');
     // The search reports every 100 ms, so the bar's first figure is from its first second.
     assert.match(bar.exec(run.screen())![1], /^\d+(\.\d+)? ms$/, run.screen());
+    // before the first hash the line says the miner is starting, never a rate of 0 or an endless ETA
+    assert.not.match(run.screen(), /(^|[^\d.])0H\/s|ETA median ∞|∞/, run.screen());
     run.ctrlC();
     assert.is(await run.exited, 130, run.screen());
     assert.match(run.screen(), /tpkit register: interrupted/);

@@ -1,7 +1,8 @@
 // Secrets on the command line: a secret key pasted where a key file belongs is never repeated
 // in any output (plain or --json) and the message points to `keygen --import`; a new key file
 // needs a passphrase of at least 8 characters from a prompt, TPKIT_PASSPHRASE and
-// --passphrase-file alike.
+// --passphrase-file alike (an official-wallet export file, 12, from the prompt and
+// TPKIT_WALLET_PASSPHRASE alike).
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,9 +76,15 @@ test('a new key file needs 8 characters of passphrase from TPKIT_PASSPHRASE and 
   const ok = await tpkit(['keygen', '--out', out], { TPKIT_PASSPHRASE: 'éééééééé' });
   assert.is(ok.code, 0, ok.err);
   assert.ok(existsSync(out));
+  // an export file for the official wallets keeps its 12-character minimum from the environment too
+  const exportFile = join(dir, 'w.export');
+  const exported = await tpkit(['export', '--key', out, '--out', exportFile, '--address', 'AA100000001677721780'], { TPKIT_PASSPHRASE: 'éééééééé', TPKIT_WALLET_PASSPHRASE: 'eleven char' });
+  assert.is(exported.code, 2, exported.err);
+  assert.match(exported.err, /at least 12 characters \(TPKIT_WALLET_PASSPHRASE\)/);
+  assert.not.ok(existsSync(exportFile));
   // opening an existing file takes its passphrase as it is
   const opened = await tpkit(['balance', '--key', out], { TPKIT_PASSPHRASE: 'x' });
-  assert.match(opened.err, /names no wallet yet/);
+  assert.match(opened.err, /no wallet/, 'read without asking the passphrase');
 });
 
 test.run();

@@ -84,6 +84,16 @@ test('--node takes host:port (http on loopback), localhost, [::1], a trailing /a
   assert.not.match(bad.err, /baseUrl/);
 });
 
+test('--node https:// against the plain-HTTP node says to use http://, not "is the node running?"', async () => {
+  const dev = addressToText(node.chain.accounts[0].address);
+  const port = new URL(node.url).port;
+  const r = await tpkit('balance', dev, '--node', `https://127.0.0.1:${port}`);
+  assert.is(r.code, 3);
+  assert.match(r.err, new RegExp(`the server answers plain HTTP, not TLS; use http://127\\.0\\.0\\.1:${port}`));
+  assert.match(r.err, /give its URL with http:\/\//);
+  assert.not.match(r.err, /wrong version number|is `tpkit node` running/);
+});
+
 test('settings of a path the node does not have says so besides the empty answer', async () => {
   const r = await tpkit('settings', 'current.regster.diff', '--node', node.url);
   assert.is(r.code, 0);

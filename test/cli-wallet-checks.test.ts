@@ -115,6 +115,20 @@ test('send checks before signing: recipient, currency, balance, sender key; advi
   assert.is((await node.get(`/api/address/${nowhere}`)).body.info.amount.SK, 5);
 });
 
+test('sending to the sending wallet itself warns that only the fee is spent', async () => {
+  const before = (await node.get(`/api/address/${dev}`)).body.info.amount.SK;
+  const r = await tpkit(['send', '--key', devFile, '--from', dev, '--to', dev, '--amount', '5', '--currency', 'SK', '--json']);
+  assert.is(r.code, 0, r.err);
+  assert.match(r.err, new RegExp(`^warning: --to ${dev} is the sending wallet itself: the amount comes back to it, and the fee is spent$`, 'm'));
+  const fee = BigInt(JSON.parse(r.out).fee);
+  assert.ok(fee > 0n);
+  assert.is(BigInt((await node.get(`/api/address/${dev}`)).body.info.amount.SK), BigInt(before) - fee);
+  // another recipient: no such warning
+  const other = await tpkit(['send', '--key', devFile, '--from', dev, '--to', address, '--amount', '1', '--currency', 'SK', '--json']);
+  assert.is(other.code, 0, other.err);
+  assert.not.match(other.err, /sending wallet itself/);
+});
+
 test('a fee in another currency than the amount must be held too, before signing', async () => {
   const fees = await startTestNode({ accounts: 1, faucet: { SK: 1000n, FEE: 2n }, fees: { SK: { base: 1n, baseextra: 64n, kb: 1000n }, FEE: { base: 5n, baseextra: 64n, kb: 1000n } } });
   try {
@@ -122,7 +136,7 @@ test('a fee in another currency than the amount must be held too, before signing
     const args = ['send', '--key', devFile, '--from', from, '--to', from, '--amount', '1', '--currency', 'SK', '--fee-currency', 'FEE', '--node', fees.url];
     const r = await tpkit(args);
     assert.is(r.code, 1, r.err);
-    assert.match(r.err, new RegExp(`^tpkit send: the fee of \\d+ FEE is more than wallet ${from} holds \\(2 FEE\\): fund the wallet with FEE, or pay the fee in another currency \\(--fee-currency\\)`));
+    assert.match(r.err, new RegExp(`^tpkit send: the fee of \\d+ FEE is more than wallet ${from} holds \\(2 FEE\\): fund the wallet with FEE, or pay the fee in another currency \\(--fee-currency\\)`, 'm'));
     const unknown = await tpkit([...args.slice(0, -4), '--fee-currency', 'XYZ', '--node', fees.url]);
     assert.is(unknown.code, 1, unknown.err);
     assert.match(unknown.err, /\[FEE_UNKNOWN\]\n  pay the fee in a currency the node has a rate for \(--fee-currency; `tpkit settings current\.fee` lists them\), or give --fee N\./);

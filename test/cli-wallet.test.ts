@@ -99,6 +99,12 @@ test('exit codes: refused before signing 1, failed in the block 1, node refused 
   assert.is(error.reason, 'bad_seq');
   assert.is(error.exitCode, 1);
   assert.match(error.advice, /without --seq/);
+  // status of that failed transaction: "failed" and exit 1, with --json and without, waiting or not
+  for (const extra of [[], ['--json'], ['--wait']]) {
+    const failed = await tpkit(['status', error.txid, ...extra]);
+    assert.is(failed.code, 1, `status ${extra.join(' ')} of a failed transaction exits 1`);
+    assert.match(failed.out, extra[0] === '--json' ? /"state": "failed"/ : /failed: bad_seq/);
+  }
   const typo = await tpkit(['send', '--key', walletFile, '--to', 'AA100000001677722413', '--amount', '1', '--currency', 'SK'], { env: { TPKIT_PASSPHRASE: 'not asked' } });
   assert.is(typo.code, 2);
   assert.match(typo.err, /\[ADDRESS_CHECKSUM\]\n  a digit is mistyped/);
@@ -155,11 +161,14 @@ function onTerminal(args: string[], answers: [RegExp, string][]): Promise<{ code
     const command = [process.execPath, main, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
     const child = spawn('script', ['-qfec', command, '/dev/null'], { env });
     let screen = '';
+    // Only what appeared since the last answer is matched: the same prompt may come again.
+    let answeredAt = 0;
     child.stdout.on('data', (chunk) => {
       screen += chunk;
       const next = answers[0];
-      if (next && next[0].test(screen)) {
+      if (next && next[0].test(screen.slice(answeredAt))) {
         answers.shift();
+        answeredAt = screen.length;
         child.stdin.write(`${next[1]}\n`);
       }
     });
@@ -180,9 +189,27 @@ test('on a terminal keygen asks for the passphrase twice and echoes neither; a m
   const differ = await onTerminal(['keygen', '--out', join(dir, 'never2.key')], [[/Passphrase: /, secret], [/Repeat passphrase: /, 'something else']]);
   assert.is(differ.code, 2);
   assert.match(differ.screen, /The two passphrases differ/);
-  const sent = await onTerminal(['send', '--key', file, '--from', dev.address, '--to', address, '--amount', '1', '--currency', 'SK'], [[/Passphrase: /, 'wrong passphrase']]);
-  assert.is(sent.code, 1);
-  assert.match(sent.screen, /KEYFILE_PASSPHRASE/);
+  // three tries at the prompt, as sudo and ssh give; then the command stops
+  const wrong = 'wrong passphrase';
+  const sendArgs = ['send', '--key', file, '--from', dev.address, '--to', address, '--amount', '1', '--currency', 'SK'];
+  const sent = await onTerminal(sendArgs, [[/Passphrase: /, wrong], [/Passphrase: /, wrong], [/Passphrase: /, wrong]]);
+  assert.is(sent.code, 1, sent.screen);
+  assert.is(sent.screen.match(/Passphrase: /g)?.length, 3, sent.screen);
+  assert.match(sent.screen, /Wrong passphrase; 2 tries left\.[^]*Wrong passphrase; 1 try left\.[^]*KEYFILE_PASSPHRASE/);
+  // a mistyped passphrase, then the right one: the key opens, and send goes on to its own
+  // checks (this new key does not own the development wallet, so it stops there)
+  const second = await onTerminal(sendArgs, [[/Passphrase: /, wrong], [/Passphrase: /, secret]]);
+  assert.match(second.screen, /Wrong passphrase; 2 tries left\.[^]*is not the key of wallet/, second.screen);
+  assert.not.match(second.screen, /KEYFILE_PASSPHRASE/);
+  assert.not.ok(second.screen.includes(secret), 'the passphrase is not echoed');
+});
+
+test('a wrong passphrase from a file or $TPKIT_PASSPHRASE fails at once: nothing can type it again', async () => {
+  const file = join(dir, 'typed.key');
+  const run = await tpkit(['send', '--key', file, '--from', dev.address, '--to', address, '--amount', '1', '--currency', 'SK'], { env: { TPKIT_PASSPHRASE: 'not it' } });
+  assert.is(run.code, 1);
+  assert.match(run.err, /KEYFILE_PASSPHRASE/);
+  assert.not.match(run.err, /tries left/);
 });
 
 test('Ctrl-C while mining stops the workers and exits 130; the key file is left as it was', async () => {

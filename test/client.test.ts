@@ -172,30 +172,74 @@ test('status reads res or Res; null until included; failures carry the reason', 
   assert.equal(failed && !failed.ok && failed.reason, 'bad_seq');
 });
 
-test('waitForTx polls with growing intervals until included, and honours timeout and abort', async () => {
-  let n = 0;
-  const times: number[] = [];
-  const { client } = scripted(() => {
-    times.push(Date.now());
-    return json(++n < 4 ? '{"res":null,"ok":true}' : '{"res":{"ok":true,"res":"ok","block":"AA"},"ok":true}');
-  });
-  const polls: number[] = [];
-  const status = await client.waitForTx(TXID, { onPoll: (a) => polls.push(a) });
-  assert.ok(status.ok);
-  assert.equal(polls, [1, 2, 3, 4]);
-  const gaps = times.slice(1).map((t, i) => t - times[i]);
-  assert.ok(gaps[2] > gaps[0], `intervals grow: ${gaps.join(', ')}`);
+/**
+ * Runs `fn` on a virtual clock: Date.now() moves only when a timer fires, by that timer's delay,
+ * and timers fire at once. The waits a function asks for are then exact, whatever the load.
+ * Timers of 10 s or more (each request's own time limit, cleared when it answers) stay real.
+ */
+async function onVirtualClock<T>(fn: (now: () => number) => Promise<T>): Promise<T> {
+  const realNow = Date.now;
+  const realSetTimeout = globalThis.setTimeout;
+  let now = realNow();
+  Date.now = () => now;
+  globalThis.setTimeout = ((callback: (...args: unknown[]) => void, ms = 0, ...args: unknown[]) =>
+    ms >= 10_000 ? realSetTimeout(callback, ms, ...args) : realSetTimeout(() => {
+      now += ms;
+      callback(...args);
+    }, 0)) as typeof setTimeout;
+  try {
+    return await fn(() => now);
+  } finally {
+    Date.now = realNow;
+    globalThis.setTimeout = realSetTimeout;
+  }
+}
 
-  const pending = scripted(() => json('{"res":null,"ok":true}')).client;
-  const timeout = await rejection(pending.waitForTx(TXID, { timeoutMs: 300 }));
-  assert.is(timeout.code, 'TIMEOUT');
-  assert.match(timeout.message, new RegExp(TXID));
+test('waitForTx polls with growing intervals until included', async () => {
+  await onVirtualClock(async (now) => {
+    let n = 0;
+    const times: number[] = [];
+    const { client } = scripted(() => {
+      times.push(now());
+      return json(++n < 4 ? '{"res":null,"ok":true}' : '{"res":{"ok":true,"res":"ok","block":"AA"},"ok":true}');
+    });
+    const polls: number[] = [];
+    const status = await client.waitForTx(TXID, { onPoll: (a) => polls.push(a) });
+    assert.ok(status.ok);
+    assert.equal(polls, [1, 2, 3, 4]);
+    const gaps = times.slice(1).map((t, i) => t - times[i]);
+    assert.equal(gaps, [150, 225, 337.5], 'each wait 1.5 times the one before');
+  });
+});
+
+test('waitForTx gives up at its timeout, not later: the last poll is at the limit', async () => {
+  for (const timeoutMs of [300, 1000, 5000]) {
+    await onVirtualClock(async (now) => {
+      const times: number[] = [];
+      const { client } = scripted(() => (times.push(now()), json('{"res":null,"ok":true}')));
+      const started = now();
+      const timeout = await rejection(client.waitForTx(TXID, { timeoutMs }));
+      assert.is(timeout.code, 'TIMEOUT');
+      assert.match(timeout.message, new RegExp(TXID));
+      assert.is(now() - started, timeoutMs, `gave up ${now() - started} ms after the start, limit ${timeoutMs}`);
+      assert.is(times[times.length - 1] - started, timeoutMs, 'one last look at the limit');
+    });
+  }
+});
+
+test('waitForTx: abort ends the wait during a pause, without another poll', async () => {
   const controller = new AbortController();
-  const started = Date.now();
-  const aborted = rejection(pending.waitForTx(TXID, { signal: controller.signal }));
-  setTimeout(() => controller.abort(), 100);
-  assert.is((await aborted).code, 'ABORTED');
-  assert.ok(Date.now() - started < 1000, 'abort ends the wait at once');
+  let polls = 0;
+  const pending = scripted(() => {
+    // Abort once the first answer is in, so the wait is in its first pause.
+    if (++polls === 1) setTimeout(() => controller.abort(), 0);
+    return json('{"res":null,"ok":true}');
+  }).client;
+  const seen: number[] = [];
+  const aborted = await rejection(pending.waitForTx(TXID, { signal: controller.signal, timeoutMs: 3_600_000, onPoll: (a) => seen.push(a) }));
+  assert.is(aborted.code, 'ABORTED');
+  assert.equal(seen, [1], 'no poll after the abort');
+  assert.is(polls, 1);
 });
 
 test('fee rates come from current.fee; the fee currency is chosen as documented', () => {

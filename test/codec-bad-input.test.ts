@@ -124,8 +124,7 @@ function outcome(fn: () => unknown): string {
   }
 }
 
-test(`${rows.length} bad inputs x ${Object.keys(decoders).length} decoders: each gives its stable code, in under 5 s in all`, () => {
-  const start = performance.now();
+test(`${rows.length} bad inputs x ${Object.keys(decoders).length} decoders: each gives its stable code`, () => {
   const wrong: string[] = [];
   for (const [label, input, expect] of rows) {
     for (const name of Object.keys(decoders) as Decoder[]) {
@@ -134,7 +133,6 @@ test(`${rows.length} bad inputs x ${Object.keys(decoders).length} decoders: each
     }
   }
   assert.equal(wrong, []);
-  assert.ok(performance.now() - start < 5000);
 });
 
 test('the table holds both kinds of cell: rejections, and inputs a decoder must accept', () => {

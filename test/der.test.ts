@@ -8,6 +8,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex, hexToBytes } from '../src/bytes.js';
 import { encodeDerSignature, encodeDerSignatureBytes, parseDerSignature } from '../src/crypto/der.js';
 import { TpkitError } from '../src/errors.js';
+import * as publicApi from '../src/crypto/index.js';
 import { vectors } from './vectors.js';
 
 const N = secp256k1.Point.Fn.ORDER;
@@ -112,6 +113,35 @@ test('noble-produced signatures always parse; bytes after them never do', () => 
     parseDerSignature(der);
     throwsBadDer(bytesToHex(der) + '00', 'trailing');
     throwsBadDer(bytesToHex(der.subarray(0, der.length - 1)), 'truncated');
+  }
+});
+
+// Through the public API only, whichever DER parser sits behind it.
+test('a superfluous leading zero is refused in an INTEGER of any length, 2 bytes included', () => {
+  const data = new TextEncoder().encode('der');
+  const decoded = publicApi.decodeBsig(publicApi.signBsig(data, publicApi.generateSecretKey()));
+  const { r, s } = publicApi.parseDerSignature(decoded.signature); // a valid signature's values
+  const hex = (n: bigint) => n.toString(16).padStart(64, '0');
+  const cases: [string, string][] = [
+    ['3007020200010201' + '01', 'r = 00 01'],
+    ['3007020101020200' + '7f', 's = 00 7f'],
+    ['30080202007f020200' + '01', 'both 2 bytes'],
+    ['3008020300007f020101', 'r = 00 00 7f'],
+    [`3045022100${hex(r & ((1n << 255n) - 1n))}0220${hex(s)}`, 'a 33-byte r whose zero is not needed'],
+  ];
+  for (const [der, label] of cases) {
+    let code: string | undefined;
+    try {
+      publicApi.parseDerSignature(hexToBytes(der));
+    } catch (error) {
+      code = (error as TpkitError).code;
+    }
+    assert.is(code, 'BSIG_BAD_DER', label);
+    // verifyBsig reports the encoding, not a mismatch, for the same bytes in a BSig
+    const bsig = publicApi.encodeBsig(hexToBytes(der), decoded.signedFields);
+    const result = publicApi.verifyBsig(bsig, data);
+    assert.is(result.valid, false, label);
+    assert.is(result.reason, 'BSIG_BAD_DER', label);
   }
 });
 

@@ -77,15 +77,14 @@ test('a process that mined with the shared pool and never closed it still exits 
     const { mineBody } = await import(${JSON.stringify(new URL('../src/pow/mine-body.js', import.meta.url).href)});
     const r = await mineBody(new Uint8Array(66).fill(7), { difficulty: 12 });
     console.log(r.bits >= 12 ? 'mined' : 'wrong');`;
-  const began = performance.now();
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { timeout: 20_000 });
+  // A process kept alive by the pool would be killed at the limit, and run() would reject.
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { timeout: 120_000 });
   assert.is(stdout.trim(), 'mined');
-  assert.ok(performance.now() - began < 20_000);
 });
 
 test('tpkit bench --json: a short run gives the documented schema', async () => {
   const { stdout } = await run(process.execPath, [
-    cli, 'bench', '--difficulties', '4,6', '--threads', '1,2', '--repeats', '2', '--duration', '100', '--rounds', '1', '--json',
+    cli, 'bench', '--difficulties', '4,6', '--threads', '1,2', '--repeats', '2', '--duration', '100', '--rounds', '1', '--first-proofs', '0', '--json',
   ]);
   const report = JSON.parse(stdout);
   assert.is(report.schema, 'tpkit-bench/1');
@@ -117,7 +116,7 @@ test('tpkit bench without openssl on PATH: openssl says why, node:crypto becomes
   const empty = mkdtempSync(join(tmpdir(), 'tpkit-nopath-'));
   try {
     const { stdout } = await run(process.execPath, [
-      cli, 'bench', '--difficulties', '4', '--threads', '1', '--repeats', '1', '--duration', '50', '--rounds', '1', '--json',
+      cli, 'bench', '--difficulties', '4', '--threads', '1', '--repeats', '1', '--duration', '50', '--rounds', '1', '--first-proofs', '0', '--json',
     ], { env: { ...process.env, PATH: empty } });
     const baselines: { name: string; hashRate: number | null; ratio: number | null; reference: string; note?: string }[] = JSON.parse(stdout).baselines;
     const openssl = baselines.find((b) => b.name.startsWith('openssl'))!;

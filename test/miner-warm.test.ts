@@ -2,32 +2,29 @@
 // and warmMiner runs every pool thread (given the calling thread's modules) then stops them.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { compileWasm, compiledWasmModules } from '../src/wasm/kernel.js';
-import { loadKernel } from '../src/pow/kernel.js';
+import { compiledWasmModules } from '../src/wasm/kernel.js';
 import { mineBody } from '../src/pow/mine-body.js';
 import { createMinerPool } from '../src/pow/pool.node.js';
 import { ABORTED, type SearchTask, type SearchTaskResult } from '../src/pow/search-task.js';
 import type { MinerPool } from '../src/pow/search.js';
 import { warmMiner } from '../src/pow/warm.js';
 
-test("concurrent loads of one binary compile it once ('auto' loads hybrid and simd from one SIMD module)", async () => {
-  assert.is(compiledWasmModules().simd, undefined, 'nothing compiled yet in this process');
-  const compile = WebAssembly.compile;
-  let compiles = 0;
-  WebAssembly.compile = (bytes) => {
-    compiles++;
-    return compile(bytes);
-  };
-  try {
+test("concurrent loads of one binary compile it once ('auto' loads hybrid and simd from one SIMD module)", () => {
+  // In a fresh process: this one may have compiled the binaries already.
+  const script = `
+    const compile = WebAssembly.compile;
+    let compiles = 0;
+    WebAssembly.compile = (bytes) => (compiles++, compile(bytes));
+    const { compileWasm, compiledWasmModules } = await import(${JSON.stringify(new URL('../src/wasm/kernel.js', import.meta.url).href)});
+    const { loadKernel } = await import(${JSON.stringify(new URL('../src/pow/kernel.js', import.meta.url).href)});
+    const before = compiledWasmModules().simd === undefined;
     const [a, b] = await Promise.all([compileWasm('simd'), compileWasm('simd'), loadKernel('hybrid'), loadKernel('simd')]);
-    assert.instance(a, WebAssembly.Module);
-    assert.is(a, b);
-    assert.is(compiledWasmModules().simd, a);
-    assert.is(compiles, 1);
-  } finally {
-    WebAssembly.compile = compile;
-  }
+    console.log(JSON.stringify({ before, same: a === b && compiledWasmModules().simd === a, module: a instanceof WebAssembly.Module, compiles }));
+  `;
+  const result = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
+  assert.equal(result, { before: true, same: true, module: true, compiles: 1 });
 });
 
 test('warmMiner runs every pool thread with the modules compiled here, then stops them all', async () => {

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addressToText } from '../src/codec/address.js';
+import { parseNodeArgs } from '../src/node/config.js';
 import { createStaticHandler } from '../src/node/static.js';
 import { fee, pay, startTestNode, transfer, type TestNode } from './node-helpers.js';
 
@@ -308,6 +309,36 @@ test('every answer says nosniff; the playground has a CSP without framing; a sym
   } finally {
     await new Promise((resolve) => server.close(resolve));
     rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('flags and config keys: --allow-host, --allow-origin, --dev-api and the limits are checked where they are read', () => {
+  const parsed = parseNodeArgs(['--allow-host', 'Dev.Test.', '--allow-host', '.corp.test', '--allow-origin', 'https://wallet.example:8443/', '--dev-api', '--max-pending-bytes', '1048576', '--max-pending-per-sender', '5', '--ws-max-connections', '9', '--ws-max-per-address', '3', '--ws-max-buffered', '65536']).config;
+  assert.equal(parsed.allowHosts, ['dev.test', '.corp.test']);
+  assert.equal(parsed.allowOrigins, ['https://wallet.example:8443']);
+  assert.is(parsed.devApiBeyondLoopback, true);
+  assert.equal([parsed.limits.maxPendingBytes, parsed.limits.maxPendingPerSender, parsed.limits.wsConnections, parsed.limits.wsConnectionsPerAddress, parsed.limits.wsBufferedBytes], [1048576, 5, 9, 3, 65536]);
+  const fromFile = parseNodeArgs(['--config', 'c.json', '--allow-host', 'b.test'], () => JSON.stringify({ allowHosts: ['a.test'], allowOrigins: ['*'], limits: { wsConnections: 4 } })).config;
+  assert.equal(fromFile.allowHosts, ['a.test', 'b.test'], 'flags add to the file');
+  assert.equal(fromFile.allowOrigins, ['*']);
+  assert.is(fromFile.limits.wsConnections, 4);
+  for (const [args, message] of [
+    [['--allow-origin', 'null'], /"null" is shared by every sandboxed page/],
+    [['--allow-origin', 'https://wallet.example/app'], /expected an origin/],
+    [['--allow-origin', 'wallet.example'], /expected an origin/],
+    [['--allow-host', 'http://evil.example'], /expected a host name/],
+    [['--allow-host', 'a..b'], /expected a host name/],
+    [['--dev-api', '--no-dev-api'], /cannot be combined/],
+    [['--ws-max-buffered', '0'], /expected an integer/],
+  ] as [string[], RegExp][]) {
+    let error: any;
+    try {
+      parseNodeArgs(args);
+    } catch (err) {
+      error = err;
+    }
+    assert.is(error?.code, 'CONFIG_INVALID', args.join(' '));
+    assert.match(error.message, message, args.join(' '));
   }
 });
 

@@ -118,7 +118,8 @@ test('a table of bad inputs: each gets its typed answer, the node keeps answerin
   const otherChain = makeAddress({ group: 10, block: 9, wallet: 1 });
   const watchedText = addressToText(watched.address);
   const bigPayload = Array.from({ length: 700 }, (_, i) => pay(i + 1, `C${i}`));
-  const upload = (length: number, sent: string) => `POST /api/tx/new HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n${sent}`;
+  const upload = (length: number, sent: string) => `POST /api/tx/new HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n${sent}`;
+  const chunked = (sent: string) => `POST /api/tx/new HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${sent.length.toString(16)}\r\n${sent}\r\n0\r\n\r\n`;
 
   const rows: Row[] = [
     // the JSON envelope
@@ -221,17 +222,18 @@ test('a table of bad inputs: each gets its typed answer, the node keeps answerin
     ['paths', 'unknown endpoint', get('/api/nope'), { status: 404, error: 'ROUTE_NOT_FOUND' }],
     ['paths', 'unknown address sub-path', get(`/api/address/${watchedText}/secret`), { status: 404, error: 'ROUTE_NOT_FOUND' }],
     ['paths', 'GET on the submit endpoint', get('/api/tx/new'), { status: 405, error: 'METHOD_NOT_ALLOWED' }],
-    ['paths', 'dot segments out of the root', () => raw('GET /../../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n'), { status: 404, error: 'ROUTE_NOT_FOUND' }],
+    ['paths', 'dot segments out of the root', () => raw('GET /../../../etc/passwd HTTP/1.1\r\nHost: localhost\r\n\r\n'), { status: 404, error: 'ROUTE_NOT_FOUND' }],
     // raw HTTP
     ['HTTP', 'no Host header', () => raw('GET /api/node/status HTTP/1.1\r\n\r\n'), { status: 400, error: 'HTTP_MALFORMED' }],
     ['HTTP', 'a malformed request line', () => raw('GARBAGE\r\n\r\n'), { status: 400, error: 'HTTP_MALFORMED' }],
     ['HTTP', 'CONNECT', () => raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n'), { status: 405, error: 'METHOD_NOT_ALLOWED' }],
-    ['HTTP', 'TRACE', () => raw('TRACE /api/settings HTTP/1.1\r\nHost: x\r\n\r\n'), { status: 405, error: 'METHOD_NOT_ALLOWED' }],
-    ['HTTP', 'a Content-Length that is not a number', () => raw('POST /api/tx/new HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n'), { status: 400, error: 'HTTP_MALFORMED' }],
-    ['HTTP', 'a bad chunk size', () => raw('POST /api/tx/new HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'), { status: 400, error: 'HTTP_MALFORMED' }],
-    ['HTTP', 'headers past 16 KiB', () => raw(`GET /api/settings HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), { status: 400, error: 'HTTP_MALFORMED' }],
+    ['HTTP', 'TRACE', () => raw('TRACE /api/settings HTTP/1.1\r\nHost: localhost\r\n\r\n'), { status: 405, error: 'METHOD_NOT_ALLOWED' }],
+    ['HTTP', 'a Content-Length that is not a number', () => raw('POST /api/tx/new HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n'), { status: 400, error: 'HTTP_MALFORMED' }],
+    ['HTTP', 'a bad chunk size', () => raw('POST /api/tx/new HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'), { status: 400, error: 'HTTP_MALFORMED' }],
+    ['HTTP', 'headers past 16 KiB', () => raw(`GET /api/settings HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), { status: 400, error: 'HTTP_MALFORMED' }],
     ['HTTP', 'an HTTP/2 preface', () => raw('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'), { status: 400, error: 'HTTP_MALFORMED' }],
     ['HTTP', 'a body over the limit', () => raw(upload(200_000, JSON.stringify({ tx: 'A'.repeat(199_991) }))), { status: 413, error: 'REQUEST_TOO_LARGE' }],
+    ['HTTP', 'a chunked body (no length) over the limit', () => raw(chunked('x'.repeat(80_000))), { status: 413, error: 'REQUEST_TOO_LARGE' }],
     ['HTTP', 'a declared length over the limit, body sent in full', () => raw(upload(100_000, 'x'.repeat(100_000))), { status: 413, error: 'REQUEST_TOO_LARGE' }],
     ['HTTP', 'an upload abandoned halfway', () => raw(upload(1000, '{"tx":"'), 50), { noAnswer: true }],
   ];

@@ -89,10 +89,11 @@ export function minedRegisterBody(publicKey: Uint8Array, t: number, difficulty: 
   return body;
 }
 
-/** A register transaction whose proof of work is strictly below `difficulty` bits. */
+/** A register transaction whose proof of work is exactly one bit below `difficulty` (the closest miss). */
 export function registerBelow(key: Uint8Array, t: number, difficulty: number): string {
+  if (difficulty < 1) throw new Error('no proof is below difficulty 0');
   const body = registerBody({ publicKeys: [publicKeyOf(key)], timestamp: t, nonce: 0n });
-  for (let nonce = 0n; powBits(body) >= difficulty; nonce++) setRegisterNonce(body, nonce + 1n);
+  for (let nonce = 0n; powBits(body) !== difficulty - 1; nonce++) setRegisterNonce(body, nonce + 1n);
   return sign(body, [key], t);
 }
 

@@ -90,6 +90,29 @@ test('a timestamp not above the last one fails with bad_timestamp', async () => 
   assert.is((await waitStatus(node, txid)).res, 'bad_timestamp');
 });
 
+test('the boundaries: the last seq again is bad_seq, the last timestamp again is bad_timestamp', async () => {
+  const seq = (await node.get(`/api/address/${addressToText(dev.address)}/seq`)).body.seq as number;
+  const last = nextT();
+  assert.is((await waitStatus(node, await send(transfer({ key: dev.key, from: dev.address, to: dev2.address, seq: seq + 1, t: last, payload: [pay(1), fee(5)] })))).res, 'ok');
+  // the same seq (a replay with a new timestamp)
+  assert.is((await waitStatus(node, await send(transfer({ key: dev.key, from: dev.address, to: dev2.address, seq: seq + 1, t: nextT(), payload: [pay(2), fee(5)] })))).res, 'bad_seq');
+  // the same timestamp with the next seq
+  assert.is((await waitStatus(node, await send(transfer({ key: dev.key, from: dev.address, to: dev2.address, seq: seq + 2, t: last, payload: [pay(3), fee(5)] })))).res, 'bad_timestamp');
+});
+
+test('a wallet can spend its whole balance, fee included, down to zero', async () => {
+  const key = generateSecretKey();
+  const reg = await waitStatus(node, await send(register(key, nextT(), 0)));
+  const address = addressFromText(reg.address);
+  const devSeq = (await node.get(`/api/address/${addressToText(dev.address)}/seq`)).body.seq as number;
+  await waitStatus(node, await send(transfer({ key: dev.key, from: dev.address, to: address, seq: devSeq + 1, t: nextT(), payload: [pay(1000), fee(5)] })));
+  assert.is(await balance(address), 1000n);
+  // The fee charged is the base, 1 SK (the body is within 32 + baseextra bytes): 999 + 1 is all of it.
+  const all = await send(transfer({ key, from: address, to: dev.address, seq: 1, t: nextT(), payload: [pay(999), fee(5)] }));
+  assert.is((await waitStatus(node, all)).res, 'ok');
+  assert.is(await balance(address), 0n);
+});
+
 test('insufficient_fund, insufficient_fee and unsupported_fee_cur', async () => {
   const seq = (await node.get(`/api/address/${addressToText(dev.address)}/seq`)).body.seq as number;
   const rich = await balance(dev.address);
@@ -151,6 +174,19 @@ test('identical resubmission returns the same txid and never registers twice', a
   const first = await send(pay1);
   await waitStatus(node, first);
   assert.is(await send(pay1), first);
+});
+
+test('a transfer resubmitted while pending gets the same txid and is applied once', async () => {
+  // A client that lost the answer to its submission sends the same bytes again.
+  const seq = (await node.get(`/api/address/${addressToText(dev.address)}/seq`)).body.seq as number;
+  const before = await balance(dev2.address);
+  const tx = transfer({ key: dev.key, from: dev.address, to: dev2.address, seq: seq + 1, t: nextT(), payload: [pay(7), fee(5)] });
+  const [a, b] = await Promise.all([node.submit(tx), node.submit(tx)]);
+  assert.is(a.status, 200, JSON.stringify(a.body));
+  assert.is(b.status, 200, JSON.stringify(b.body));
+  assert.is(b.body.txid, a.body.txid);
+  assert.is((await waitStatus(node, a.body.txid)).res, 'ok');
+  assert.is(await balance(dev2.address), before + 7n, 'paid once');
 });
 
 test('a failed transaction resubmitted gets a new txid (it may succeed now)', async () => {

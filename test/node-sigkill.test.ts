@@ -57,7 +57,7 @@ class Submitter {
     return new Promise((resolve, reject) => {
       this.onAnswer = resolve;
       this.onFail = reject;
-      this.socket.write(`POST /api/tx/new HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`);
+      this.socket.write(`POST /api/tx/new HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`);
     });
   }
 

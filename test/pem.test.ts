@@ -82,6 +82,7 @@ test('garbage, other labels, other curves, encrypted and truncated PEM are PEM_I
     [body, 'body only'],
     [ours.replace(/PUBLIC KEY/g, 'EC PRIVATE KEY'), 'other label'],
     [ours.replace('-----END PUBLIC KEY-----', ''), 'no END line'],
+    [ours.replace('-----END PUBLIC KEY-----', 'A'.repeat('-----END PUBLIC KEY-----'.length)), 'END line replaced by as many base64 characters'],
     ['junk\n' + ours, 'text before'],
     [ours + '\njunk', 'text after'],
     [wrap(body.slice(0, -4)), 'truncated'],

@@ -106,6 +106,15 @@ for (const [name, input, expected] of bad) {
   });
 }
 
+test('decodeTxid refuses a chain or height above 2^53-1 (it would come back rounded)', () => {
+  for (const [chain, height] of [[2n ** 53n, 1n], [1n, 2n ** 53n], [2n ** 60n, 2n ** 53n + 1n]]) {
+    const text = `${base58Encode(new Uint8Array([...encodeVarint(chain), ...encodeVarint(height), ...encodeVarint(5n)]))}-n`;
+    assert.is(code(() => decodeTxid(text)), 'TXID_INVALID', `chain ${chain}, height ${height}`);
+  }
+  const max = `${base58Encode(new Uint8Array([...encodeVarint(2n ** 53n - 1n), ...encodeVarint(2n ** 53n - 1n), ...encodeVarint(5n)]))}-n`;
+  assert.equal(decodeTxid(max), { chain: 2 ** 53 - 1, height: 2 ** 53 - 1, timeNs: 5n, node: 'n' });
+});
+
 test('encodeTxid checks its arguments', () => {
   const ok = { chain: 1, height: 2, timeNs: 3n, node: 'n' };
   assert.is(code(() => encodeTxid({ ...ok, node: '' })), 'INVALID_ARGUMENT');

@@ -12,7 +12,7 @@
 import { sharedWebMinerPool } from './browser/tpkit.js';
 import { RUN_MS } from './benchmark.js';
 import { runBenchmark, stopBenchmark } from './bench-panel.js';
-import { $, showError } from './dom.js';
+import { $, clearError, setStatus, showError } from './dom.js';
 import { warmMiner } from './estimate.js';
 import { explain } from './explain.js';
 import { connect, defaultNodeUrl } from './node-panel.js';
@@ -20,7 +20,16 @@ import { cancelRegister, register } from './register-panel.js';
 import { minerThreads } from './state.js';
 import { downloadExport, importExportFile, importMnemonic } from './official-keys-panel.js';
 import { sendTransfer } from './transfer-panel.js';
-import { generateKey, loadWallet, refreshBalance, showPublicKey, showWalletAction } from './wallet-panel.js';
+import { chooseWallet, fundFromFaucet, generateKey, keyTyped, loadWallet, refreshBalance, showWalletAction } from './wallet-panel.js';
+import { chosenWallet } from './wallet-list.js';
+
+/** Export of the chosen wallet: its key goes into the fields, and the export form is next. */
+async function exportChosen() {
+  if (!chosenWallet()) return;
+  await chooseWallet();
+  $('new-export-passphrase').focus();
+  setStatus('official-status', 'Type a passphrase (12 or more characters) and press Download export file: the file holds this wallet, encrypted.');
+}
 
 function start() {
   $('bench-seconds').textContent = String(RUN_MS / 1000);
@@ -36,7 +45,15 @@ function start() {
     e.preventDefault();
     connect();
   });
-  $('secret-key').addEventListener('input', showPublicKey);
+  $('secret-key').addEventListener('input', keyTyped);
+  $('wallet-list').addEventListener('change', chooseWallet);
+  $('wallet-export').addEventListener('click', exportChosen);
+  $('faucet').addEventListener('click', fundFromFaucet);
+  // An error is about what was typed: it goes as soon as the user types again.
+  for (const [area, error] of [['node-form', 'node-error'], ['wallet-form', 'wallet-error'], ['transfer-form', 'transfer-error'], ['official-heading', 'official-error']]) {
+    const root = area === 'official-heading' ? $(area).closest('section') : $(area);
+    root.addEventListener('input', () => clearError(error));
+  }
   $('address').addEventListener('input', showWalletAction);
   $('generate-key').addEventListener('click', generateKey);
   $('wallet-form').addEventListener('submit', (e) => {

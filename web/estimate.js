@@ -50,7 +50,11 @@ export async function showEstimate() {
     showError('node-error', `Calibration failed. ${explain(err)}`);
     return;
   }
-  const perWorker = `This device mines about ${formatRate(c.hashRate)} per worker (${c.kernel} kernel, measured in ${formatDuration(c.elapsedMs)}).`;
+  // One source for every figure: once the benchmark has run, the per-worker rate is its
+  // all-workers rate shared out, not the calibration it superseded.
+  const perWorker = state.measuredRate
+    ? `This device mines about ${formatRate(state.measuredRate / workers)} per worker (the benchmark's ${workers}-worker run, ${c.kernel} kernel).`
+    : `This device mines about ${formatRate(c.hashRate)} per worker (${c.kernel} kernel, measured in ${formatDuration(c.elapsedMs)}).`;
   if (difficulty === 0) {
     setStatus('estimate', `${perWorker} This node asks for no proof of work: registration takes no mining.`);
     return;

@@ -34,6 +34,7 @@ export async function connect() {
   }
   state.client = null;
   state.difficulty = null;
+  state.devApi = false;
   setStatus('estimate', 'Connecting…');
   try {
     const [status, current] = await Promise.all([client.nodeStatus(), client.getSettings('current')]);
@@ -46,6 +47,9 @@ export async function connect() {
     $('node-difficulty').textContent = String(state.difficulty);
     $('node-fees').textContent = feeText(current?.fee);
     $('node-info').hidden = false;
+    // A tpkit node answers /api/dev/accounts; a network node has no development API (404).
+    state.devApi = await client.dev.accounts().then(() => true, () => false);
+    $('node-dev-api').textContent = state.devApi ? 'yes: faucet and development accounts' : 'no';
   } catch (err) {
     setStatus('estimate', '');
     showError('node-error', `Could not connect to ${client.baseUrl}. ${explain(err)}`);

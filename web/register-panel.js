@@ -2,13 +2,14 @@
 // (rate, hashes, expected time), submits it, and shows the new wallet; Cancel stops every
 // worker before anything is sent.
 
-import { estimateMining, registerWallet } from './browser/tpkit.js';
+import { bytesToHex, estimateMining, registerWallet } from './browser/tpkit.js';
 import { $, clearError, isAbort, setStatus, showError } from './dom.js';
 import { showEstimate } from './estimate.js';
 import { explain, InputError } from './explain.js';
 import { formatCount, formatDuration, formatRate, shortHash } from './format.js';
 import { needClient, state } from './state.js';
 import { readSecretKey, rememberAddress, showBalance, showWalletAction } from './wallet-panel.js';
+import { rememberKey } from './wallet-list.js';
 
 /** How often the screen-reader summary of a running registration speaks. */
 const SUMMARY_EVERY_MS = 5000;
@@ -95,6 +96,9 @@ export async function register() {
       $('mine-p95').textContent = formatDuration(e.p95Ms);
     }
     $('mining').dataset.state = 'done';
+    // The figures that matter stay in the status line; the panel is for a running search.
+    $('mining').hidden = true;
+    rememberKey(bytesToHex(secretKey), 'registered', result.address);
     $('address').value = result.address;
     rememberAddress(result.address);
     showWalletAction();

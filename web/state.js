@@ -6,6 +6,8 @@ import { InputError } from './explain.js';
 
 export const state = {
   client: null,
+  /** True when the connected node has the development API (faucet, accounts). */
+  devApi: false,
   /** current.register.diff of the connected node. */
   difficulty: null,
   calibration: null,

@@ -66,6 +66,9 @@ export async function sendTransfer() {
   const message = $('transfer-message').value;
   try {
     client = needClient();
+    if ($('address').value.trim() === '' || $('secret-key').value.trim() === '') {
+      throw new InputError('No wallet to send from: load or register a wallet first (section 2, its secret key and address).');
+    }
     from = readAddress('address', 'Sending wallet address (section 2)');
     secretKey = readSecretKey();
     to = readAddress('transfer-to', 'To address');

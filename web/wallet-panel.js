@@ -6,6 +6,7 @@ import { $, clearError, setStatus, showError } from './dom.js';
 import { explain, InputError } from './explain.js';
 import { formatCount } from './format.js';
 import { needClient, state } from './state.js';
+import { chosenWallet, followFields, rememberKey } from './wallet-list.js';
 
 /** The secret key in the field, checked; throws an error whose message names the field. */
 export function readSecretKey() {
@@ -98,6 +99,7 @@ export async function loadWallet() {
       showError('wallet-error', `The secret key does not sign for ${info.address}: the wallet's public key is ${info.pubkey}. Paste the key that belongs to this address to send from it.`);
       return;
     }
+    rememberKey(bytesToHex(secretKey), 'imported', info.address);
   }
   setStatus('wallet-status', secretKey ? `Wallet ${info.address} loaded: ready to send.` : `Wallet ${info.address} loaded, view only: paste its secret key to send from it.`, true);
 }
@@ -126,6 +128,7 @@ export function showBalance(info) {
     rows.push(tr);
   }
   $('balance-rows').replaceChildren(...rows);
+  $('faucet-row').hidden = !state.devApi;
   $('wallet-info').hidden = false;
 }
 
@@ -142,6 +145,7 @@ export async function refreshBalance() {
 /** A fresh key in the field: no address, no wallet shown, Register next. */
 export function generateKey() {
   $('secret-key').value = bytesToHex(generateSecretKey());
+  rememberKey($('secret-key').value, 'generated');
   $('mining').hidden = true;
   $('wallet-info').hidden = true;
   $('address').value = '';
@@ -151,3 +155,45 @@ export function generateKey() {
   setStatus('wallet-status', 'New key generated. It has no wallet yet: press Register.');
   $('register').focus();
 }
+
+/** A key typed, pasted or put into the field by an import joins the session's list once it is valid. */
+export function keyTyped() {
+  showPublicKey();
+  rememberKey($('secret-key').value, 'imported');
+  followFields();
+}
+
+/** The wallet chosen in the list back in the fields; a registered one is loaded at once. */
+export async function chooseWallet() {
+  const w = chosenWallet();
+  if (!w) return;
+  $('secret-key').value = w.secretKey;
+  $('address').value = w.address;
+  $('wallet-info').hidden = true;
+  $('mining').hidden = true;
+  showPublicKey();
+  showWalletAction();
+  clearError('wallet-error');
+  if (w.address && state.client) await loadWallet();
+  else setStatus('wallet-status', w.address ? `Wallet ${w.address}: press Load wallet.` : 'This key has no wallet yet: press Register.');
+}
+
+/** Money from the node's faucet (development API) into the wallet shown. */
+export async function fundFromFaucet() {
+  clearError('wallet-error');
+  const address = $('wallet-address').textContent;
+  try {
+    const client = needClient();
+    if (!address) throw new InputError('Load or register a wallet first: the faucet funds the wallet shown.');
+    setStatus('wallet-status', `Asking the faucet for ${address}…`);
+    const block = await client.dev.faucet(address, FAUCET_AMOUNT);
+    await refreshBalance();
+    setStatus('wallet-status', `The faucet credited ${formatCount(FAUCET_AMOUNT)} SK to ${address} in block ${block.height}.`, true);
+  } catch (err) {
+    setStatus('wallet-status', '');
+    showError('wallet-error', `Faucet: ${explain(err)}`);
+  }
+}
+
+/** What the faucet button asks for, in smallest units. */
+export const FAUCET_AMOUNT = 1_000_000n;

@@ -5,9 +5,13 @@
 //    -evp sha512 -bytes 80` (when openssl is installed), a node:crypto loop, an
 //    @noble/hashes loop, and tpkit's own kernels (WASM hybrid, two-lane SIMD, scalar, JS)
 //    mining an 80-byte body. Each is printed as a ratio to openssl (else node:crypto).
-// 2. Throughput of the miner pool for each thread count: hashes per second while a
-//    search runs for --duration ms, and the scaling efficiency rate(T) / (T · rate(1)).
-// 3. The difficulty sweep: for every difficulty × thread count, --repeats real solves of
+// 2. First proof: fresh processes, each mining one register proof at --first-difficulty
+//    (default 16) with the documented defaults, exec to nonce, median and p90 over
+//    --first-proofs bodies (default 10), beside a plain node:crypto loop in fresh processes
+//    on the same bodies in the same run (bench-first-proof.ts).
+// 3. Throughput of the miner pool for each thread count, after the pool is warmed: hashes
+//    per second over --duration ms, and the scaling efficiency rate(T) / (T · rate(1)).
+// 4. The difficulty sweep: for every difficulty × thread count, --repeats real solves of
 //    random 66-byte bodies (the size of a one-key register body), with the measured
 //    mean / median / p95 time to solution next to the geometric expectation at the
 //    row's own hash rate.
@@ -18,18 +22,24 @@
 //     options: { difficulties, threads, repeats, durationMs, rounds, kernel },
 //     baselines: [{ name, hashRate, ratio, reference, note? }],        // hashes/s, one thread,
 //                                          // medians over rounds; ratio: median per-round ratio
-//     throughput: [{ threads, hashRate, perThread, efficiency }],      // efficiency vs 1 thread
+//     firstProof: { difficulty, bodies, bareNode: { samplesMs, medianMs, p90Ms },
+//       contenders: [{ name, samplesMs, medianMs, p90Ms, ratio,        // ratio: median over node:crypto's
+//                      importMedianMs?, mineMedianMs?, mineP90Ms? }] } | null,
+//     throughput: [{ threads, hashRate, perThread, efficiency, windowMs }], // efficiency vs 1 thread
 //     rows: [{ difficulty, threads, solves, hashes, hashRate, perThread, efficiency,
 //              measured: { meanMs, medianMs, p95Ms }, expected: { meanMs, medianMs, p95Ms },
-//              byKernel: { hybrid?, simd?, scalar?, js? } }] }                    // hashes done by each kernel
-// Rates are hashes per second; efficiency is null when there is no 1-thread figure; ratio
-// is null for the reference itself or when a baseline could not run.
+//              byKernel: { hybrid?, simd?, scalar?, js? },                    // hashes done by each kernel
+//              solveMs: [..] }] }                                              // every solve's time
+// Rates are hashes per second. Efficiency is always a number: the one-thread rate it is
+// measured against is measured even when --threads leaves one thread out. A throughput
+// window too short to see any hash is lengthened, and windowMs says by how much. Ratio is
+// null for the reference itself or when a baseline could not run.
 
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { sha512 as nobleSha512 } from '@noble/hashes/sha2.js';
-import { ArgumentError } from '../errors.js';
+import { ArgumentError, TpkitError } from '../errors.js';
 import { estimateMining } from '../pow/estimate.js';
 import { availableKernels, checkKernelChoice, createKernel, type KernelName } from '../pow/kernel.js';
 import type { KernelChoice } from '../pow/search-task.js';
@@ -37,6 +47,11 @@ import { mineBody } from '../pow/mine-body.js';
 import { createMinerPool } from '../pow/pool.node.js';
 import { searchNonce } from '../pow/search.js';
 import { simdSupported } from '../wasm/kernel.js';
+import { measureFirstProofs, percentile } from './bench-first-proof.js';
+import { renderCharts } from './bench-charts.js';
+import { renderHtml } from './bench-html.js';
+import { writeFileSync } from 'node:fs';
+import type { BenchBaseline, BenchReport, Quantiles } from './bench-report.js';
 import { Progress, formatCount, formatDuration } from './progress.js';
 import { parseCommandArgs } from './usage.js';
 
@@ -53,66 +68,15 @@ Options:
   --duration MS        measuring time of each baseline and throughput run (default 1000)
   --rounds N           baseline rounds; rates and ratios are medians over rounds (default 3)
   --kernel NAME        auto, hybrid, simd, scalar or js (default auto: the fastest measured here)
+  --first-proofs N     fresh processes mining one proof each, per contender (default 10, 0 skips)
+  --first-difficulty D difficulty of those proofs (default 16, the network's register difficulty)
   --no-baselines       skip the baselines
+  --no-charts          print the tables without the charts
+  --html FILE          also write the run as a page with charts
   --json               print the results as JSON (schema in src/cli/bench.ts)
   -h, --help           show this help
 
-A short run for CI: tpkit bench --difficulties 8,12 --threads 1 --repeats 3 --duration 200 --rounds 1`;
-
-interface Quantiles {
-  meanMs: number;
-  medianMs: number;
-  p95Ms: number;
-}
-
-export interface BenchBaseline {
-  name: string;
-  hashRate: number | null;
-  ratio: number | null;
-  reference: string;
-  note?: string;
-}
-
-export interface BenchThroughput {
-  threads: number;
-  hashRate: number;
-  perThread: number;
-  efficiency: number | null;
-}
-
-export interface BenchRow {
-  difficulty: number;
-  threads: number;
-  solves: number;
-  hashes: number;
-  hashRate: number;
-  perThread: number;
-  efficiency: number | null;
-  measured: Quantiles;
-  expected: Quantiles;
-  /** Hashes done by each kernel (with --kernel auto each thread keeps the fastest). */
-  byKernel: Partial<Record<KernelName, number>>;
-}
-
-export interface BenchReport {
-  schema: 'tpkit-bench/1';
-  date: string;
-  machine: {
-    cpu: string;
-    cores: number;
-    node: string;
-    v8: string;
-    platform: string;
-    arch: string;
-    simd: boolean;
-    kernel: KernelChoice;
-    loadAverage: { start: number[]; end: number[] };
-  };
-  options: { difficulties: number[]; threads: number[]; repeats: number; durationMs: number; rounds: number; kernel: string };
-  baselines: BenchBaseline[];
-  throughput: BenchThroughput[];
-  rows: BenchRow[];
-}
+A short run for CI: tpkit bench --difficulties 8,12 --threads 1 --repeats 3 --duration 200 --rounds 1 --first-proofs 0`;
 
 function parseList(text: string, label: string, min: number, max: number): number[] {
   const values = text.split(',').map((part) => Number(part.trim()));
@@ -129,9 +93,7 @@ function parsePositive(text: string, label: string): number {
 }
 
 function quantiles(values: number[]): Quantiles {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { meanMs: values.reduce((a, b) => a + b, 0) / values.length, medianMs: at(0.5), p95Ms: at(0.95) };
+  return { meanMs: values.reduce((a, b) => a + b, 0) / values.length, medianMs: percentile(values, 0.5), p95Ms: percentile(values, 0.95) };
 }
 
 /** Runs `step(n)` (hashing n messages) in growing batches for `durationMs`; returns hashes per second. */
@@ -256,36 +218,51 @@ function measureBaselines(durationMs: number, rounds: number, progress: Progress
   });
 }
 
+/**
+ * Pool throughput: the pool is warmed first (threads started, kernels in the optimizing tier),
+ * then a search that cannot succeed runs on the pool alone for the window, and the rate is
+ * the hashes counted between the first progress report and the last, over the time between
+ * them. A window that sees no hash (a machine too busy for the threads to report) is doubled
+ * until one does, and the window used is reported.
+ */
 async function measureThroughput(
   pool: ReturnType<typeof createMinerPool>,
   threads: number,
   kernel: KernelChoice,
   durationMs: number,
-): Promise<number> {
-  const controller = new AbortController();
-  let hashes = 0;
-  let elapsed = 0;
-  let from: { hashes: number; at: number } | undefined;
-  const search = searchNonce({
-    body: randomBytes(66),
-    difficulty: 512,
-    pool,
-    kernel,
-    threads,
-    signal: controller.signal,
-    progressIntervalMs: 50,
-    onProgress: (p) => {
-      // The first quarter warms the threads' kernels up; the rest is measured.
-      if (!from && p.elapsedMs >= durationMs / 4) from = { hashes: p.hashes, at: p.elapsedMs };
-      if (from) {
-        hashes = p.hashes - from.hashes;
-        elapsed = p.elapsedMs - from.at;
-      }
-      if (p.elapsedMs >= durationMs + durationMs / 4) controller.abort();
-    },
-  });
-  await search.catch(() => undefined);
-  return elapsed > 0 ? (hashes / elapsed) * 1000 : 0;
+): Promise<{ rate: number; windowMs: number }> {
+  await pool.warm();
+  for (let windowMs = durationMs; ; windowMs *= 2) {
+    const controller = new AbortController();
+    let from: { hashes: number; at: number } | undefined;
+    let to: { hashes: number; at: number } | undefined;
+    const search = searchNonce({
+      body: randomBytes(66),
+      difficulty: 512,
+      pool,
+      kernel,
+      threads,
+      callingThread: false,
+      signal: controller.signal,
+      progressIntervalMs: Math.max(5, Math.min(50, windowMs / 10)),
+      onProgress: (p) => {
+        if (!from) {
+          if (p.hashes > 0) from = { hashes: p.hashes, at: p.elapsedMs };
+          return;
+        }
+        to = { hashes: p.hashes, at: p.elapsedMs };
+        if (to.at - from.at >= windowMs) controller.abort();
+      },
+    });
+    // A pool that never reports stops the search after 30 s (a broken pool, not a busy one).
+    const guard = setTimeout(() => controller.abort(), Math.max(30_000, windowMs * 4));
+    await search.catch(() => undefined);
+    clearTimeout(guard);
+    if (from && to && to.hashes > from.hashes && to.at > from.at) {
+      return { rate: ((to.hashes - from.hashes) / (to.at - from.at)) * 1000, windowMs };
+    }
+    if (windowMs >= 60_000) throw new TpkitError('WASM_UNAVAILABLE', 'The miner pool reported no hashes', { details: `threads ${threads}, window ${windowMs} ms` });
+  }
 }
 
 function pad(text: string, width: number, right = false): string {
@@ -325,16 +302,36 @@ function render(report: BenchReport): string {
       ),
     );
   }
-  if (report.throughput.length > 0) {
-    out.push('', 'Miner pool throughput:');
+  if (report.firstProof) {
+    const f = report.firstProof;
+    const ms = (x: number | undefined) => (x === undefined ? '-' : formatDuration(x));
+    out.push('', `First proof: fresh processes, difficulty ${f.difficulty}, ${f.bodies} bodies, exec to nonce (bare node: median ${ms(f.bareNode.medianMs)}):`);
     out.push(
       table(
-        ['threads', 'H/s total', 'H/s per thread', 'efficiency'],
+        ['', 'median', 'p90', `ratio to node:crypto`, 'import', 'mineRegister call', 'p90'],
+        f.contenders.map((c) => [
+          c.name,
+          ms(c.medianMs),
+          ms(c.p90Ms),
+          c.ratio === null ? '-' : `${c.ratio.toFixed(2)}x`,
+          ms(c.importMedianMs),
+          ms(c.mineMedianMs),
+          ms(c.mineP90Ms),
+        ]),
+      ),
+    );
+  }
+  if (report.throughput.length > 0) {
+    out.push('', 'Miner pool throughput (after a warm-up):');
+    out.push(
+      table(
+        ['threads', 'H/s total', 'H/s per thread', 'efficiency', 'window'],
         report.throughput.map((t) => [
           String(t.threads),
           formatCount(t.hashRate),
           formatCount(t.perThread),
-          t.efficiency === null ? '-' : `${(t.efficiency * 100).toFixed(0)}%`,
+          `${(t.efficiency * 100).toFixed(0)}%`,
+          t.windowMs > report.options.durationMs ? `${t.windowMs} ms (--duration saw no hash)` : `${t.windowMs} ms`,
         ]),
       ),
     );
@@ -350,7 +347,7 @@ function render(report: BenchReport): string {
           String(r.solves),
           formatCount(r.hashRate),
           formatCount(r.perThread),
-          r.efficiency === null ? '-' : `${(r.efficiency * 100).toFixed(0)}%`,
+          `${(r.efficiency * 100).toFixed(0)}%`,
           `${formatDuration(r.measured.meanMs)} / ${formatDuration(r.expected.meanMs)}`,
           `${formatDuration(r.measured.medianMs)} / ${formatDuration(r.expected.medianMs)}`,
           `${formatDuration(r.measured.p95Ms)} / ${formatDuration(r.expected.p95Ms)}`,
@@ -372,7 +369,11 @@ export async function run(argv: string[]): Promise<number> {
       rounds: { type: 'string', default: '3' },
       duration: { type: 'string', default: '1000' },
       kernel: { type: 'string', default: 'auto' },
+      'first-proofs': { type: 'string', default: '10' },
+      'first-difficulty': { type: 'string', default: '16' },
       'no-baselines': { type: 'boolean', default: false },
+      'no-charts': { type: 'boolean', default: false },
+      html: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -390,6 +391,9 @@ export async function run(argv: string[]): Promise<number> {
   const repeats = parsePositive(values.repeats, 'repeats');
   const durationMs = parsePositive(values.duration, 'duration');
   const rounds = parsePositive(values.rounds, 'rounds');
+  const firstProofs = values['first-proofs'] === '0' ? 0 : parsePositive(values['first-proofs'], 'first-proofs');
+  const firstDifficulty = parseList(values['first-difficulty'], 'first-difficulty', 0, 32);
+  if (firstDifficulty.length !== 1) throw new ArgumentError(`--first-difficulty expected one integer, got '${values['first-difficulty']}'`);
   if (values.kernel !== 'auto' && !(availableKernels() as string[]).includes(values.kernel)) {
     throw new ArgumentError(`--kernel must be auto or one of ${availableKernels().join(', ')}, got '${values.kernel}'`);
   }
@@ -409,30 +413,44 @@ export async function run(argv: string[]): Promise<number> {
       kernel,
       loadAverage: { start: loadavg(), end: [] },
     },
-    options: { difficulties, threads: threadCounts, repeats, durationMs, rounds, kernel: values.kernel },
+    options: { difficulties, threads: threadCounts, repeats, durationMs, rounds, kernel: values.kernel, firstProofs, firstDifficulty: firstDifficulty[0] },
     baselines: [],
+    firstProof: null,
     throughput: [],
     rows: [],
   };
 
-  const steps = (values['no-baselines'] ? 0 : 6 * rounds) + threadCounts.length * (1 + difficulties.length * repeats);
+  const steps = (values['no-baselines'] ? 0 : 6 * rounds) + 4 * firstProofs + threadCounts.length * (1 + difficulties.length * repeats) + (threadCounts.includes(1) ? 0 : 1);
   const progress = new Progress({ label: 'bench', total: steps });
   try {
     if (!values['no-baselines']) report.baselines = measureBaselines(durationMs, rounds, progress);
-    const oneThread = new Map<number, number>();
+    if (firstProofs > 0) {
+      report.firstProof = await measureFirstProofs(firstProofs, firstDifficulty[0], (what) => {
+        progress.status(what);
+        progress.tick(1);
+      });
+    }
+    // Efficiency is measured against one thread, also when --threads leaves it out.
     let oneThreadThroughput: number | undefined;
+    if (!threadCounts.includes(1)) {
+      const pool = createMinerPool(1);
+      try {
+        progress.status('throughput, 1 thread (the reference for efficiency)');
+        oneThreadThroughput = (await measureThroughput(pool, 1, kernel, durationMs)).rate;
+        progress.tick(1);
+      } finally {
+        await pool.destroy();
+      }
+    }
+    const oneThread = new Map<number, number>();
     for (const threads of threadCounts) {
       const pool = createMinerPool(threads);
       try {
         progress.status(`throughput, ${threads} thread${threads > 1 ? 's' : ''}`);
-        const rate = await measureThroughput(pool, threads, kernel, durationMs);
+        const { rate, windowMs } = await measureThroughput(pool, threads, kernel, durationMs);
         if (threads === 1) oneThreadThroughput = rate;
-        report.throughput.push({
-          threads,
-          hashRate: rate,
-          perThread: rate / threads,
-          efficiency: oneThreadThroughput ? rate / (threads * oneThreadThroughput) : null,
-        });
+        const reference = oneThreadThroughput ?? rate;
+        report.throughput.push({ threads, hashRate: rate, perThread: rate / threads, efficiency: rate / (threads * reference), windowMs });
         progress.tick(1);
         for (const difficulty of difficulties) {
           const times: number[] = [];
@@ -451,7 +469,8 @@ export async function run(argv: string[]): Promise<number> {
           const totalMs = times.reduce((a, b) => a + b, 0);
           const hashRate = totalMs > 0 ? (hashes / totalMs) * 1000 : 0;
           if (threads === 1) oneThread.set(difficulty, hashRate);
-          const single = oneThread.get(difficulty);
+          // Against the one-thread row of this difficulty, else the one-thread throughput.
+          const single = oneThread.get(difficulty) ?? oneThreadThroughput ?? hashRate;
           const expected = estimateMining(difficulty, Math.max(hashRate, 1));
           report.rows.push({
             difficulty,
@@ -460,10 +479,11 @@ export async function run(argv: string[]): Promise<number> {
             hashes,
             hashRate,
             perThread: hashRate / threads,
-            efficiency: single ? hashRate / (threads * single) : null,
+            efficiency: single > 0 ? hashRate / (threads * single) : 1,
             measured: quantiles(times),
             expected: { meanMs: expected.meanMs, medianMs: expected.medianMs, p95Ms: expected.p95Ms },
             byKernel,
+            solveMs: times,
           });
         }
       } finally {
@@ -474,6 +494,8 @@ export async function run(argv: string[]): Promise<number> {
     progress.finish();
   }
   report.machine.loadAverage.end = loadavg();
-  console.log(values.json ? JSON.stringify(report, null, 2) : render(report));
+  if (values.html) writeFileSync(values.html, renderHtml(report));
+  if (values.json) console.log(JSON.stringify(report, null, 2));
+  else console.log(values['no-charts'] ? render(report) : `${render(report)}\n\n${renderCharts(report)}`);
   return 0;
 }

@@ -35,13 +35,15 @@ ${PASSPHRASE_HELP}
 /** The export's passphrase: $TPKIT_WALLET_PASSPHRASE, else asked twice on a terminal. */
 async function exportPassphrase(): Promise<string> {
   const env = process.env.TPKIT_WALLET_PASSPHRASE;
+  const short = (from: string) => new ArgumentError(`The export passphrase must be at least 12 characters (${from})`, { details: 'the format costs an attacker one MD5 per guess' });
   if (env !== undefined) {
     if (env === '') throw new ArgumentError('TPKIT_WALLET_PASSPHRASE is empty');
+    if ([...env].length < 12) throw short('TPKIT_WALLET_PASSPHRASE');
     return env;
   }
   if (!process.stdin.isTTY) throw new ArgumentError('The export needs a passphrase and there is no terminal to ask on', { details: 'set TPKIT_WALLET_PASSPHRASE' });
   const first = await promptHidden('Passphrase for the export file: ');
-  if (first.length < 12) throw new ArgumentError('The export passphrase must be at least 12 characters', { details: 'the format costs an attacker one MD5 per guess' });
+  if ([...first].length < 12) throw short('the typed passphrase');
   if ((await promptHidden('Repeat it: ')) !== first) throw new ArgumentError('The two passphrases differ');
   return first;
 }

@@ -59,6 +59,15 @@ export interface OpenKeyFileOptions {
   onPlain?: (path: string) => void;
 }
 
+/**
+ * Where a passphrase comes from. `retry` is set by a source that can ask again (a prompt on
+ * a terminal): openKeyFile then gives PASSPHRASE_TRIES tries, as sudo and ssh do.
+ */
+export type PassphraseSource = (() => Promise<string>) & { retry?: (left: number) => void };
+
+/** Tries at a passphrase typed at a prompt before the command gives up. */
+export const PASSPHRASE_TRIES = 3;
+
 const invalid = (path: string, details: string) => new TpkitError('KEYFILE_INVALID', `Key file ${path} cannot be used`, { details });
 
 /** scrypt's working memory in bytes: 128 * N * r for the large array, 128 * r * p for the blocks. */
@@ -202,7 +211,7 @@ function warnPlain(path: string): void {
 /** The secret key in `path`; the passphrase is asked for only when the file is encrypted. */
 export async function openKeyFile(
   path: string,
-  passphrase: () => Promise<string>,
+  passphrase: PassphraseSource,
   options: OpenKeyFileOptions = {},
 ): Promise<{ secretKey: Uint8Array; info: KeyFileInfo }> {
   const parsed = parseKeyFile(readText(path), path);
@@ -211,16 +220,22 @@ export async function openKeyFile(
     return { secretKey: parsed.plainSecret, info: { path, publicKey: publicKeyOf(parsed.plainSecret), plain: true } };
   }
   const { file } = parsed;
-  const key = await deriveKey(await passphrase(), parsed.salt, file.kdf);
-  let secret: Buffer;
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', key, parsed.iv, { authTagLength: TAG_BYTES });
-    decipher.setAAD(additionalData(file));
-    decipher.setAuthTag(parsed.tag);
-    secret = Buffer.concat([decipher.update(parsed.ciphertext), decipher.final()]);
-  } catch {
-    // GCM cannot tell a wrong passphrase from an edited file; both fail here.
-    throw new TpkitError('KEYFILE_PASSPHRASE', `Wrong passphrase for ${path}`, { details: 'or the file was altered' });
+  let secret: Buffer | undefined;
+  for (let tried = 1; secret === undefined; tried++) {
+    const key = await deriveKey(await passphrase(), parsed.salt, file.kdf);
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', key, parsed.iv, { authTagLength: TAG_BYTES });
+      decipher.setAAD(additionalData(file));
+      decipher.setAuthTag(parsed.tag);
+      secret = Buffer.concat([decipher.update(parsed.ciphertext), decipher.final()]);
+    } catch {
+      // GCM cannot tell a wrong passphrase from an edited file; both fail here.
+      if (passphrase.retry && tried < PASSPHRASE_TRIES) {
+        passphrase.retry(PASSPHRASE_TRIES - tried);
+        continue;
+      }
+      throw new TpkitError('KEYFILE_PASSPHRASE', `Wrong passphrase for ${path}`, { details: 'or the file was altered' });
+    }
   }
   const secretKey = new Uint8Array(secret);
   if (!equalBytes(publicKeyOf(secretKey), parsed.publicKey)) throw invalid(path, 'the secret key does not match "publicKey"');

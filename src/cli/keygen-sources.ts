@@ -3,7 +3,7 @@
 // wallet export file (--import-wallet). Each gives the secret key and, when it knows one,
 // the wallet address its key file should record.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { addressParts, addressFromText } from '../codec/address.js';
 import { ArgumentError, TpkitError } from '../errors.js';
 import { generateMnemonic, mnemonicPath, mnemonicToSecretKey } from '../keys/mnemonic.js';
@@ -98,11 +98,19 @@ async function readPhrase(): Promise<string> {
   return readFileSync(0, 'utf8');
 }
 
+const MAX_EXPORT_BYTES = 64 * 1024;
+
 async function readExport(path: string): Promise<ReturnType<typeof readWalletExport>> {
   let bytes: Uint8Array;
   try {
+    // An export is under 1 KiB: a device or a huge file is refused before it is read.
+    const stat = statSync(path);
+    if (!stat.isFile() || stat.size > MAX_EXPORT_BYTES) {
+      throw new TpkitError('WALLET_FILE_UNKNOWN', `${path} is not a wallet export file`, { details: stat.isFile() ? `${stat.size} bytes; an export is under 1 KiB` : 'not a regular file' });
+    }
     bytes = readFileSync(path);
   } catch (cause) {
+    if (cause instanceof TpkitError) throw cause;
     throw new ArgumentError(`--import-wallet could not read '${path}'`, { details: (cause as Error).message, cause });
   }
   let passphrase = process.env.TPKIT_WALLET_PASSPHRASE;

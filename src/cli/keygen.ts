@@ -9,7 +9,7 @@ import { generateSecretKey, publicKeyOf, toSecretKeyBytes } from '../crypto/keys
 import { publicKeyToPem } from '../crypto/pem.js';
 import { ArgumentError } from '../errors.js';
 import { encryptKey, writeKeyFile } from './key-file.js';
-import { KEY_SOURCE_HELP, KEY_SOURCE_OPTIONS, sourcedKey } from './keygen-sources.js';
+import { KEY_SOURCE_HELP, KEY_SOURCE_OPTIONS, chosenSource, sourcedKey } from './keygen-sources.js';
 import { recordAddress } from './record-address.js';
 import { showKeySource } from './keygen-show.js';
 import { addressArgument } from './input.js';
@@ -19,9 +19,10 @@ import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit keygen [--out FILE] [options]
 
-Generates a secp256k1 key (or takes one with --import). With --out it writes the key to
-FILE encrypted under a passphrase (scrypt + AES-256-GCM, mode 0600; an existing file is
-never overwritten) and prints the public key. The secret key is printed only with
+Generates a secp256k1 key, or takes one: --import (hex), --mnemonic or --import-mnemonic
+(a seed phrase), --import-wallet (an official wallet export file). With --out it writes
+the key to FILE encrypted under a passphrase (scrypt + AES-256-GCM, mode 0600; an existing
+file is never overwritten) and prints the public key. The secret key is printed only with
 --show-secret.
 
 Options:
@@ -72,8 +73,9 @@ export function run(argv: string[]): Promise<number> {
       throw new ArgumentError(`no such folder for --out: '${dirname(values.out)}'`, { details: 'create it first, or choose another path' });
     }
     if (values.plain && !values.out) throw new ArgumentError('--plain needs --out FILE');
+    const source = chosenSource(values);
+    if (source !== 'generate' && source !== 'import' && !values.out) throw new ArgumentError(`--${source} needs --out FILE: the key file to write`);
     const sourced = await sourcedKey(values);
-    if (sourced && !values.out) throw new ArgumentError('--out FILE is required: the key file to write');
     const importAddress = values.import && values.address !== undefined ? addressArgument(values.address, '--address') : undefined;
     if (values.plain && (sourced?.address ?? importAddress)) throw new ArgumentError('--plain cannot record an address; leave out --plain');
     const secretKey = sourced?.secretKey ?? (values.import ? await importedKey() : generateSecretKey());
@@ -102,14 +104,14 @@ export function run(argv: string[]): Promise<number> {
       return 0;
     }
     if (shown.keyFile) console.log(`key file    ${shown.keyFile} (${values.plain ? 'plain hex' : 'encrypted'}, mode 0600)`);
+    showKeySource(sourced, false);
     if (shown.address) console.log(`address     ${shown.address}${wallet?.chain !== undefined ? ` (checked on ${wallet.node}, chain ${wallet.chain})` : ''}`);
     if (shown.secretKey) console.log(`secret key  ${shown.secretKey}`);
     console.log(`public key  ${shown.publicKey}`);
     console.log(`keys hash   ${shown.keysHash}`);
     console.log(shown.pem);
     if (!values.out && !values['show-secret']) console.error('note: the secret key was not kept; use --out FILE (or --show-secret) to keep it');
-    showKeySource(sourced, false);
-    if (values.out && !wallet && (values.import || values['import-mnemonic'])) console.error(`note: no wallet address recorded: ${noAddressAdvice(values.out)}`);
+    if (values.out && !values.plain && !wallet && (values.import || values['import-mnemonic'])) console.error(`note: no wallet address recorded: ${noAddressAdvice(values.out)}`);
     return 0;
   }, argv);
 }

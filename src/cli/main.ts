@@ -30,6 +30,7 @@ const COMMANDS: Record<string, Command> = {
   node: { summary: 'Run a local node: the full HTTP API on a persistent ledger that makes blocks', load: () => import('./node.js') },
   faucet: { summary: 'Credit development money to an address on a local tpkit node', load: () => import('./faucet.js') },
   accounts: { summary: "List a local tpkit node's development accounts and balances", load: () => import('./accounts.js') },
+  dev: { summary: 'Test controls of a local tpkit node: snapshot, revert, rollback, time, state, faults', load: () => import('./dev.js') },
 };
 
 /** The package version, from the package.json two folders above dist/src/cli. */

@@ -10,20 +10,22 @@ import { availableKernels, type KernelName } from '../pow/kernel.js';
 import { mineRegister } from '../pow/mine-register.js';
 import { closeSharedMinerPool, createMinerPool } from '../pow/pool.node.js';
 import { openKeyFile } from './key-file.js';
-import { Progress, formatCount, formatDuration } from './progress.js';
-import { PASSPHRASE_OPTION, passphraseFrom } from './wallet-common.js';
+import { Progress, formatCount, formatDuration, startingStatus } from './progress.js';
+import { PASSPHRASE_HELP, PASSPHRASE_OPTION, passphraseFrom } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit mine --difficulty N (--key FILE | --pubkey HEX) [options]
 
 Mines a register (kind 17) body whose SHA-512 has at least N leading zero bits.
-With --pubkey it prints the body; with --key (a file holding the 32-byte secret key
-as hex) it prints the signed transaction, base64, for POST /api/tx/new.
+With --pubkey it prints the body; with --key (a key file) it also signs it and prints
+the transaction, base64, for POST /api/tx/new.
 
 Options:
   --difficulty N   leading zero bits required (settings.current.register.diff)
-  --key FILE       key file from tpkit keygen --out (passphrase: --passphrase-file,
-                   $TPKIT_PASSPHRASE or a prompt)
+  --key FILE       key file from tpkit keygen --out: encrypted (the passphrase comes from
+                   --passphrase-file, $TPKIT_PASSPHRASE or a prompt), or the secret key
+                   as hex from tpkit keygen --plain
+${PASSPHRASE_HELP}
   --pubkey HEX     compressed (33-byte) or uncompressed public key, hex
   --timestamp MS   body time t in milliseconds (default: now)
   --threads N      worker threads (default: one per core)
@@ -100,6 +102,10 @@ export async function run(argv: string[]): Promise<number> {
       // As for register: on a terminal the status shows from the search's first tenth of a second.
       progressIntervalMs: 100,
       onProgress: (p) => {
+        if (p.hashes === 0 || !(p.hashRate > 0)) {
+          progress.status(startingStatus(p.elapsedMs));
+          return;
+        }
         const median = estimateMining(difficulty, Math.max(p.hashRate, 1)).medianMs;
         progress.status(
           `${formatCount(p.hashRate)}H/s, ${formatCount(p.hashes)} hashes, ${formatDuration(p.elapsedMs)}` +

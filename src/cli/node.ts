@@ -24,7 +24,7 @@ function banner(node: LocalNode, config: NodeConfig): string {
     `  Fees        ${fees.length ? fees.join('; ') : 'none'} -> ${addressToText(chain.feeAddress)}`,
     `  Dev API     ${devApiLine(node, config)}; live stream ${node.url.replace(/^http/, 'ws')}/api/ws`,
     `  Hosts       localhost, *.localhost, IP addresses${config.allowHosts.length ? `, ${config.allowHosts.join(', ')}` : ''} (--allow-host adds names)`,
-    `  Web pages   this machine's${config.allowOrigins.length ? `, ${config.allowOrigins.join(', ')}` : ''} may use the node from a browser (--allow-origin adds origins)`,
+    `  Web pages   ${['of this machine', ...config.allowOrigins.map((o) => (o === '*' ? 'of any site (*)' : `of ${o}`))].join(', ')} may use it from a browser (--allow-origin adds origins)`,
   ];
   if (config.allowOrigins.includes('*')) lines.push('  WARNING     --allow-origin *: any web page you open can use this node, its faucet and its development keys');
   if (config.allowHosts.includes('*')) lines.push('  WARNING     --allow-host *: any Host is answered, so a web page can reach the node through DNS rebinding');
@@ -46,7 +46,7 @@ function banner(node: LocalNode, config: NodeConfig): string {
 }
 
 function devApiLine(node: LocalNode, config: NodeConfig): string {
-  if (node.chain.config.devApi) return `${node.url}/api/dev/{faucet,mine,accounts}`;
+  if (node.chain.config.devApi) return `${node.url}/api/dev/{faucet,mine,accounts} and test controls (tpkit dev --help)`;
   return config.devApi ? `off: ${config.host} is not a loopback address (--dev-api turns it on)` : 'off (--no-dev-api)';
 }
 

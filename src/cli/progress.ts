@@ -101,6 +101,14 @@ export class Progress {
   }
 }
 
+/**
+ * The status line of a running search before its first hash: the workers are starting
+ * (threads spawned, WASM compiled), so there is no rate and no time to predict yet.
+ */
+export function startingStatus(elapsedMs: number): string {
+  return `starting the miner (workers, WebAssembly)  ${formatDuration(elapsedMs)}`;
+}
+
 /** 1234567 -> "1.23 M", for rates and counts in status lines and tables. */
 export function formatCount(value: number, digits = 2): string {
   const abs = Math.abs(value);

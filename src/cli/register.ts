@@ -5,9 +5,10 @@
 import { registerWallet } from '../client/index.js';
 import { ArgumentError } from '../errors.js';
 import { closeSharedMinerPool } from '../pow/pool.node.js';
+import { warmMiner } from '../pow/warm.js';
 import { openKeyFile, readKeyFileInfo, setKeyFileWallet } from './key-file.js';
 import { originText } from './key-file-origin.js';
-import { Progress, formatCount, formatDuration } from './progress.js';
+import { Progress, formatCount, formatDuration, startingStatus } from './progress.js';
 import { NODE_HELP, NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
 
@@ -55,6 +56,9 @@ export function run(argv: string[]): Promise<number> {
         details: 'use it with `tpkit send --key`, or pass --force to register the key again',
       });
     }
+    // The miner starts and warms up while the passphrase is typed and derived (scrypt runs
+    // on libuv's threads), so mining starts at full speed. A failure here shows when mining.
+    void warmMiner().catch(() => undefined);
     const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
     const client = clientFrom(values);
     const bar = new Progress({ width: 10 });
@@ -80,6 +84,10 @@ export function run(argv: string[]): Promise<number> {
           // The bar fills toward the hash count 95 % of searches finish within. Each hash
           // is a fresh draw, so the times are from the start: a search past its median is
           // unlucky so far, not nearly done.
+          if (p.hashes === 0 || !(p.hashRate > 0)) {
+            bar.status(startingStatus(p.elapsedMs));
+            return;
+          }
           const p95Hashes = (p.expected.p95Ms / 1000) * p.hashRate;
           if (Number.isFinite(p95Hashes) && p95Hashes > 0) bar.setTotal(p95Hashes);
           bar.update(p.hashes, `${formatCount(p.hashRate, 1)}H/s  ${formatCount(p.hashes, 1)}H  ${formatDuration(p.elapsedMs)}  ETA median ${formatDuration(p.expected.medianMs)}, p95 ${formatDuration(p.expected.p95Ms)}`);

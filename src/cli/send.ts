@@ -71,6 +71,9 @@ export function run(argv: string[]): Promise<number> {
     const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
     const from = given ?? info.address;
     if (!from) throw new ArgumentError(`${values.key} records no wallet address`, { details: noAddressAdvice(values.key) });
+    if (from === to) {
+      console.error(`warning: --to ${to} is the sending wallet itself: the amount comes back to it, and the fee is spent`);
+    }
     const client = clientFrom(values);
     client.checkTransport();
     const signal = interruptSignal();

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { createClient, type TpkitClient } from '../client/index.js';
 import { ArgumentError, TpkitError } from '../errors.js';
 import { nodeUrlFrom } from './node-url.js';
+import type { PassphraseSource } from './key-file.js';
 import type { Progress } from './progress.js';
 
 export const DEFAULT_NODE = 'http://127.0.0.1:43280';
@@ -80,8 +81,8 @@ export function promptHidden(question: string): Promise<string> {
 }
 
 /** The passphrase: --passphrase-file, else $TPKIT_PASSPHRASE, else a prompt on a terminal. */
-export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm = false): () => Promise<string> {
-  return async () => {
+export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm = false): PassphraseSource {
+  const source: PassphraseSource = async () => {
     if (values['passphrase-file']) {
       try {
         const text = readFileSync(values['passphrase-file'], 'utf8').replace(/\r?\n$/, '');
@@ -97,6 +98,8 @@ export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm =
         details: 'pass --passphrase-file FILE or set TPKIT_PASSPHRASE',
       });
     }
+    // Typed at a prompt: a mistyped one may be typed again (openKeyFile asks through retry).
+    source.retry = (left) => process.stderr.write(`Wrong passphrase; ${left} ${left === 1 ? 'try' : 'tries'} left.\n`);
     const first = await promptHidden('Passphrase: ');
     if (confirm) {
       newPassphrase(first, 'the typed passphrase');
@@ -104,6 +107,7 @@ export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm =
     }
     return first;
   };
+  return source;
 }
 
 /** Characters a new key file's passphrase needs, wherever it comes from. */
@@ -150,11 +154,20 @@ export function keepSpinning(bar: Progress, text?: string): () => void {
 }
 
 const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
-  NETWORK_ERROR: () => 'is `tpkit node` running? Pass --node URL or set TPKIT_NODE.',
+  NETWORK_ERROR: (err) =>
+    /answers plain HTTP, not TLS/.test(err.details ?? '')
+      ? 'the node runs, without TLS: give its URL with http:// (`tpkit node` serves HTTPS only with --tls-cert or --tls-self-signed).'
+      : 'is `tpkit node` running? Pass --node URL or set TPKIT_NODE.',
   TIMEOUT: () => 'the node is slow or not making blocks; check later with `tpkit status TXID`.',
   INSECURE_TRANSPORT: () => 'use an https:// node URL, or --allow-insecure on a network you trust.',
   KEYFILE_PASSPHRASE: () => 'check the passphrase (--passphrase-file or TPKIT_PASSPHRASE).',
   KEYFILE_INVALID: () => 'pass the file written by `tpkit keygen --out`.',
+  WALLET_PASSPHRASE: () => 'type the passphrase chosen when the wallet exported the file ($TPKIT_WALLET_PASSPHRASE, else the prompt).',
+  WALLET_FILE_CORRUPT: () => 'export the wallet again from the official wallet.',
+  WALLET_FILE_UNKNOWN: () => 'pass the file the official wallet writes with Export (a tpkit key file needs no import).',
+  WALLET_KEY_MISMATCH: () => 'check the address; nothing was written.',
+  MNEMONIC_WORD: () => 'compare the phrase with the one written down.',
+  MNEMONIC_CHECKSUM: () => 'compare the phrase with the one written down: a word is wrong or two are swapped.',
   TX_FAILED: (err) => {
     const reason = (err as TpkitError & { reason?: string }).reason;
     if (reason === 'insufficient_fund') return 'the balance does not cover amount and fee; see `tpkit balance`.';

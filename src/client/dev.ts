@@ -5,6 +5,7 @@ import { addressFromText, addressToText } from '../codec/address.js';
 import { hexToBytes } from '../bytes.js';
 import { toBigInt } from './api-json.js';
 import { requestJson, type CallOptions, type HttpSettings, type JsonObject } from './http.js';
+import { devControlApi, type DevControlApi } from './dev-control.js';
 
 export interface DevAccountInfo {
   index: number;
@@ -22,11 +23,11 @@ export interface MinedBlock {
   txs: number;
 }
 
-export interface DevApi {
+export interface DevApi extends DevControlApi {
   /** Credits `amount` of `currency` (default SK) to the address in a block made now. */
   faucet(address: string | Uint8Array, amount: bigint | number, options?: CallOptions & { currency?: string }): Promise<MinedBlock>;
-  /** Makes `blocks` blocks now (default 1), with whatever is pending. */
-  mine(blocks?: number, options?: CallOptions): Promise<MinedBlock[]>;
+  /** Makes `blocks` blocks now (default 1), with whatever is pending; `intervalMs` moves the node clock before each. */
+  mine(blocks?: number, options?: CallOptions & { intervalMs?: number }): Promise<MinedBlock[]>;
   accounts(options?: CallOptions): Promise<DevAccountInfo[]>;
 }
 
@@ -34,6 +35,7 @@ const block = (b: JsonObject): MinedBlock => ({ hash: String(b.hash ?? b.block),
 
 export function devApi(http: HttpSettings): DevApi {
   return {
+    ...devControlApi(http),
     async faucet(address, amount, options = {}) {
       const text = typeof address === 'string' ? addressToText(addressFromText(address)) : addressToText(address);
       const answer = await requestJson(http, '/api/dev/faucet', {
@@ -44,7 +46,8 @@ export function devApi(http: HttpSettings): DevApi {
       return block(answer);
     },
     async mine(blocks = 1, options = {}) {
-      const answer = await requestJson(http, '/api/dev/mine', { method: 'POST', json: { blocks }, signal: options.signal });
+      const json = options.intervalMs ? { blocks, intervalMs: options.intervalMs } : { blocks };
+      const answer = await requestJson(http, '/api/dev/mine', { method: 'POST', json, signal: options.signal });
       return (answer.blocks as JsonObject[]).map(block);
     },
     async accounts(options = {}) {

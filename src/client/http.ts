@@ -55,6 +55,12 @@ function deadline(timeoutMs: number, outer: AbortSignal | undefined) {
   };
 }
 
+/** OpenSSL's answer to a TLS hello that met a plain-HTTP server ("wrong version number"). */
+function speaksPlainHttp(err: unknown): boolean {
+  const cause = err instanceof Error ? (err.cause as { code?: string; message?: string } | undefined) : undefined;
+  return cause?.code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long/i.test(cause?.message ?? '');
+}
+
 function apiErrorFrom(status: number, body: unknown, text: string, request: string): ApiError {
   const o = (typeof body === 'object' && body !== null ? body : {}) as JsonObject;
   let message = typeof o.msg === 'string' ? o.msg : typeof o.result === 'string' ? o.result : text.slice(0, 200) || `HTTP ${status}`;
@@ -90,6 +96,11 @@ export async function requestJson(http: HttpSettings, path: string, options: Req
     if (options.signal?.aborted) throw new AbortError(`${request} aborted`, { cause: err });
     if (limit.timedOut()) throw new TimeoutError(`${request} got no answer from ${http.baseUrl.origin} within ${http.timeoutMs} ms`, { cause: err });
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : err instanceof Error ? err.message : String(err);
+    if (http.baseUrl.protocol === 'https:' && speaksPlainHttp(err)) {
+      const plain = new URL(http.baseUrl.href);
+      plain.protocol = 'http:';
+      throw new NetworkError(`${request} to ${http.baseUrl.origin}: the server answers plain HTTP, not TLS; use ${plain.origin}`, { cause: err });
+    }
     throw new NetworkError(`${request} to ${http.baseUrl.origin}: ${cause}`, { cause: err });
   } finally {
     limit.done();

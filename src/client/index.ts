@@ -4,8 +4,9 @@
 export { createClient, type CallOptions, type ClientOptions, type TpkitClient, type WaitOptions } from './client.js';
 export { ApiError, NetworkError, TimeoutError, TxFailedError, UnknownTxError, type ApiErrorInfo } from './client-errors.js';
 export type { NodeStatus, TxStatus, WalletInfo } from './responses.js';
-export type { AddressChange, BlockSummary, WatchOptions, WebSocketFactory } from './watch.js';
+export type { AddressChange, BlockSummary, ChainReset, WatchOptions, WebSocketFactory } from './watch.js';
 export type { DevAccountInfo, DevApi, MinedBlock } from './dev.js';
+export type { ChainMoved, DevControlApi, Fault, FaultRuleSpec, Snapshot } from './dev-control.js';
 export { feeRates, chooseFeeCurrency, autoFee } from './fee.js';
 export { registerWallet, type RegisterStage, type RegisterWalletOptions, type RegisteredWallet } from './register-wallet.js';
 export { transfer, type TransferOptions, type TransferPlan, type TransferResult, type TransferStage } from './transfer.js';

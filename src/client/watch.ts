@@ -17,8 +17,20 @@ interface StreamSocket {
 }
 export type WebSocketFactory = new (url: string) => StreamSocket;
 
+/** The node went back (revert, rollback) or moved its clock: what a watcher saw may be gone. */
+export interface ChainReset {
+  event: 'revert' | 'rollback' | 'clock';
+  height: number;
+  hash: string;
+  now: number;
+  clockOffsetMs: number;
+  snapshot?: string;
+}
+
 export interface WatchOptions {
   signal?: AbortSignal;
+  /** Called when a local tpkit node announces a revert, a rollback or a clock move. */
+  onReset?: (reset: ChainReset) => void;
   /** A WebSocket implementation (default: the global one, else the `ws` package). */
   WebSocket?: WebSocketFactory;
 }
@@ -63,6 +75,12 @@ function streamError(answer: JsonObject, request: string): ApiError {
     nodeError: typeof answer.error === 'string' ? answer.error : undefined,
     request,
   });
+}
+
+function resetFrom(o: JsonObject): ChainReset {
+  const event = o.event === 'revert' || o.event === 'rollback' ? o.event : 'clock';
+  const num = (v: unknown) => Number(toBigInt(v) ?? 0n);
+  return { event, height: num(o.height), hash: String(o.hash), now: num(o.now), clockOffsetMs: num(o.clockOffsetMs), ...(o.snapshot !== undefined ? { snapshot: String(o.snapshot) } : {}) };
 }
 
 /**
@@ -117,6 +135,7 @@ async function stream(
       }
       if (message.ok === false) finish(undefined, streamError(message, request));
       else if (message.ok === true && 'subscribe' in message) return; // the acknowledgement
+      else if (typeof message.reset === 'object' && message.reset !== null) options.onReset?.(resetFrom(message.reset as JsonObject));
       else onMessage(message, finish);
     });
   });

@@ -16,8 +16,8 @@ export interface AccessPolicy {
 
 export const LOCAL_ONLY: AccessPolicy = { allowHosts: [], allowOrigins: [] };
 
-/** Methods a page may send cross-site without a preflight and that change nothing here. */
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Methods that change nothing here. */
+const READ_METHODS = new Set(['GET', 'HEAD']);
 
 export interface RequestAccess {
   /** Refuse with this before anything else, or undefined. */
@@ -28,14 +28,15 @@ export interface RequestAccess {
 
 const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
-/** What a request may do: a refusal (Host, or Origin on a state-changing method or a preflight), else its CORS headers. */
+/** What a request may do: a refusal (Host; Origin on a preflight or a state-changing method), else its CORS headers. */
 export function checkRequest(req: http.IncomingMessage, policy: AccessPolicy): RequestAccess {
   const host = req.headers.host;
   if (!hostAllowed(host, policy.allowHosts)) return { refusal: hostRefusal(host ?? ''), cors: {} };
   const origin = single(req.headers.origin);
   const allowed = origin === undefined || originAllowed(origin, host, policy.allowOrigins);
-  if (!allowed && !SAFE_METHODS.has(req.method ?? 'GET')) return { refusal: originRefusal(origin!), cors: { vary: 'Origin' } };
-  if (!allowed && req.method === 'OPTIONS') return { refusal: originRefusal(origin!), cors: { vary: 'Origin' } };
+  // A disallowed page may still load what a <script> or <img> could (no CORS header: it cannot
+  // read it); anything that changes state, and a preflight asking to, is refused outright.
+  if (!allowed && !READ_METHODS.has(req.method ?? 'GET')) return { refusal: originRefusal(origin!), cors: { vary: 'Origin' } };
   const privateNetwork = req.method === 'OPTIONS' && single(req.headers['access-control-request-private-network']) === 'true';
   return { cors: corsHeaders(origin, allowed, single(req.headers['access-control-request-headers']), privateNetwork) };
 }

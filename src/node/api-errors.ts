@@ -68,6 +68,7 @@ export const API_ERRORS: Partial<Record<ErrorCode, ApiErrorSpec>> = {
   SUBSCRIPTION_INVALID: { status: 400, code: 10050 },
   SUBSCRIPTION_LIMIT: { status: 429, code: 10051 },
   DEV_API_DISABLED: { status: 403, code: 10052 },
+  SNAPSHOT_NOT_FOUND: { status: 404, code: 10053 },
   HOST_NOT_ALLOWED: { status: 403, code: 10060 },
   ORIGIN_NOT_ALLOWED: { status: 403, code: 10061 },
   CONTENT_TYPE_UNSUPPORTED: { status: 415, code: 10062 },

@@ -14,6 +14,7 @@
 //   d:<body hash>   txid of the included, successful transaction with that body
 //   w:<address>     wallet (JSON)
 //   p:<txid>        pending transaction container
+//   dev:clock       offset of the node clock from the system clock, ms (dev API `time`)
 
 import { bytesToHex, hexToBytes } from '../bytes.js';
 import { addressToText, makeAddress } from '../codec/address.js';
@@ -54,6 +55,21 @@ export interface CommittedBlock {
 
 export type BlockListener = (block: CommittedBlock) => void;
 
+/** The chain went back or its clock moved (dev API): a watcher's view of it is stale. */
+export interface ChainReset {
+  event: 'revert' | 'rollback' | 'clock';
+  height: number;
+  /** Head block hash, uppercase hex. */
+  hash: string;
+  /** The node's clock now, ms since the epoch. */
+  now: number;
+  clockOffsetMs: number;
+  /** For a revert: the snapshot id. */
+  snapshot?: string;
+}
+
+export type ResetListener = (reset: ChainReset) => void;
+
 /** Largest balance a wallet can hold in one currency (the reference ledger's uint64). */
 const MAX_BALANCE = (1n << 64n) - 1n;
 
@@ -85,7 +101,7 @@ const RETRY_MS = 500;
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
 const json = (bytes: Uint8Array) => JSON.parse(text.decode(bytes));
-const heightKey = (h: number) => 'b:' + h.toString(16).padStart(12, '0');
+export const heightKey = (h: number) => 'b:' + h.toString(16).padStart(12, '0');
 
 /** Runs store writes one after another, in the order they were queued. */
 class WriteQueue {
@@ -101,7 +117,7 @@ class WriteQueue {
 }
 
 export class Chain {
-  readonly mempool = new Mempool();
+  mempool = new Mempool();
   readonly wallets = new Map<string, Wallet>();
   readonly fees: Map<string, FeeRate>;
   /** The development accounts of the genesis (their number is fixed when the chain is created). */
@@ -114,6 +130,8 @@ export class Chain {
   settings: { [key: string]: JsonValue } = {};
   /** True when this start created the chain (genesis), false when it resumed one. */
   fresh = false;
+  /** Added to the system clock for block times, txids and the timestamp window (dev API `time`). */
+  clockOffsetMs = 0;
 
   private readonly clock: () => number;
   private readonly logger: Logger;
@@ -126,6 +144,11 @@ export class Chain {
   private lastTimeNs = 0n;
   private producing: Promise<unknown> | undefined;
   private readonly blockListeners = new Set<BlockListener>();
+  private readonly resetListeners = new Set<ResetListener>();
+  /** Set while a dev operation rewrites the state: no block is made, no submission admitted. */
+  private gate: Promise<void> | undefined;
+  /** Accepted transactions a fault rule keeps pending forever: never in a block. */
+  private readonly held = new Set<string>();
   private scheduled = false;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -219,6 +242,8 @@ export class Chain {
     this.allocLast = meta.allocLast;
     this.feeAddress = hexToBytes(meta.feeAddress);
     if (meta.accounts !== this.accounts.length) this.accounts = devAccounts({ ...c, accounts: meta.accounts });
+    const offset = await this.store.get('dev:clock');
+    this.clockOffsetMs = offset ? Number(text.decode(offset)) : 0;
     for await (const [key, value] of this.store.entries('w:')) {
       const w = decodeWallet(value);
       this.wallets.set(key.slice(2), w);
@@ -271,13 +296,14 @@ export class Chain {
     this.settings = settingsTree({ config: this.config, feeAddress: this.feeAddress, allocLast: this.allocLast });
   }
 
+  /** The node's clock: the system clock moved by the dev API's offset. */
   now(): number {
-    return this.clock();
+    return this.clock() + this.clockOffsetMs;
   }
 
   /** A txid for a transaction accepted now: its time part is strictly increasing. */
   private nextTxid(): { txid: string; timeNs: bigint } {
-    let timeNs = BigInt(this.clock()) * 1_000_000n;
+    let timeNs = BigInt(this.now()) * 1_000_000n;
     if (timeNs <= this.lastTimeNs) timeNs = this.lastTimeNs + 1n;
     this.lastTimeNs = timeNs;
     return { txid: encodeTxid({ chain: this.config.chain, height: this.height, timeNs, node: this.config.nodeName }), timeNs };
@@ -285,7 +311,7 @@ export class Chain {
 
   private submissionContext(): SubmissionContext {
     return {
-      now: this.clock(),
+      now: this.now(),
       chain: this.config.chain,
       difficulty: this.config.difficulty,
       limits: this.config.limits,
@@ -297,10 +323,22 @@ export class Chain {
    * Checks a container and queues it; returns its txid. An identical body already pending or
    * included successfully returns the first txid and queues nothing.
    */
-  async submit(raw: Uint8Array): Promise<{ txid: string; duplicate: boolean }> {
+  async submit(raw: Uint8Array, options: { hold?: boolean } = {}): Promise<{ txid: string; duplicate: boolean }> {
     if (this.closed) throw new ValidationError('MEMPOOL_FULL', 'The node is shutting down');
+    while (this.gate) await this.gate;
     const prepared = prepareSubmission(raw, this.submissionContext());
     const tx = prepared.complete(prepared.jobs.length ? await this.verifier.verify(prepared.jobs) : []);
+    while (this.gate) await this.gate;
+    if (options.hold) {
+      // Acknowledged and never included: a wallet's "stuck transaction" path (dev API faults).
+      // Held ones count against the pending limit, so a flood under a hold rule stays bounded.
+      if (this.held.size + this.mempool.size >= this.config.limits.maxPending) {
+        throw new ValidationError('MEMPOOL_FULL', 'Too many pending transactions', { details: `${this.held.size} are held by a fault rule; revert, roll back or restart to drop them` });
+      }
+      const { txid } = this.nextTxid();
+      this.held.add(txid);
+      return { txid, duplicate: false };
+    }
     let pending = this.mempool.txidForBody(tx.bodyHash);
     if (pending) return { txid: pending, duplicate: true };
     if (this.mayBeIncluded(tx)) {
@@ -351,7 +389,7 @@ export class Chain {
    */
   async statusJson(txid: string): Promise<string | null> {
     decodeTxid(txid); // a malformed txid is a 400, not a silent null
-    if (this.mempool.get(txid)) return null;
+    if (this.mempool.get(txid) || this.held.has(txid)) return null;
     const cached = this.statusCache.get(txid);
     if (cached) return cached;
     const stored = await this.store.get('s:' + txid);
@@ -405,8 +443,9 @@ export class Chain {
     }
     for (;;) {
       if (this.closed) throw new ValidationError('MEMPOOL_FULL', 'The node is shutting down');
-      if (!this.producing) break;
-      await this.producing.catch(() => undefined);
+      if (this.gate) await this.gate;
+      else if (this.producing) await this.producing.catch(() => undefined);
+      else break;
     }
     const made = this.produce({ force: true, mints });
     this.producing = made.finally(() => {
@@ -430,11 +469,11 @@ export class Chain {
 
   /** Asks for a block soon; one block is built at a time. */
   schedule(): void {
-    if (this.scheduled || this.producing || this.closed) return;
+    if (this.scheduled || this.producing || this.closed || this.gate) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      if (this.producing || this.closed || this.mempool.size === 0) return;
+      if (this.producing || this.closed || this.gate || this.mempool.size === 0) return;
       this.producing = this.produce().finally(() => {
         this.producing = undefined;
         if (this.config.instant && this.mempool.size > 0) this.schedule();
@@ -451,7 +490,7 @@ export class Chain {
     const txs = this.mempool.peek(this.config.limits.maxBlockTxs);
     const mints = options.mints ?? [];
     if (txs.length === 0 && !options.force) return undefined;
-    const now = this.clock();
+    const now = this.now();
     const height = this.height + 1;
     const draft = new BlockDraft(this.wallets, this.allocLast, this.owners);
     const ctx: ApplyContext = {
@@ -566,6 +605,91 @@ export class Chain {
       }
     }
     return record;
+  }
+
+  /** Calls `listener` after a revert, a rollback or a clock move; returns the function that stops it. */
+  onReset(listener: ResetListener): () => void {
+    this.resetListeners.add(listener);
+    return () => this.resetListeners.delete(listener);
+  }
+
+  /** Tells the reset listeners about a change of state outside blocks. */
+  announce(event: ChainReset['event'], extra: { snapshot?: string } = {}): ChainReset {
+    const reset: ChainReset = { event, height: this.height, hash: bytesToHex(this.hash, true), now: this.now(), clockOffsetMs: this.clockOffsetMs, ...extra };
+    for (const listener of this.resetListeners) {
+      try {
+        listener(reset);
+      } catch (err) {
+        this.logger.error(`reset listener failed: ${(err as Error).message}`);
+      }
+    }
+    return reset;
+  }
+
+  /**
+   * Runs `work` with the chain at rest: the block being made is finished, every accepted
+   * write is on disk, and no block or submission starts until `work` ends (dev API).
+   */
+  async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    while (this.gate) await this.gate;
+    if (this.closed) throw new ValidationError('MEMPOOL_FULL', 'The node is shutting down');
+    let open!: () => void;
+    this.gate = new Promise<void>((resolve) => (open = resolve));
+    try {
+      while (this.producing) await this.producing.catch(() => undefined);
+      await this.pendingWrites.idle();
+      await this.writes.idle();
+      return await work();
+    } finally {
+      this.gate = undefined;
+      open();
+      if (this.mempool.size > 0 && this.config.instant && !this.config.mineOnDemand) this.schedule();
+    }
+  }
+
+  /** Reads the whole state again from the store, after the dev API rewrote it (call inside exclusive). */
+  async reload(): Promise<void> {
+    const meta = await this.store.get('meta');
+    if (!meta) throw new TpkitError('NODE_INTERNAL', 'The store lost the chain head');
+    this.wallets.clear();
+    this.owners.clear();
+    this.statusCache.clear();
+    this.held.clear();
+    this.mempool = new Mempool();
+    // lastTimeNs stays: a txid handed out before the revert is never handed out again.
+    await this.resume(json(meta) as Meta);
+    this.refreshSettings();
+  }
+
+  /** Writes wallets as given, outside any block (dev API state setting; call inside exclusive). */
+  async putWallets(changes: Map<string, Wallet>, allocLast = this.allocLast): Promise<void> {
+    const ops: StoreOp[] = [...changes].map(([address, w]) => ({ type: 'put', key: 'w:' + address, value: encodeWallet(w) }));
+    if (allocLast !== this.allocLast) ops.push({ type: 'put', key: 'meta', value: this.metaBytes({ height: this.height, hash: this.hash, time: this.time, allocLast }) });
+    await this.store.batch(ops, { sync: this.store.persistent });
+    for (const [address, w] of changes) {
+      this.noteOwner(address, this.wallets.get(address), w);
+      this.wallets.set(address, w);
+    }
+    if (allocLast !== this.allocLast) {
+      this.allocLast = allocLast;
+      this.refreshSettings();
+    }
+  }
+
+  /** Moves the node clock to the system clock plus `offsetMs`, kept in the store. */
+  async setClockOffset(offsetMs: number): Promise<void> {
+    await this.store.batch([{ type: 'put', key: 'dev:clock', value: utf8.encode(String(offsetMs)) }], { sync: this.store.persistent });
+    this.clockOffsetMs = offsetMs;
+  }
+
+  /** The store operation that moves the chain head (dev API rollback). */
+  headOp(head: { height: number; hash: Uint8Array; time: number; allocLast: number }): StoreOp {
+    return { type: 'put', key: 'meta', value: this.metaBytes(head) };
+  }
+
+  /** The wallet address a key hex owns, if any. */
+  ownerOf(keyHex: string): string | undefined {
+    return this.owners.get(keyHex);
   }
 
   /** Stops making blocks, lets the current one finish and writes what is pending. */

@@ -6,13 +6,14 @@ import { bytesToHex } from '../bytes.js';
 import { addressToHex, addressToText, parseAddress } from '../codec/address.js';
 import { ValidationError } from '../errors.js';
 import type { Chain } from './chain.js';
+import type { DevControl } from './dev-control.js';
 import type { RequestContext, Route } from './http-server.js';
 import { toJson, type JsonValue } from './json.js';
 
-const CURRENCY = /^[\x21-\x7e]{1,32}$/;
+export const CURRENCY = /^[\x21-\x7e]{1,32}$/;
 const MAX_BLOCKS_PER_CALL = 100;
 
-function jsonBody(ctx: RequestContext): Record<string, unknown> {
+export function jsonBody(ctx: RequestContext): Record<string, unknown> {
   if (ctx.body.length === 0) return {};
   let parsed: unknown;
   try {
@@ -26,20 +27,20 @@ function jsonBody(ctx: RequestContext): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-function wholeAmount(value: unknown): bigint {
+export function wholeAmount(value: unknown, field = 'amount'): bigint {
   if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
   if (typeof value === 'string' && /^\d{1,20}$/.test(value)) return BigInt(value);
-  throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid faucet amount', {
-    field: 'amount',
+  throw new ValidationError('BAD_REQUEST_PARAM', `Invalid "${field}"`, {
+    field,
     details: `expected a whole number of the smallest unit (a string above 2^53), got ${JSON.stringify(value)}`,
   });
 }
 
-function disabled(): never {
+export function disabled(): never {
   throw new ValidationError('DEV_API_DISABLED', 'The development API is off', { details: 'this node runs with --no-dev-api' });
 }
 
-export function createDevRoutes(chain: Chain): Route[] {
+export function createDevRoutes(chain: Chain, control?: DevControl): Route[] {
   const on = chain.config.devApi;
   const reply = (body: { [key: string]: JsonValue }) => ({ json: toJson({ result: 'ok', ...body, ok: true }) });
   return [
@@ -93,10 +94,15 @@ export function createDevRoutes(chain: Chain): Route[] {
         if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 1 || count > MAX_BLOCKS_PER_CALL) {
           throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid "blocks"', { field: 'blocks', details: `expected 1 to ${MAX_BLOCKS_PER_CALL}, got ${JSON.stringify(count)}` });
         }
+        const interval = body.intervalMs ?? 0;
+        if (typeof interval !== 'number' || !Number.isSafeInteger(interval) || interval < 0 || interval > 86_400_000 || (interval > 0 && !control)) {
+          throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid "intervalMs"', { field: 'intervalMs', details: `expected 0 to 86400000 ms between blocks, got ${JSON.stringify(interval)}` });
+        }
+        if (control) return reply({ blocks: await control.mine(count, interval) });
         const blocks: JsonValue[] = [];
         for (let i = 0; i < count; i++) {
           const record = await chain.mineBlock();
-          blocks.push({ hash: record.hash, height: record.header.height, txs: record.txs.length });
+          blocks.push({ hash: record.hash, height: record.header.height, txs: record.txs.length, time: record.time });
         }
         return reply({ blocks });
       },

@@ -54,6 +54,8 @@ export interface ServerOptions {
   timeouts?: Partial<HttpTimeouts>;
   /** Hosts and origins answered; default: this machine only. */
   access?: AccessPolicy;
+  /** Sees each request before routing (injected faults): passes it on, answers it, or neither. */
+  intercept?: (req: http.IncomingMessage, next: () => void, reply: (status: number, json: string) => void) => void;
 }
 
 /** Headers of every answer: JSON never sniffed as something else. */
@@ -161,6 +163,14 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
       res.end();
       return;
     }
+    if (options.intercept) {
+      options.intercept(req, () => route(req, res, method, cors), (status, json) => send(res, status, json, cors, { connection: 'close' }));
+      return;
+    }
+    route(req, res, method, cors);
+  };
+
+  function route(req: http.IncomingMessage, res: http.ServerResponse, method: string, cors: Record<string, string> | undefined): void {
     const pathname = (req.url ?? '/').split('?')[0];
     if (options.staticFiles && (method === 'GET' || method === 'HEAD') && !pathname.startsWith('/api/')) {
       options.staticFiles(req, res, pathname).then(
@@ -170,7 +180,7 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
       return;
     }
     dispatch(req, res, method, cors);
-  };
+  }
 
   function dispatch(req: http.IncomingMessage, res: http.ServerResponse, method: string, cors: Record<string, string> | undefined): void {
     let match: Match;

@@ -10,6 +10,21 @@ import { allowHostEntry } from './host-policy.js';
 import { allowOriginEntry } from './origin-policy.js';
 import type { LogLevel } from './log.js';
 import { startNode as startLocalNode } from './node.js';
+import { parseFaultRule, type FaultRule, type InstalledFault } from './faults.js';
+
+export type { FaultRule, InstalledFault } from './faults.js';
+
+export interface SnapshotSummary {
+  id: string;
+  name?: string;
+  height: number;
+}
+
+export interface ChainHead {
+  height: number;
+  /** Head block hash, uppercase hex. */
+  hash: string;
+}
 
 export interface StartNodeOptions {
   /** Register proof of work in bits (default 16, as `tpkit node`); 0 turns it off. */
@@ -58,9 +73,41 @@ export interface RunningNode {
   height(): number;
   /** Credits development money in a block made now; resolves with the block's hash and height. */
   faucet(address: string, amount: bigint | number, currency?: string): Promise<{ hash: string; height: number }>;
-  /** Makes `blocks` blocks now (default 1) with whatever is pending. */
-  mine(blocks?: number): Promise<{ hash: string; height: number }[]>;
+  /** Makes `blocks` blocks now (default 1) with whatever is pending; `intervalMs` moves the clock before each. */
+  mine(blocks?: number, options?: { intervalMs?: number }): Promise<{ hash: string; height: number; time: number }[]>;
+  /** Records the whole state (ledger, blocks, statuses, pending, clock); a name given again moves. */
+  snapshot(name?: string): Promise<SnapshotSummary>;
+  /** Back to a snapshot by id or name; it stays valid, the ones taken after it are dropped. */
+  revert(idOrName: string): Promise<ChainHead>;
+  snapshots(): SnapshotSummary[];
+  deleteSnapshot(idOrName: string): Promise<void>;
+  /** Drops the blocks above `height`; their transactions become unknown. */
+  rollback(height: number): Promise<ChainHead>;
+  /** Moves the node clock by an offset from the system clock, or to a time (ms since the epoch). */
+  setTime(to: { offsetMs: number } | { setMs: number }): Promise<{ now: number; offsetMs: number }>;
+  /** The node's clock, ms since the epoch. */
+  now(): number;
+  /** Sets a balance to exactly `amount` (not a credit), no block needed. */
+  setBalance(address: string, amount: bigint | number, currency?: string): Promise<void>;
+  setSeq(address: string, seq: bigint | number): Promise<void>;
+  /** A wallet without mining: for a key at the next free number (or at `address`), or keyless at `address`. */
+  createWallet(spec: { publicKey: Uint8Array | string; address?: string } | { address: string }): Promise<string>;
+  /** Injected faults on API requests (see FaultRule). */
+  faults: {
+    add(rule: FaultRule): InstalledFault;
+    list(): InstalledFault[];
+    /** Removes the rules with these ids, or all; returns how many went. */
+    clear(ids?: number[]): number;
+  };
   close(): Promise<void>;
+}
+
+/** A whole number given as bigint, a safe integer or decimal text; anything else is a typed error. */
+function whole(value: bigint | number | string, field: string): bigint {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  if (typeof value === 'string' && /^\d{1,20}$/.test(value)) return BigInt(value);
+  throw new ValidationError('BAD_REQUEST_PARAM', `Invalid "${field}"`, { field, details: `expected a whole number (bigint above 2^53), got ${String(value)}` });
 }
 
 function checkOption(name: string, value: number | undefined, min: number, max: number): void {
@@ -99,7 +146,9 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Running
   checkConfig(config);
 
   const node = await startLocalNode(config);
-  const { chain } = node;
+  const { chain, control } = node;
+  const head = (): ChainHead => ({ height: chain.height, hash: bytesToHex(chain.hash, true) });
+  const summary = (s: { id: string; name?: string; height: number }): SnapshotSummary => ({ id: s.id, ...(s.name ? { name: s.name } : {}), height: s.height });
   return {
     url: node.url,
     wsUrl: node.url.replace(/^http/, 'ws') + '/api/ws',
@@ -116,13 +165,45 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Running
       const record = await chain.mineBlock([{ address: bytesToHex(parseAddress(address)), currency, amount: BigInt(amount) }]);
       return { hash: record.hash, height: record.header.height };
     },
-    async mine(blocks = 1) {
-      const out: { hash: string; height: number }[] = [];
-      for (let i = 0; i < blocks; i++) {
-        const record = await chain.mineBlock();
-        out.push({ hash: record.hash, height: record.header.height });
-      }
-      return out;
+    async mine(blocks = 1, options = {}) {
+      checkOption('intervalMs', options.intervalMs, 0, 86_400_000);
+      return (await control.mine(blocks, options.intervalMs)).map((b) => ({ hash: b.hash, height: b.height, time: b.time }));
+    },
+    snapshot: async (name) => summary(await control.snapshot(name)),
+    async revert(idOrName) {
+      await control.revert(idOrName);
+      return head();
+    },
+    snapshots: () => control.snapshots().map(summary),
+    async deleteSnapshot(idOrName) {
+      await control.deleteSnapshot(idOrName);
+    },
+    async rollback(height) {
+      await control.rollback(height);
+      return head();
+    },
+    async setTime(to) {
+      const r = await control.setTime(to as { offsetMs?: number; setMs?: number });
+      return { now: r.now, offsetMs: r.clockOffsetMs };
+    },
+    now: () => chain.now(),
+    async setBalance(address, amount, currency = 'SK') {
+      await control.setBalance(parseAddress(address), currency, whole(amount, 'amount'));
+    },
+    async setSeq(address, seq) {
+      await control.setSeq(parseAddress(address), whole(seq, 'seq'));
+    },
+    async createWallet(spec) {
+      const made = await control.createWallet({
+        publicKey: 'publicKey' in spec ? spec.publicKey : undefined,
+        address: spec.address === undefined ? undefined : parseAddress(spec.address),
+      });
+      return addressToText(made.address);
+    },
+    faults: {
+      add: (rule) => control.faults.add(parseFaultRule(rule)),
+      list: () => control.faults.list(),
+      clear: (ids) => control.faults.clear(ids),
     },
     close: () => node.close(),
   };

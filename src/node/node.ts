@@ -9,6 +9,9 @@ import { isLoopbackListen } from './host-policy.js';
 import { createStaticHandler, defaultStaticRoots } from './static.js';
 import { createLogger, type Logger } from './log.js';
 import { createDevRoutes } from './dev-routes.js';
+import { DevControl } from './dev-control.js';
+import { createDevControlRoutes } from './dev-control-routes.js';
+import { JournalStore } from './journal-store.js';
 import { verifierBackend } from './native-verifier.js';
 import { ensurePortFree, portInUse } from './port-check.js';
 import { createRoutes } from './routes.js';
@@ -25,6 +28,8 @@ export interface NodeOptions extends ChainOptions {
 
 export interface LocalNode {
   chain: Chain;
+  /** Snapshots, rollback, the clock, state setting and faults (the dev API's engine). */
+  control: DevControl;
   url: string;
   tls?: TlsMaterial;
   ledgerDir?: string;
@@ -54,26 +59,30 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
   const ledgerDir = config.memory ? undefined : join(config.dataDir, 'ledger');
   await ensurePortFree(config.host, config.port);
   // The LevelDB module (and its native binding) is loaded only for a node that keeps a data dir.
-  const store = options.store ?? (ledgerDir ? await (await import('./store-level.js')).LevelStore.open(ledgerDir) : new MemoryStore());
+  const base = options.store ?? (ledgerDir ? await (await import('./store-level.js')).LevelStore.open(ledgerDir) : new MemoryStore());
   let chain: Chain;
+  let store: JournalStore | undefined;
   try {
+    store = await JournalStore.open(base);
     chain = await Chain.open(config, store, { ...options, logger });
   } catch (err) {
-    await store.close();
+    await base.close();
     throw err;
   }
+  const control = new DevControl(chain, store);
   let server: RunningServer;
   const address = { url: '' };
   const access = { allowHosts: config.allowHosts, allowOrigins: config.allowOrigins };
   try {
     server = await startServer(
       {
-        routes: [...createDevRoutes(chain), ...createRoutes(chain, address)],
+        routes: [...createDevRoutes(chain, control), ...createDevControlRoutes(control), ...createRoutes(chain, address)],
         maxRequestBytes: config.limits.maxRequestBytes,
         tls,
         logger,
         staticFiles: createStaticHandler(defaultStaticRoots()),
         timeouts: options.httpTimeouts,
+        intercept: (req, next, reply) => control.faults.intercept(req, next, reply),
         access,
       },
       config.host,
@@ -95,12 +104,14 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
   let closing: Promise<void> | undefined;
   return {
     chain,
+    control,
     url: server.url,
     tls,
     ledgerDir,
     close: () =>
       (closing ??= (async () => {
         hub.close();
+        control.close();
         await server.close();
         await chain.close();
       })()),

@@ -9,6 +9,7 @@ import type { Chain } from './chain.js';
 import type { Reply, RequestContext, Route } from './http-server.js';
 import { toJson, type JsonValue } from './json.js';
 import { chainNodes, type NodeAddress } from './discovery.js';
+import { holdRequested } from './faults.js';
 import { settingsAt } from './settings.js';
 import { addressSubPath, createUnservedRoutes } from './unserved-routes.js';
 import { headerView, storedWalletView, txView, walletInfo, withAddress } from './views.js';
@@ -129,7 +130,7 @@ export function createRoutes(chain: Chain, address: NodeAddress = { url: '' }): 
       prefix: ['tx', 'new'],
       params: 0,
       handler: async (ctx) => {
-        const { txid } = await chain.submit(containerFromRequest(ctx));
+        const { txid } = await chain.submit(containerFromRequest(ctx), { hold: holdRequested(ctx.headers) });
         return { json: `{"result":"ok","txid":"${txid}","ok":true}` };
       },
     },

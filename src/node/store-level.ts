@@ -43,6 +43,10 @@ export class LevelStore implements Store {
     return this.db.get(key);
   }
 
+  getMany(keys: string[]): Promise<(Uint8Array | undefined)[]> {
+    return this.db.getMany(keys);
+  }
+
   batch(ops: StoreOp[], options: { sync?: boolean } = {}): Promise<void> {
     // The chained form: one LevelDB WriteBatch like the array form, but about 8x less JS
     // work per operation in classic-level 3 (1.3 against 9-12 us, measured with 25k ops).
@@ -54,8 +58,9 @@ export class LevelStore implements Store {
     return batch.write({ sync: options.sync ?? false });
   }
 
-  async *entries(prefix: string): AsyncIterable<[string, Uint8Array]> {
-    for await (const entry of this.db.iterator({ gte: prefix, lt: prefix + '\uffff' })) yield entry;
+  async *entries(prefix: string, after?: string): AsyncIterable<[string, Uint8Array]> {
+    const from = after !== undefined && after >= prefix ? { gt: after } : { gte: prefix };
+    for await (const entry of this.db.iterator({ ...from, lt: prefix + '\uffff' })) yield entry;
   }
 
   close(): Promise<void> {

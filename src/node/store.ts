@@ -6,10 +6,12 @@ export type StoreOp = { type: 'put'; key: string; value: Uint8Array } | { type: 
 export interface Store {
   readonly persistent: boolean;
   get(key: string): Promise<Uint8Array | undefined>;
+  /** Values of several keys in one call, in the order of `keys`. */
+  getMany(keys: string[]): Promise<(Uint8Array | undefined)[]>;
   /** All operations land together or not at all, also across a crash. */
   batch(ops: StoreOp[], options?: { sync?: boolean }): Promise<void>;
-  /** Entries whose key starts with `prefix`, in key order. */
-  entries(prefix: string): AsyncIterable<[string, Uint8Array]>;
+  /** Entries whose key starts with `prefix`, in key order; with `after`, only keys above it. */
+  entries(prefix: string, after?: string): AsyncIterable<[string, Uint8Array]>;
   close(): Promise<void>;
 }
 
@@ -21,6 +23,10 @@ export class MemoryStore implements Store {
     return this.map.get(key);
   }
 
+  async getMany(keys: string[]): Promise<(Uint8Array | undefined)[]> {
+    return keys.map((key) => this.map.get(key));
+  }
+
   async batch(ops: StoreOp[]): Promise<void> {
     for (const op of ops) {
       if (op.type === 'put') this.map.set(op.key, op.value.slice());
@@ -28,8 +34,8 @@ export class MemoryStore implements Store {
     }
   }
 
-  async *entries(prefix: string): AsyncIterable<[string, Uint8Array]> {
-    const keys = [...this.map.keys()].filter((k) => k.startsWith(prefix)).sort();
+  async *entries(prefix: string, after?: string): AsyncIterable<[string, Uint8Array]> {
+    const keys = [...this.map.keys()].filter((k) => k.startsWith(prefix) && (after === undefined || k > after)).sort();
     for (const key of keys) {
       const value = this.map.get(key);
       if (value) yield [key, value];

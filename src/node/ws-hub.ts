@@ -319,12 +319,19 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, o
     publish(block).catch((err) => logger.error(`ws publish failed: ${err instanceof TpkitError ? err.message : (err as Error).stack}`));
   });
 
+  // A revert, a rollback or a clock move: every subscriber's view is stale; each is told once.
+  const stopResets = chain.onReset((reset) => {
+    const text = toJson({ reset: { ...reset } });
+    for (const client of clients) if (client.subs.size > 0) push(client, text);
+  });
+
   return {
     get connections() {
       return clients.size;
     },
     close() {
       stop();
+      stopResets();
       for (const c of clients) c.socket.terminate();
       for (const socket of dropped) socket.terminate();
       wss.close();

@@ -1,0 +1,222 @@
+#!/usr/bin/env node
+// npm run mutate: checks that the suite catches real bugs. Each mutation in mutations.mjs is a
+// bug that could really happen, with the test files that must catch it. One at a time, it is
+// applied to the source, what it touches is rebuilt (TypeScript always, the WASM kernels for
+// assembly/, the browser bundle when a browser test is named), the named files run under a
+// per-file time limit, and the source is restored. A mutation is killed by a failure, killed by
+// the time limit (a hang: counted apart, since a hang is a weaker catch), or it survives.
+// A mutation whose text no longer occurs exactly once in its file is "stale": listed and counted
+// apart, never run, so the list can be brought up to date after the code moves. Every named test
+// file first runs once without any mutation: a mutation naming one that already fails is not run.
+//
+//   node scripts/mutate.mjs [--only REGEX] [--timeout SECONDS] [--check]
+//
+// --only runs the mutations whose id matches; --check only reports stale ones (no build, no
+// test); --timeout is the per-file limit (default 120 s: every named file takes far less).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { MUTATIONS } from './mutations.mjs';
+import { ROOT, runTestFile } from './test-file.mjs';
+
+const { values } = parseArgs({ options: { only: { type: 'string' }, timeout: { type: 'string' }, check: { type: 'boolean' } } });
+const timeoutMs = Number(values.timeout ?? 120) * 1000;
+if (!(timeoutMs > 0)) throw new Error(`--timeout expected seconds, got ${values.timeout}`);
+const only = values.only ? new RegExp(values.only) : undefined;
+
+// The file being mutated and its original text, on disk, so that a run killed midway is undone
+// by the next one before anything else.
+const JOURNAL = join(ROOT, '.mutate-journal.json');
+
+function restoreFromJournal() {
+  if (!existsSync(JOURNAL)) return false;
+  const { file, original } = JSON.parse(readFileSync(JOURNAL, 'utf8'));
+  writeFileSync(join(ROOT, file), original);
+  rmSync(JOURNAL);
+  console.log(`restored ${file}, left mutated by an interrupted run`);
+  return true;
+}
+
+const npmRun = (script) => execFileSync('npm', ['run', '--silent', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+const BUILD = {
+  wasm: () => execFileSync(process.execPath, ['scripts/build-wasm.mjs'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' }),
+  ts: () => npmRun('build:ts'),
+  browser: () => npmRun('build:browser'),
+};
+
+/** What a mutation of `file` needs rebuilt before `tests` can see it. */
+function buildsFor(file, tests) {
+  const steps = [];
+  if (file.startsWith('assembly/')) steps.push('wasm');
+  steps.push('ts');
+  if (tests.some((t) => t.startsWith('browser-'))) steps.push('browser');
+  return steps;
+}
+
+function build(steps) {
+  for (const step of steps) {
+    try {
+      BUILD[step]();
+    } catch (err) {
+      return `${step}: ${String(err.stdout ?? '').trim().split('\n').slice(-3).join(' | ') || err.message}`;
+    }
+  }
+  return undefined;
+}
+
+/** A mutation's file: the first of its candidates that exists (code may move between files). */
+function fileOf(m) {
+  const files = Array.isArray(m.file) ? m.file : [m.file];
+  return files.find((f) => existsSync(join(ROOT, f))) ?? files[0];
+}
+
+function occurrences(text, find) {
+  let n = 0;
+  for (let i = text.indexOf(find); i >= 0; i = text.indexOf(find, i + 1)) n++;
+  return n;
+}
+
+const selected = MUTATIONS.filter((m) => !only || only.test(m.id));
+const ids = new Set();
+for (const m of MUTATIONS) {
+  if (ids.has(m.id)) throw new Error(`mutation id ${m.id} appears twice`);
+  ids.add(m.id);
+  for (const t of m.tests) if (!/\.test\.js$/.test(t)) throw new Error(`${m.id}: test "${t}" is not a compiled test file name`);
+}
+
+restoreFromJournal();
+
+// Stale: the file is gone, or the text is not there exactly once.
+const stale = [];
+const runnable = [];
+for (const m of selected) {
+  const file = fileOf(m);
+  const path = join(ROOT, file);
+  const count = existsSync(path) ? occurrences(readFileSync(path, 'utf8'), m.find) : -1;
+  if (count === 1) runnable.push({ ...m, file });
+  else stale.push({ ...m, file, why: count < 0 ? 'file not found' : count === 0 ? 'text not found' : `text found ${count} times` });
+}
+for (const m of stale) console.log(`stale     ${m.id}  ${m.file}: ${m.why}`);
+if (values.check) {
+  console.log(`${selected.length} mutations: ${runnable.length} apply, ${stale.length} stale`);
+  process.exit(stale.length ? 1 : 0);
+}
+
+let current; // { file, original } while a mutation is applied
+const restore = () => {
+  if (!current) return;
+  writeFileSync(join(ROOT, current.file), current.original);
+  rmSync(JOURNAL, { force: true });
+  current = undefined;
+};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    restore();
+    console.log(`\n${signal}: source restored; run "npm run build" before testing`);
+    process.exit(130);
+  });
+}
+
+const began = performance.now();
+// Baseline: every named file must pass on the unmutated source, or a "kill" would mean nothing.
+const baselineFailing = new Set();
+{
+  const files = [...new Set(runnable.flatMap((m) => m.tests))].sort();
+  const buildError = build(['ts']);
+  if (buildError) throw new Error(`the unmutated source does not build: ${buildError}`);
+  for (const file of files) {
+    const r = await runTestFile(file, { timeoutMs });
+    if (r.failed > 0 || r.skipped > 0) baselineFailing.add(file);
+  }
+  const seconds = ((performance.now() - began) / 1000).toFixed(0);
+  console.log(`baseline: ${files.length} test files in ${seconds} s${baselineFailing.size ? `; failing before any mutation: ${[...baselineFailing].join(', ')}` : ', all pass'}`);
+}
+
+const results = [];
+const ORDER = ['wasm', 'ts', 'browser'];
+let dirty = new Set();
+for (const [i, m] of runnable.entries()) {
+  const failing = m.tests.filter((t) => baselineFailing.has(t));
+  if (failing.length) {
+    results.push({ ...m, outcome: 'baseline', detail: `${failing.join(', ')} fail without the mutation` });
+    console.log(`${String(i + 1).padStart(3)}/${runnable.length} BASELINE ${m.id}  (not run: ${failing.join(', ')} fail without the mutation)`);
+    continue;
+  }
+  const path = join(ROOT, m.file);
+  const original = readFileSync(path, 'utf8');
+  writeFileSync(JOURNAL, JSON.stringify({ file: m.file, original }));
+  current = { file: m.file, original };
+  writeFileSync(path, original.replace(m.find, () => m.replace));
+  // What this mutation needs rebuilt, and what an earlier one left built from mutated source.
+  const needed = buildsFor(m.file, m.tests);
+  const steps = ORDER.filter((step) => needed.includes(step) || dirty.has(step));
+  dirty = new Set(needed.filter((step) => step !== 'ts'));
+  const t0 = performance.now();
+  const buildError = build(steps);
+  let outcome;
+  const detail = [];
+  if (buildError) {
+    outcome = 'no-build';
+    detail.push(buildError);
+  } else {
+    outcome = 'survived';
+    for (const file of m.tests) {
+      const r = await runTestFile(file, { timeoutMs });
+      if (r.timedOut) {
+        outcome = 'timeout';
+        detail.push(`${file} over ${timeoutMs / 1000} s`);
+        break;
+      }
+      if (r.failed > 0 || r.skipped > 0) {
+        outcome = 'killed';
+        const name = /FAIL\s+"([^"]*)"/.exec(r.output)?.[1];
+        detail.push(`${file}: ${r.failed} failed${name ? ` ("${name.slice(0, 70)}")` : r.lingered ? ' (left something open)' : ''}`);
+        break;
+      }
+    }
+  }
+  restore();
+  const seconds = ((performance.now() - t0) / 1000).toFixed(1);
+  results.push({ ...m, outcome, detail: detail.join('; ') });
+  const label = { killed: 'killed', timeout: 'TIMEOUT', survived: 'SURVIVED', 'no-build': 'NO-BUILD' }[outcome];
+  console.log(`${String(i + 1).padStart(3)}/${runnable.length} ${label.padEnd(8)} ${m.id}  (${seconds} s)${detail.length ? `  ${detail.join('; ')}` : ''}`);
+}
+
+// Leave dist built from the restored source.
+const finalBuild = build(ORDER.filter((step) => step === 'ts' || dirty.has(step)));
+if (finalBuild) console.log(`rebuilding the restored source failed: ${finalBuild}`);
+
+const count = (o) => results.filter((r) => r.outcome === o).length;
+const killed = count('killed');
+const timeouts = count('timeout');
+const survivors = results.filter((r) => r.outcome === 'survived');
+const noBuild = results.filter((r) => r.outcome === 'no-build');
+const scored = killed + timeouts + survivors.length;
+const pct = (n) => (scored ? ((100 * n) / scored).toFixed(1) : '0.0');
+console.log('');
+if (survivors.length) {
+  console.log('Survivors (a bug no named test catches):');
+  for (const s of survivors) console.log(`  ${s.id}  ${s.file}: ${s.why}  [${s.tests.join(', ')}]`);
+}
+if (noBuild.length) {
+  console.log('Did not build (fix the mutation):');
+  for (const s of noBuild) console.log(`  ${s.id}  ${s.detail}`);
+}
+const notRun = results.filter((r) => r.outcome === 'baseline');
+if (notRun.length) {
+  console.log('Not run (a named test file fails without any mutation):');
+  for (const s of notRun) console.log(`  ${s.id}  ${s.detail}`);
+}
+if (stale.length) {
+  console.log('Stale (the code moved; update the list):');
+  for (const s of stale) console.log(`  ${s.id}  ${s.file}: ${s.why}`);
+}
+const minutes = ((performance.now() - began) / 60000).toFixed(1);
+console.log(
+  `\n${selected.length} mutations in ${minutes} min: ${killed} killed by a failure, ${timeouts} killed by the time limit, ` +
+    `${survivors.length} survived, ${stale.length} stale, ${noBuild.length} did not build` +
+    (notRun.length ? `, ${notRun.length} not run (failing baseline)` : ''),
+);
+console.log(`score ${pct(killed + timeouts)} % killed (${pct(killed)} % by a failure)`);
+process.exit(survivors.length || stale.length || noBuild.length || notRun.length ? 1 : 0);
