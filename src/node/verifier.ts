@@ -122,7 +122,7 @@ export class WorkerVerifier implements SignatureVerifier {
   constructor(threads: number) {
     const PiscinaPool = loadPiscina();
     this.pool = new PiscinaPool<VerifyBatch, Uint8Array>({
-      filename: new URL('./verify-worker.js', import.meta.url).href,
+      filename: new URL('./verify-worker-entry.cjs', import.meta.url).href, // see verify-worker-entry.cts
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: 10 * 60_000,

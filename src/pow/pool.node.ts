@@ -16,7 +16,8 @@ import type { SearchTask, SearchTaskResult } from './search-task.js';
 import type { WorkerReply } from './worker.js';
 import { warmPool } from './warm-pool.js';
 
-const WORKER = new URL('./worker.js', import.meta.url).href;
+/** A CommonJS entry, so piscina never require()s the ES module (see worker-entry.cts). */
+const WORKER = new URL('./worker-entry.cjs', import.meta.url).href;
 /** piscina is loaded with the first pool, not with tpkit: importing the miner stays cheap. */
 let piscinaClass: typeof Piscina | undefined;
 const loadPiscina = () => (piscinaClass ??= (createRequire(import.meta.url)('piscina') as { Piscina: typeof Piscina }).Piscina);
