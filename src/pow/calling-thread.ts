@@ -13,8 +13,9 @@ const states = createStateCache();
 
 /**
  * What the calling thread runs for a choice. For 'auto', the scalar kernel: V8 runs it at
- * full speed a few milliseconds after compiling it, where the SIMD binary's kernels spend
- * their first 100 ms or so in its baseline tier, at a tenth of their speed (bench/first-proof.ts).
+ * full speed a few milliseconds after compiling it, where the SIMD binary's kernels can spend
+ * tens of milliseconds up to about 120 ms in its baseline tier at a fraction of their speed
+ * (bench/kernel-tier-up.ts).
  */
 export function callingThreadChoice(choice: KernelChoice): KernelChoice {
   return choice === 'auto' && availableKernels().includes('scalar') ? 'scalar' : choice;

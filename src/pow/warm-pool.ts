@@ -1,7 +1,9 @@
 // Warming a pool ahead of need: every thread started, given the calling thread's compiled
 // modules, and run through a short search that cannot succeed, long enough for the engine to
 // move the kernels from its baseline tier to its optimizing one (about 100 ms in V8 for the
-// SIMD binary's kernels, bench/first-proof.ts). The calling thread's kernel is warmed too.
+// SIMD binary's kernels). The calling thread's kernel (scalar under 'auto', at full speed a
+// few milliseconds after its compile) gets a few slices only, so that a search started
+// meanwhile has the calling thread to itself.
 
 import { callingThreadState, modulesFor, searchOnCallingThread } from './calling-thread.js';
 import type { MinerPool } from './search.js';
@@ -15,6 +17,8 @@ export interface WarmOptions {
 }
 
 const START_LIMIT_MS = 5_000;
+/** Hashing on the calling thread while warming, ms: its first calls compile and tier the kernel up. */
+const CALLING_THREAD_WARM_MS = 10;
 /** A 120-byte body: the size of a register body with one key. */
 const WARM_BODY = new Uint8Array(120);
 
@@ -36,7 +40,8 @@ export async function warmPool(pool: MinerPool, options: WarmOptions = {}): Prom
   if (local) {
     const localBegan = performance.now();
     const tally = { hashes: 0, busyMs: 0, byKernel: {} };
-    runs.push(searchOnCallingThread(local, task(0n), () => performance.now() - localBegan > durationMs, tally));
+    const until = Math.min(durationMs, CALLING_THREAD_WARM_MS);
+    runs.push(searchOnCallingThread(local, task(0n), () => performance.now() - localBegan > until, tally));
   }
   // The clock starts once every thread hashes: warming is about running, not starting.
   // A thread that has not started within START_LIMIT_MS is not waited for.
