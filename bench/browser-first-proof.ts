@@ -3,12 +3,13 @@
 // HTTP cache, no compiled code, no workers).
 //
 // 1. Navigation to a signed diff-16 registration: a page imports the bundle, derives the
-//    public key, mines a register body at difficulty 16 with the defaults and signs it (round
-//    r mines the same body in every build); the figure is
-//    the page's clock (performance.now(), which starts at navigation) when the signed
-//    transaction exists. Also as a page that follows the README and calls warm() as soon as
-//    the bundle is in (the registration then preempts it). Cross-origin isolated and not. With --baseline DIR (an older
-//    dist/browser), that build runs too, rounds alternating, same pages.
+//    public key, mines a register body at difficulty 16 with the defaults and signs it
+//    (round r mines the same body in every build); the figure is the page's clock
+//    (performance.now(), which starts at navigation) when the signed transaction exists.
+//    Also as a page whose HTML preloads the bundle and the scalar kernel (the README's
+//    page), and as one that calls warm() as soon as the bundle is in (the registration then
+//    preempts it). Cross-origin isolated and not. With --baseline DIR (an older
+//    dist/browser), that build runs too; the variants take turns going first.
 // 2. First solves: three diff-20 solves on one worker in a fresh page, against three on one
 //    worker thread in a fresh Node process, alternating; rate = hashes / search time (the
 //    results' searchMs), as a ratio. Goal: >= 0.9x. With --warm, both sides first call the
@@ -20,7 +21,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createStaticHandler, ISOLATION_HEADERS, type StaticRoot } from '../src/node/static.js';
@@ -44,11 +45,18 @@ const roots: StaticRoot[] = [{ prefix: '/new/', dir: `${dist}browser` }];
 if (values.baseline) roots.push({ prefix: '/old/', dir: values.baseline });
 const files = createStaticHandler(roots);
 
-/** Pages: /<build>/<isolated|plain>/register.html and /new/<isolated|plain>/solves.html. */
-function page(build: string, kind: string): string {
+/**
+ * Pages: /<build>/<isolated|plain>/register.html and /new/<isolated|plain>/solves.html;
+ * with `preload`, the HTML asks for the bundle and the page thread's kernel at once, as the
+ * README's page does.
+ */
+function page(build: string, kind: string, preload = false): string {
   const bundle = `/${build}/tpkit.js`;
   if (kind === 'register.html') {
-    return `<!doctype html><meta charset="utf-8"><title>register</title><script type="module">
+    const links = preload
+      ? `<link rel="modulepreload" href="${bundle}"><link rel="preload" href="/${build}/tpkit-scalar.wasm" as="fetch" crossorigin>`
+      : '';
+    return `<!doctype html><meta charset="utf-8"><title>register</title>${links}<script type="module">
       const t = await import('${bundle}');
       const imported = performance.now();
       const query = new URLSearchParams(location.search);
@@ -87,7 +95,7 @@ const server = http.createServer(async (req, res) => {
   const path = new URL(req.url ?? '/', 'http://x').pathname;
   const m = /^\/(new|old)\/(isolated|plain)\/(register|solves)\.html$/.exec(path);
   if (m) {
-    const body = page(m[1], `${m[3]}.html`);
+    const body = page(m[1], `${m[3]}.html`, new URL(req.url ?? '/', 'http://x').searchParams.has('preload'));
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...(m[2] === 'isolated' ? ISOLATION_HEADERS : {}) });
     res.end(body);
     return;
@@ -117,7 +125,10 @@ interface Navigation {
 }
 
 /** One cold navigation: a new context (empty cache), the page, its result. */
-/** `variant`: 'new', 'new+warm' (the page calls warm() at load) or 'old' (the baseline). */
+/**
+ * `variant`: 'new', 'new+warm' (the page calls warm() at load), 'new+preload' (its HTML
+ * preloads the bundle and the scalar kernel) or 'old' (the baseline).
+ */
 async function navigate(variant: string, isolation: string, round: number): Promise<Navigation> {
   const build = variant.startsWith('new') ? 'new' : 'old';
   const context = await browser.newContext();
@@ -127,7 +138,7 @@ async function navigate(variant: string, isolation: string, round: number): Prom
     tab.on('pageerror', (err) => errors.push(err.message));
     // Round r mines the same body in every build: same key, same timestamp.
     const key = createHash('sha256').update(`browser-first-proof ${round}`).digest('hex');
-    await tab.goto(`${origin}/${build}/${isolation}/register.html?key=${key}&t=${1_800_000_000_000 + round}${variant.endsWith('+warm') ? '&warm' : ''}`);
+    await tab.goto(`${origin}/${build}/${isolation}/register.html?key=${key}&t=${1_800_000_000_000 + round}${variant.endsWith('+warm') ? '&warm' : ''}${variant.endsWith('+preload') ? '&preload' : ''}`);
     const result = await tab.waitForFunction(() => (globalThis as unknown as { result?: Navigation }).result, undefined, { timeout: 60_000 });
     if (errors.length) throw new Error(errors.join('; '));
     return (await result.jsonValue()) as Navigation;
@@ -166,7 +177,7 @@ function nodeSolves(warm: boolean): { hashes: number; searchMs: number } {
     await pool.destroy();
     console.log(JSON.stringify({ hashes, searchMs }));`;
   const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-  if (out.status !== 0) throw new Error(`node solves failed: ${out.stderr}`);
+  if (out.status !== 0) throw new Error(`node solves failed (status ${out.status}, signal ${out.signal}): ${out.stderr}${out.error?.message ?? ""}`);
   return JSON.parse(out.stdout.trim().split('\n').pop()!) as { hashes: number; searchMs: number };
 }
 
@@ -175,11 +186,11 @@ const quantile = (xs: number[], q: number) => sorted(xs)[Math.min(xs.length - 1,
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
 console.log(`browser-first-proof ${new Date().toISOString().slice(0, 10)}: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} logical cores`);
-console.log(`Chromium ${browser.version()} headless, Node ${process.version}; ${rounds} rounds, every page in a new browser context\n`);
+console.log(`Chromium ${browser.version()} headless, Node ${process.version}; ${rounds} rounds, every page in a new browser context; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
 
 try {
   if (!values['skip-navigation']) {
-    const builds = values.baseline ? ['new', 'new+warm', 'old'] : ['new', 'new+warm'];
+    const builds = ['new', 'new+preload', 'new+warm', ...(values.baseline ? ['old'] : [])];
     console.log('Cold navigation to a signed diff-16 registration (page clock from navigation start; median, p90; medians of the HTML received, bundle imported, nonce found):');
     for (const isolation of ['isolated', 'plain']) {
       const runs: Record<string, Navigation[]> = Object.fromEntries(builds.map((b) => [b, []]));
@@ -191,7 +202,8 @@ try {
       for (const build of builds) {
         const list = runs[build];
         const signed = list.map((x) => x.signed);
-        const name = build === 'new' ? 'this build' : build === 'new+warm' ? 'this build, warm() at load' : 'baseline';
+        const names: Record<string, string> = { new: 'this build', 'new+preload': 'this build, HTML preloads', 'new+warm': 'this build, warm() at load', old: 'baseline' };
+        const name = names[build];
         const label = `${name}, ${isolation === 'isolated' ? 'isolated' : 'not isolated'}`;
         console.log(
           `  ${label.padEnd(38)} median ${ms(quantile(signed, 0.5))}, p90 ${ms(quantile(signed, 0.9))}` +
@@ -224,6 +236,7 @@ try {
     console.log(`  Node ${mhs(quantile(nodeRates, 0.5))}, Chromium ${mhs(quantile(pageRates, 0.5))} (medians)`);
     console.log(`  page / Node per round: ${ratios.map((x) => x.toFixed(2)).join(' ')}; median ${quantile(ratios, 0.5).toFixed(2)}x, goal >= 0.90x`);
   }
+  console.log(`\nload average at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 } finally {
   await browser.close();
   server.close();

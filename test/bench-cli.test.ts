@@ -60,6 +60,20 @@ test('the terminal output draws the scaling bars and the solve-time boxes beside
   assert.not.match(stdout, / 0 ?H\/s/);
 });
 
+test('chart bars: any fraction of a cell draws a block, never a stray word', async () => {
+  const { renderCharts } = await import('../src/cli/bench-charts.js');
+  const fractions = [0.999, 0.5, 0.0625, 0.01, 1];
+  const text = renderCharts({
+    firstProof: {
+      difficulty: 16, bodies: 1, bareNode: { samplesMs: [10], medianMs: 10, p90Ms: 10 },
+      contenders: fractions.map((f, i) => ({ name: `c${i}`, samplesMs: [f * 100], medianMs: f * 100, p90Ms: 100, ratio: 1 })),
+    },
+    throughput: [], rows: [],
+  } as never);
+  assert.not.match(text, /undefined|NaN/);
+  assert.is(text.split('\n').filter((line) => /^ +c\d +█/.test(line)).length, 4, text);
+});
+
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 test.run();

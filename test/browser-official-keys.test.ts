@@ -110,6 +110,10 @@ test('an SDK export file imports with its passphrase; a wrong one is said in wor
   assert.is(await page.inputValue('#secret-key'), bytesToHex(dev.secretKey));
   assert.is(await page.inputValue('#address'), address);
   assert.match(await text('official-status'), /its hint: "the usual one"/);
+  // The session's wallet list keeps it, with its address, beside the keys imported before.
+  const listed = await page.$$eval('#wallet-list option', (options) => options.map((o) => o.textContent ?? ''));
+  assert.ok(listed.includes(`${address} (imported)`), listed.join(' | '));
+  assert.is(listed.length, 3, listed.join(' | '));
   assert.ok(await page.isHidden('#official-error'));
   // The imported wallet loads and can send: its key is the one the node records.
   await page.click('#load-wallet');

@@ -8,6 +8,7 @@ import { $, clearError, setStatus, showError } from './dom.js';
 import { explain, InputError } from './explain.js';
 import { needClient } from './state.js';
 import { readAddress, readSecretKey } from './wallet-panel.js';
+import { rememberKey } from './wallet-list.js';
 
 const ADVICE = {
   MNEMONIC_LENGTH: 'A seed phrase has 12, 15, 18, 21 or 24 words.',
@@ -21,12 +22,15 @@ const ADVICE = {
 
 const say = (err) => (err?.code in ADVICE ? `${err.message}. ${ADVICE[err.code]}` : explain(err));
 
-/** Puts a key (and address) into the wallet fields as if typed, so every panel that listens sees it. */
+/**
+ * Puts a key (and address) into the wallet fields as if typed, so every panel that listens
+ * sees it, and keeps it in the session's wallet list with its address.
+ */
 function useKey(secretKey, address) {
-  for (const [id, value] of [['secret-key', bytesToHex(secretKey)], ['address', address ?? '']]) {
-    $(id).value = value;
-    $(id).dispatchEvent(new Event('input', { bubbles: true }));
-  }
+  $('secret-key').value = bytesToHex(secretKey);
+  $('address').value = address ?? '';
+  rememberKey(bytesToHex(secretKey), 'imported', address ?? '');
+  for (const id of ['secret-key', 'address']) $(id).dispatchEvent(new Event('input', { bubbles: true }));
   $('wallet-info').hidden = true;
   clearError('wallet-error');
 }

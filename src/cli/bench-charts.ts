@@ -19,11 +19,10 @@ export function spread(values: readonly number[]): [number, number, number, numb
 }
 
 function bar(value: number, max: number, width = WIDTH): string {
-  const cells = max > 0 ? (value / max) * width : 0;
-  const full = Math.floor(cells);
-  const eighths = ' ▏▎▍▌▋▊▉';
-  const part = Math.round((cells - full) * 8);
-  return '█'.repeat(full) + (part > 0 && full < width ? eighths[part] : '');
+  const eighthsTotal = max > 0 ? Math.round((Math.min(value, max) / max) * width * 8) : 0;
+  const full = Math.floor(eighthsTotal / 8);
+  const part = eighthsTotal % 8;
+  return '█'.repeat(full) + (part > 0 ? ' ▏▎▍▌▋▊▉'[part] : '');
 }
 
 /** A box plot on a log axis from lo to hi: whiskers ─, box █, median ┃. */

@@ -1,6 +1,8 @@
 // Node's miner pool: piscina worker threads running worker.ts, a fixed number, all started
-// at once and kept (each keeps its tiered-up kernels between searches), one task per thread
-// at a time. The search's stop flag and hash counter are SharedArrayBuffers every task
+// at once on the pool's first task (or warm()) and kept (each keeps its tiered-up kernels
+// between searches), one task per thread at a time. Starting on the first task, not at
+// creation, keeps piscina and the threads' start-up off a first search that the calling
+// thread finishes alone (search.ts hands tasks over once the WASM modules are compiled). The search's stop flag and hash counter are SharedArrayBuffers every task
 // shares; piscina's AbortSignal is not used, since aborting a running piscina task ends its
 // thread. Idle piscina threads are unref'd: an idle pool never keeps the process alive.
 // piscina's optional `@napi-rs/nice` is loaded only for a nonzero `niceIncrement`: never here.
@@ -28,24 +30,30 @@ function workerError(error: { code?: string; message: string }): TpkitError {
 
 export class NodeMinerPool implements MinerPool {
   readonly threads: number;
-  readonly #piscina: Piscina<SearchTask, WorkerReply>;
+  #piscina: Piscina<SearchTask, WorkerReply> | undefined;
   #destroyed = false;
   #completed = 0;
   #warming: Promise<void> | undefined;
 
   constructor(threads: number) {
     this.threads = threads;
+  }
+
+  /** The threads, started on first need. */
+  #start(): Piscina<SearchTask, WorkerReply> {
+    if (this.#piscina) return this.#piscina;
     // Flags of a `node -e` or `--input-type` run are not valid for a worker; the rest (profiling, limits) carry over.
     const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
     const PiscinaPool = loadPiscina();
     this.#piscina = new PiscinaPool<SearchTask, WorkerReply>({
       filename: WORKER,
-      minThreads: threads,
-      maxThreads: threads,
+      minThreads: this.threads,
+      maxThreads: this.threads,
       concurrentTasksPerWorker: 1,
       idleTimeout: IDLE_TIMEOUT_MS,
       execArgv,
     });
+    return this.#piscina;
   }
 
   /** Tasks finished so far, for tests and diagnostics. */
@@ -55,14 +63,14 @@ export class NodeMinerPool implements MinerPool {
 
   /** Tasks waiting for a free thread. */
   get queueSize(): number {
-    return this.#piscina.queueSize;
+    return this.#piscina?.queueSize ?? 0;
   }
 
   async run(task: SearchTask): Promise<SearchTaskResult> {
     if (this.#destroyed) throw new AbortError('miner pool destroyed');
     let reply: WorkerReply;
     try {
-      reply = await this.#piscina.run(task);
+      reply = await this.#start().run(task);
     } catch (err) {
       if (this.#destroyed) throw new AbortError('miner pool destroyed');
       throw new TpkitError('WASM_UNAVAILABLE', 'Miner thread failed', { details: err instanceof Error ? err.message : String(err), cause: err });
@@ -86,11 +94,11 @@ export class NodeMinerPool implements MinerPool {
   async destroy(): Promise<void> {
     if (this.#destroyed) return;
     this.#destroyed = true;
-    await this.#piscina.destroy();
+    await this.#piscina?.destroy();
   }
 }
 
-/** A new pool of `threads` miner threads (default: one per core), all started at once. */
+/** A new pool of `threads` miner threads (default: one per core), all started on its first task or warm(). */
 export function createMinerPool(threads: number = availableParallelism()): NodeMinerPool {
   if (!Number.isInteger(threads) || threads < 1 || threads > 256) {
     throw new ArgumentError(`"threads" expected an integer 1..256, got ${String(threads)}`);

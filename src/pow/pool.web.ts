@@ -20,9 +20,9 @@ export interface WebMinerPool extends MinerPool {
   terminate(): void;
   /**
    * Gets the pool ready ahead of need: the page compiles the kernels, every worker starts and
-   * instantiates them, and all search for about `durationMs` (default 400) at a difficulty
-   * never met, so the engine has compiled the kernels to its optimizing tier before the
-   * first real search. Resolves when done; a search started meanwhile stops the warm-up
+   * instantiates them, and the workers search for about `durationMs` (default 400) at a
+   * difficulty never met, so the engine has compiled the kernels to its optimizing tier
+   * before the first real search. Resolves when done; a search started meanwhile stops the warm-up
    * and takes the workers at once (the warm-up then resolves with what it measured).
    */
   warm(options?: { durationMs?: number }): Promise<WarmUp>;
@@ -35,7 +35,7 @@ export interface WarmUp {
    * NaN when a search preempted the warm-up before that.
    */
   readyMs: number;
-  /** Hashes per second of all workers together over the warm-up's last `durationMs`. */
+  /** Hashes per second of all workers together over the second half of the warm-up's hashing. */
   hashRate: number;
   /** True when a search started during the warm-up and cut it short. */
   preempted: boolean;
@@ -66,8 +66,8 @@ const MAX_RUN = 1n << 28n;
 const PROBE_RUNS = 8;
 /**
  * How long warm() hashes. Chromium runs a new kernel in its baseline tier for a few
- * hundred milliseconds of hashing before the optimized code replaces it (the code is shared
- * by the page and every worker, since they run one WebAssembly.Module).
+ * hundred milliseconds of hashing before the optimized code replaces it (V8 keeps one copy
+ * of a module's compiled code for every thread that shares the WebAssembly.Module).
  */
 const WARM_MS = 400;
 /** warm()'s body: one SHA-512 block, like a one-key register body; difficulty 64 is never met. */
@@ -214,15 +214,19 @@ async function warmUp(threads: number, run: MinerPool['run'], stop: AbortControl
     },
   };
   let readyAt = NaN;
-  let hashesAtReady = 0;
+  // The rate is taken over the second half of the hashing: the first runs baseline code.
+  let from = { at: NaN, hashes: 0 };
+  const mark = () => (from = { at: performance.now(), hashes: counter ? Number(Atomics.load(counter, 0)) : 0 });
   let timedOut = false;
   let finished = false;
   let timer = setTimeout(() => ((timedOut = true), stop.abort()), WARM_LIMIT_MS);
+  let half: ReturnType<typeof setTimeout> | undefined;
   const poll = setInterval(() => {
     if (!control || !counter || control.length < 2 || Atomics.load(control, 1) < threads) return;
     clearInterval(poll);
     readyAt = performance.now();
-    hashesAtReady = Number(Atomics.load(counter, 0));
+    mark();
+    half = setTimeout(mark, durationMs / 2);
     clearTimeout(timer);
     timer = setTimeout(() => ((finished = true), stop.abort()), durationMs);
   }, 2);
@@ -237,10 +241,11 @@ async function warmUp(threads: number, run: MinerPool['run'], stop: AbortControl
   } finally {
     clearInterval(poll);
     clearTimeout(timer);
+    clearTimeout(half);
   }
   if (timedOut) throw new TpkitError('WASM_UNAVAILABLE', 'Miner workers did not start', { details: `not every worker hashed within ${WARM_LIMIT_MS} ms` });
-  const hashes = counter ? Number(Atomics.load(counter, 0)) - hashesAtReady : 0;
-  const ms = performance.now() - readyAt;
+  const hashes = counter ? Number(Atomics.load(counter, 0)) - from.hashes : 0;
+  const ms = performance.now() - from.at;
   return { readyMs: readyAt - began, hashRate: ms > 0 ? (hashes / ms) * 1000 : 0, preempted: !finished };
 }
 
