@@ -12,7 +12,8 @@
 //   node scripts/mutate.mjs [--only REGEX] [--timeout SECONDS] [--check]
 //
 // --only runs the mutations whose id matches; --check only reports stale ones (no build, no
-// test); --timeout is the per-file limit (default 120 s: every named file takes far less).
+// test); --timeout is the per-file limit (default 240 s: four times the longest named file, at
+// load average 10 on a 2-core machine).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +22,7 @@ import { MUTATIONS } from './mutations.mjs';
 import { ROOT, runTestFile } from './test-file.mjs';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, timeout: { type: 'string' }, check: { type: 'boolean' } } });
-const timeoutMs = Number(values.timeout ?? 120) * 1000;
+const timeoutMs = Number(values.timeout ?? 240) * 1000;
 if (!(timeoutMs > 0)) throw new Error(`--timeout expected seconds, got ${values.timeout}`);
 const only = values.only ? new RegExp(values.only) : undefined;
 
