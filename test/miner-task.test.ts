@@ -21,16 +21,21 @@ function task(body: Uint8Array, difficulty: number, start: bigint, count: bigint
 }
 
 /** A real kernel made `factor` times slower by busy-waiting after each call, under another name. */
-function slowed(inner: MiningKernel, name: KernelName, factor: number): MiningKernel {
+/** A clock that moves only when a timed kernel hashes: the kernels' rates are exact at any load. */
+function virtualClock() {
+  let ms = 0;
+  return { now: () => ms, spend: (value: number) => void (ms += value) };
+}
+
+/** A kernel that spends `msPerHash` of the virtual clock on each nonce it searches, under another name. */
+function timed(inner: MiningKernel, name: KernelName, clock: ReturnType<typeof virtualClock>, msPerHash: number): MiningKernel {
   return {
     name,
     lanes: inner.lanes,
     init: (body) => inner.init(body),
     search: (start, count, difficulty) => {
-      const began = performance.now();
       const result = inner.search(start, count, difficulty);
-      const until = began + (performance.now() - began) * factor;
-      while (performance.now() < until);
+      clock.spend((result >= 0 ? result + 1 : count) * msPerHash);
       return result;
     },
   };
@@ -62,10 +67,11 @@ test('a task that sees the stop flag set does no work; a range without a solutio
 
 test("'auto' moves to the faster kernel and keeps probing the other; answers do not change", () => {
   const body = randomBytes(66);
-  const fast = createKernel('scalar');
-  const slow = slowed(createKernel('scalar'), 'simd', 3);
+  const clock = virtualClock();
+  const fast = timed(createKernel('scalar'), 'scalar', clock, 1e-3);
+  const slow = timed(createKernel('scalar'), 'simd', clock, 3e-3);
   // The slow one first: the task starts on it and must find out.
-  const result = runSearchTask([slow, fast], task(body, 64, 0n, 1_500_000n));
+  const result = runSearchTask([slow, fast], task(body, 64, 0n, 1_500_000n), { clock: clock.now });
   const onFast = result.byKernel.scalar ?? 0;
   const onSlow = result.byKernel.simd ?? 0;
   assert.is(onFast + onSlow, 1_500_000);
@@ -74,18 +80,21 @@ test("'auto' moves to the faster kernel and keeps probing the other; answers do 
   assert.is(result.kernel, 'scalar', 'the task ends on the faster kernel');
   // Switching mid-range: the first solution is still the first of the range.
   const mixed = randomBytes(75);
-  const found = runSearchTask([slowed(createKernel('simd'), 'simd', 2), createKernel('scalar')], task(mixed, 14, 0n, 2_000_000n));
+  const mixedClock = virtualClock();
+  const kernels = [timed(createKernel('simd'), 'simd', mixedClock, 2e-3), timed(createKernel('scalar'), 'scalar', mixedClock, 1e-3)];
+  const found = runSearchTask(kernels, task(mixed, 14, 0n, 2_000_000n), { clock: mixedClock.now });
   assert.is(found.nonce, mineRange(mixed, 0n, 2_000_000, 14, 'scalar'));
 });
 
 test("a thread's state carries the kept kernel across searches shorter than one probe period", () => {
   const body = randomBytes(66);
-  const state = createSearchState([slowed(createKernel('scalar'), 'simd', 3), createKernel('scalar')]);
+  const clock = virtualClock();
+  const state = createSearchState([timed(createKernel('scalar'), 'simd', clock, 3e-3), timed(createKernel('scalar'), 'scalar', clock, 1e-3)]);
   const late = { scalar: 0, simd: 0 };
   let last = '';
   for (let i = 0; i < 60; i++) {
     // Each search is a few slices long, well under PROBE_EVERY of them.
-    const result = runSearchTask(state, task(body, 64, BigInt(i) * 100_000n, 100_000n));
+    const result = runSearchTask(state, task(body, 64, BigInt(i) * 100_000n, 100_000n), { clock: clock.now });
     if (i >= 30) {
       late.scalar += result.byKernel.scalar ?? 0;
       late.simd += result.byKernel.simd ?? 0;

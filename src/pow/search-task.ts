@@ -69,6 +69,8 @@ export interface RunOptions {
   untilMs?: number;
   /** Count this run in control[1], the tasks that started hashing (default true). */
   markStart?: boolean;
+  /** Milliseconds for slices and kernel rates (default performance.now; a virtual clock in tests). */
+  clock?: () => number;
 }
 
 const MIN_SLICE = 256;
@@ -109,6 +111,7 @@ export function runSearchTask(
   const stop = new Int32Array(task.control);
   const counter = new BigInt64Array(task.counter);
   const until = options.untilMs ?? Infinity;
+  const now = options.clock ?? (() => performance.now());
   for (const kernel of list) kernel.init(task.body);
   if (options.markStart !== false && stop.length > 1) Atomics.add(stop, 1, 1);
   const byKernel: Partial<Record<KernelName, number>> = {};
@@ -120,9 +123,9 @@ export function runSearchTask(
     const kernel = list[use];
     const left = task.end - cursor;
     const count = left < BigInt(slice[use]) ? Number(left) : slice[use];
-    const began = performance.now();
+    const began = now();
     const offset = kernel.search(cursor, count, task.difficulty);
-    const took = performance.now() - began;
+    const took = now() - began;
     busyMs += took;
     const done = offset >= 0 ? offset + 1 : count;
     hashes += done;
