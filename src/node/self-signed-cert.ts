@@ -33,8 +33,12 @@ function oid(dotted: string): Uint8Array {
   return tlv(0x06, Uint8Array.from(out));
 }
 
+/** DER wants the shortest form: no leading zero byte unless the next byte's high bit needs it. */
 function positiveInteger(bytes: Uint8Array): Uint8Array {
-  return tlv(0x02, bytes[0] & 0x80 ? Buffer.concat([Uint8Array.of(0), bytes]) : bytes);
+  let first = 0;
+  while (first < bytes.length - 1 && bytes[first] === 0) first++;
+  const value = bytes.subarray(first);
+  return tlv(0x02, value[0] & 0x80 ? Buffer.concat([Uint8Array.of(0), value]) : value);
 }
 
 function time(date: Date): Uint8Array {
