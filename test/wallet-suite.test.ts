@@ -133,6 +133,27 @@ wallet('a transaction that never settles: accepted, pending forever, waitForTx r
   await rejects(ctx.client.waitForTx(txid, { timeoutMs: 300 }), (e: unknown) => e instanceof TimeoutError);
 });
 
+wallet('watchTx on a pending transaction that a revert removes rejects with UnknownTxError', async (ctx) => {
+  ctx.node.faults.add({ path: 'tx/new', action: 'hold', count: 1 });
+  const txid = await send(ctx, 1);
+  const resets: ChainReset[] = [];
+  const outcome = ctx.client.watchTx(txid, { timeoutMs: 20_000, onReset: (r) => resets.push(r) }).then(
+    (status) => ({ status }),
+    (error: unknown) => ({ error }),
+  );
+  // Clock moves until the watcher hears one (it is subscribed, the transaction still pending)...
+  for (let i = 1; i <= 400 && resets.length === 0; i++) {
+    await ctx.client.dev.setTime({ offsetMs: i });
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  assert.is(resets[0]?.event, 'clock');
+  // ...then a revert to before it was sent: the watch ends as unknown instead of waiting on.
+  await ctx.node.revert('clean');
+  const result = await outcome;
+  assert.ok('error' in result && result.error instanceof UnknownTxError, JSON.stringify(result));
+  assert.is(resets[resets.length - 1].event, 'revert');
+});
+
 wallet('a rule with a probability and a seed fires on the same requests every run', async (ctx) => {
   const pattern = async () => {
     ctx.node.faults.clear();

@@ -6,7 +6,7 @@ import { addressFromText, addressToText } from '../codec/address.js';
 import { AbortError } from '../errors.js';
 import { parseApiJson, toBigInt } from './api-json.js';
 import { ApiError, NetworkError, TimeoutError, UnknownTxError } from './client-errors.js';
-import { joinUrl, type HttpSettings, type JsonObject } from './http.js';
+import { joinUrl, requestJson, type HttpSettings, type JsonObject } from './http.js';
 import { txStatusFrom, walletInfoFrom, type TxStatus, type WalletInfo } from './responses.js';
 
 /** What a browser WebSocket and the `ws` package both offer. */
@@ -92,7 +92,7 @@ async function stream(
   http: HttpSettings,
   subscription: JsonObject,
   onMessage: (message: JsonObject, done: (result?: unknown, error?: unknown) => void) => void,
-  options: WatchOptions & { abortRejects?: boolean },
+  options: WatchOptions & { abortRejects?: boolean; afterReset?: (done: (result?: unknown, error?: unknown) => void) => void },
 ): Promise<unknown> {
   const request = `WS /api/ws ${JSON.stringify(subscription)}`;
   if (options.signal?.aborted) {
@@ -135,7 +135,10 @@ async function stream(
       }
       if (message.ok === false) finish(undefined, streamError(message, request));
       else if (message.ok === true && 'subscribe' in message) return; // the acknowledgement
-      else if (typeof message.reset === 'object' && message.reset !== null) options.onReset?.(resetFrom(message.reset as JsonObject));
+      else if (typeof message.reset === 'object' && message.reset !== null) {
+        options.onReset?.(resetFrom(message.reset as JsonObject));
+        options.afterReset?.(finish);
+      }
       else onMessage(message, finish);
     });
   });
@@ -164,9 +167,23 @@ export async function watchTx(http: HttpSettings, txid: string, options: WatchOp
   let timedOut = false;
   const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => ((timedOut = true), limit.abort()), options.timeoutMs);
   try {
+    // After a revert or rollback the transaction may be unknown, or settled, without a push
+    // for it: the node is asked once what it knows now.
+    const afterReset = (done: (result?: unknown, error?: unknown) => void) => {
+      const path = `/api/tx/status/${encodeURIComponent(txid)}`;
+      requestJson(http, path, { signal: limit.signal }).then(
+        (answer) => {
+          const status = txStatusFrom(answer, `GET ${path}`);
+          if (status !== null) done(status);
+        },
+        (err: unknown) => {
+          if (err instanceof ApiError && err.nodeError === 'TX_NOT_FOUND') done(undefined, err);
+        },
+      );
+    };
     return (await stream(http, { sub: 'tx', txid }, (m, done) => {
       if (m.tx === txid) done(txStatusFrom({ res: m.res }, `WS tx ${txid}`));
-    }, { ...options, signal: limit.signal, abortRejects: true })) as TxStatus;
+    }, { ...options, signal: limit.signal, abortRejects: true, afterReset })) as TxStatus;
   } catch (err) {
     if (err instanceof ApiError && err.nodeError === 'TX_NOT_FOUND') throw new UnknownTxError(txid, { cause: err });
     if (timedOut) throw new TimeoutError(`${txid} not included within ${options.timeoutMs} ms`, { cause: err });
