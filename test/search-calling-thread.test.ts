@@ -9,7 +9,7 @@ import { leadingZeroBits } from '../src/pow/bits.js';
 import { createKernel } from '../src/pow/kernel.js';
 import { mineBody } from '../src/pow/mine-body.js';
 import { SOLVED, runSearchTask, type SearchTask, type SearchTaskResult } from '../src/pow/search-task.js';
-import { searchNonce, type MinerPool } from '../src/pow/search.js';
+import { searchNonce, soloWindowMs, type MinerPool } from '../src/pow/search.js';
 
 const sha512Bits = (body: Uint8Array) => leadingZeroBits(createHash('sha512').update(body).digest());
 
@@ -130,6 +130,53 @@ test('an exhausted search covers the rest of the range the calling thread handed
   const [rest] = ranges.slice(2);
   assert.ok(rest[0] > 0n && rest[1] === range, `the rest is ${rest[0]}..${rest[1]}`);
   assert.is(err?.details, `searched ${3n * range} nonces at difficulty 512`);
+});
+
+/** A pool whose threads are not started until its first task, which only records it. */
+function coldPool(threads: number) {
+  const tasks: SearchTask[] = [];
+  const pool: MinerPool & { started: boolean } = {
+    threads,
+    started: false,
+    run: (task) => {
+      pool.started = true;
+      tasks.push(task);
+      return new Promise(() => undefined);
+    },
+  };
+  return { pool, tasks };
+}
+
+test('a cold pool sleeps through the window a short search is expected to need, and wakes at once for a long one', async () => {
+  const window = soloWindowMs(16);
+  assert.ok(window > 0 && window < 100, String(window));
+  assert.is(soloWindowMs(20), 0);
+  // The JS kernel on the calling thread: difficulty 16 outlasts the window.
+  const short = coldPool(2);
+  const began = performance.now();
+  let firstTaskAt: number | undefined;
+  const controller = new AbortController();
+  const search = searchNonce({ body: randomBytes(80), difficulty: 16, pool: short.pool, kernel: 'js', signal: controller.signal }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  let settled = false;
+  void search.then(() => (settled = true));
+  while (!settled && firstTaskAt === undefined) {
+    await new Promise((r) => setTimeout(r, 1));
+    if (short.tasks.length > 0) firstTaskAt = performance.now() - began;
+  }
+  controller.abort();
+  await search;
+  if (firstTaskAt !== undefined) assert.ok(firstTaskAt >= window - 1, `the pool was started after ${firstTaskAt} ms, within the ${window} ms window`);
+  // Difficulty 30: no waiting, the pool gets its tasks as soon as the modules are compiled.
+  const long = coldPool(2);
+  const stop = new AbortController();
+  const longSearch = searchNonce({ body: randomBytes(80), difficulty: 30, pool: long.pool, kernel: 'scalar', signal: stop.signal }).catch((e: unknown) => e);
+  for (let i = 0; i < 2000 && long.tasks.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+  assert.is(long.tasks.length, 2);
+  stop.abort();
+  assert.ok((await longSearch) instanceof AbortError);
 });
 
 test.run();

@@ -57,6 +57,11 @@ export class NodeMinerPool implements MinerPool {
     return this.#piscina;
   }
 
+  /** Whether the threads were started (by a first task or warm()). */
+  get started(): boolean {
+    return this.#piscina !== undefined;
+  }
+
   /** Tasks finished so far, for tests and diagnostics. */
   get completed(): number {
     return this.#completed;

@@ -22,6 +22,11 @@ export interface MinerPool {
   run(task: SearchTask): Promise<SearchTaskResult>;
   /** Starts every thread and readies its kernels ahead of need (optional). */
   warm?(): Promise<unknown>;
+  /**
+   * False while the threads are not started (they start with the first task). Such a pool
+   * joins a short search only once the calling thread was expected to be done alone.
+   */
+  readonly started?: boolean;
 }
 
 export interface MiningProgress {
@@ -78,6 +83,21 @@ export interface SearchOutcome {
 }
 
 const NONCE_LIMIT = 1n << 64n;
+/** The calling thread's rate while its kernel is still cold, a low estimate (bench/kernel-tier-up.ts). */
+const COLD_RATE_PER_MS = 2000;
+/** Searches expected to take the calling thread longer than this start the pool at once. */
+const SOLO_LIMIT_MS = 40;
+
+/**
+ * How long a search leaves a pool that is not started asleep. Starting it (loading piscina,
+ * booting threads) takes the same cores from the calling thread for about 30 ms, more than a
+ * short search lasts: at the network's difficulty 16 the calling thread alone is expected to
+ * be done in about 33 ms, so the pool is woken only if it is not done after 1.5 times that.
+ */
+export function soloWindowMs(difficulty: number): number {
+  const expectedMs = 2 ** difficulty / COLD_RATE_PER_MS;
+  return expectedMs <= SOLO_LIMIT_MS ? expectedMs * 1.5 : 0;
+}
 
 function checkOptions(options: SearchOptions): number {
   const { body, difficulty, pool } = options;
@@ -105,8 +125,10 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   // meanwhile the calling thread hashes. Where its kernels cannot load, the pool alone searches.
   let local: SearchState | undefined;
   if (options.callingThread !== false) local = await callingThreadState(kernel).catch(() => undefined);
-  const modulesReady = modulesFor(kernel);
-  if (!local) await modulesReady;
+  // Compiled when the pool is started (a short search may never need them).
+  let modulesReady: ReturnType<typeof modulesFor> | undefined;
+  const poolModules = () => (modulesReady ??= modulesFor(kernel));
+  if (!local) await poolModules();
   if (signal?.aborted) throw new AbortError('aborted before the search started');
   // Browsers hide SharedArrayBuffer from pages that are not cross-origin isolated.
   const Shared = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : ArrayBuffer;
@@ -228,10 +250,14 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
       },
     );
   }
-  modulesReady.then(launch, () => launch(undefined));
+  const startPool = () => poolModules().then(launch, () => launch(undefined));
+  const soloMs = local && localTask && pool.started === false ? soloWindowMs(difficulty) : 0;
+  const soloTimer = soloMs > 0 ? setTimeout(startPool, soloMs) : undefined;
+  if (soloTimer === undefined) startPool();
   try {
     await settled;
   } finally {
+    clearTimeout(soloTimer);
     if (timer !== undefined) clearInterval(timer);
     signal?.removeEventListener('abort', onAbort);
   }
