@@ -25,12 +25,16 @@ if (!(timeoutS > 0)) {
 const pattern = new RegExp(`(?:${positionals[0] ?? ''}).*\\.test\\.js$`);
 const files = readdirSync(join(ROOT, 'dist', 'test')).filter((name) => pattern.test(name)).sort();
 
+// uvu ends a failure's message with the assertion's name, "(ok)" for assert.ok: beside a
+// failing figure that reads as a verdict, so it is printed as "(assert.ok failed)".
+const nameAssertion = (text) => text.replace(/ {2}\(ok\)$/gm, '  (assert.ok failed)');
+
 let passed = 0;
 let failed = 0;
 const failures = [];
 const began = performance.now();
 for (const file of files) {
-  const r = await runTestFile(file, { timeoutMs: timeoutS * 1000, echo: (chunk) => process.stdout.write(chunk) });
+  const r = await runTestFile(file, { timeoutMs: timeoutS * 1000, echo: (chunk) => process.stdout.write(nameAssertion(chunk)) });
   passed += r.passed;
   failed += r.failed + r.skipped; // a skipped check is not a passed one
   if (r.timedOut) {

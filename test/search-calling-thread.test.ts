@@ -103,4 +103,33 @@ test('abort while no pool thread has started: AbortError, nothing waits for the 
   assert.is(new Int32Array(waiting[0].task.control)[0] !== 0, true, 'the flag tells the thread to stop');
 });
 
+/** A pool whose threads start 30 ms after their task arrives, then search their whole range here. */
+function slowStartPool(threads: number) {
+  const ranges: [bigint, bigint][] = [];
+  const pool: MinerPool = {
+    threads,
+    run: async (task) => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      ranges.push([task.start, task.end]);
+      return runSearchTask(createKernel('scalar'), task);
+    },
+  };
+  return { pool, ranges };
+}
+
+test('an exhausted search covers the rest of the range the calling thread handed over', async () => {
+  const { pool, ranges } = slowStartPool(2);
+  const range = 400_000n;
+  const err = await searchNonce({ body: randomBytes(80), difficulty: 512, pool, kernel: 'scalar', rangePerThread: range }).then(
+    () => undefined,
+    (e: { code?: string; details?: string }) => e,
+  );
+  assert.is(err?.code, 'MINING_EXHAUSTED');
+  // The pool's two ranges, then the calling thread's rest: 0 .. 3 * range, each nonce once.
+  assert.is(ranges.length, 3, 'the pool searched the calling thread\'s rest');
+  const [rest] = ranges.slice(2);
+  assert.ok(rest[0] > 0n && rest[1] === range, `the rest is ${rest[0]}..${rest[1]}`);
+  assert.is(err?.details, `searched ${3n * range} nonces at difficulty 512`);
+});
+
 test.run();

@@ -61,12 +61,14 @@ export interface CallingThreadTally {
   hashes: number;
   busyMs: number;
   byKernel: Partial<Record<KernelName, number>>;
+  /** Where the calling thread stopped when the pool took over before its range ended. */
+  handedOverAt?: bigint;
 }
 
 /**
  * Searches task.start .. task.end - 1 in time slices until it finds a nonce (returned),
  * the range ends, the stop flag is raised or `handOver()` says the pool has taken over
- * (null). `tally` is updated after every slice, so a search that ends meanwhile counts it.
+ * (null; `tally.handedOverAt` then says where the rest of the range begins). `tally` is updated after every slice, so a search that ends meanwhile counts it.
  */
 export async function searchOnCallingThread(
   state: SearchState,
@@ -87,5 +89,6 @@ export async function searchOnCallingThread(
     cursor = result.next ?? task.end;
     await yieldToEventLoop();
   }
+  if (cursor < task.end && Atomics.load(stop, 0) === RUNNING) tally.handedOverAt = cursor;
   return null;
 }

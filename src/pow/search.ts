@@ -161,6 +161,13 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   const check = () => {
     const stopped = Atomics.load(flags, 0) !== RUNNING || failure !== undefined;
     const allDone = !launching && returned === launched && !localRunning;
+    // Every range searched but the calling thread's, which it left to the pool: search its rest.
+    if (allDone && !stopped && found === null && localTask && tally.handedOverAt !== undefined) {
+      const rest = { ...localTask, start: tally.handedOverAt, modules: launchedModules };
+      tally.handedOverAt = undefined;
+      runOnPool(rest);
+      return;
+    }
     if (allDone || (stopped && !localRunning && returned >= Atomics.load(flags, 1))) settle();
   };
   const onAbort = () => {
@@ -188,34 +195,39 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
     });
   }
   const offset = local ? 1 : 0;
+  let launchedModules: SearchTask['modules'];
   const launch = (modules: SearchTask['modules']) => {
     launching = false;
+    launchedModules = modules;
     // Stopped meanwhile (found, aborted): the threads have nothing to do.
     if (Atomics.load(flags, 0) !== RUNNING) return check();
     for (let i = 0; i < threads; i++) {
       const task = taskFor(i + offset);
       if (!task) break;
-      launched++;
-      pool.run({ ...task, modules }).then(
-        (result) => {
-          returned++;
-          if (result.nonce !== null && found === null) found = result.nonce;
-          busiestMs = Math.max(busiestMs, result.busyMs ?? 0);
-          for (const [name, count] of Object.entries(result.byKernel) as [KernelName, number][]) {
-            byKernel[name] = (byKernel[name] ?? 0) + count;
-          }
-          check();
-        },
-        (err: unknown) => {
-          returned++;
-          failure ??= err;
-          Atomics.compareExchange(flags, 0, RUNNING, ABORTED);
-          check();
-        },
-      );
+      runOnPool({ ...task, modules });
     }
     check();
   };
+  function runOnPool(task: SearchTask): void {
+    launched++;
+    pool.run(task).then(
+      (result) => {
+        returned++;
+        if (result.nonce !== null && found === null) found = result.nonce;
+        busiestMs = Math.max(busiestMs, result.busyMs ?? 0);
+        for (const [name, count] of Object.entries(result.byKernel) as [KernelName, number][]) {
+          byKernel[name] = (byKernel[name] ?? 0) + count;
+        }
+        check();
+      },
+      (err: unknown) => {
+        returned++;
+        failure ??= err;
+        Atomics.compareExchange(flags, 0, RUNNING, ABORTED);
+        check();
+      },
+    );
+  }
   modulesReady.then(launch, () => launch(undefined));
   try {
     await settled;
