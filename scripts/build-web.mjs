@@ -13,7 +13,7 @@ const bundle = join(root, 'dist', 'browser');
 const out = join(root, 'dist', 'web');
 
 const PAGE_FILES = /\.(html|js|css|svg|ico)$/;
-const BUNDLE_FILES = ['tpkit.js', 'miner-worker.js', 'tpkit-scalar.wasm', 'tpkit-simd.wasm'];
+const BUNDLE_FILES = ['tpkit.js', 'tpkit-keys.js', 'miner-worker.js', 'tpkit-scalar.wasm', 'tpkit-simd.wasm'];
 
 for (const name of BUNDLE_FILES) {
   if (!existsSync(join(bundle, name))) {

@@ -64,7 +64,7 @@ export const MUTATIONS = [
 
   // ── crypto ─────────────────────────────────────────────────────────────────────────────
   m('crypto/der-trailing-ignored', 'src/crypto/der.ts',
-    'return DER.toSig(der);', 'return DER.toSig(der.subarray(0, Math.min(der.length, 2 + der[1])));',
+    'if (!equalBytes(encodeDerSignature(r, s), der)) throw', 'if (!equalBytes(encodeDerSignature(r, s), der.subarray(0, at))) throw',
     ['der', 'bsig'], 'bytes after the SEQUENCE ignored: a non-strict signature accepted'),
   m('crypto/der-encode-bytes-sign', 'src/crypto/der.ts',
     'return bytes.length === 0 ? 0n : BigInt', "return bytes.length === 0 ? 0n : -BigInt",

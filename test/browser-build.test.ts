@@ -4,6 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { bytesToBase64 } from '../src/bytes.js';
 import { SCALAR_WASM_BASE64 } from '../src/wasm/scalar.generated.js';
@@ -50,6 +51,48 @@ test('the SIMD probe: a valid module exactly when this engine has SIMD, and it a
   assert.is(probeSimd(), WebAssembly.validate(read('tpkit-simd.wasm')));
   assert.is(probeSimd(), WebAssembly.validate(probe));
   assert.ok(probe.includes(0xfd), 'the probe holds a SIMD (0xfd-prefixed) instruction');
+});
+
+/** A script with every chunk it imports statically: what a page loads before the script runs. */
+function staticClosure(name: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(name)) return seen;
+  seen.add(name);
+  const script = read(name).toString('utf8');
+  // esbuild's minified static imports: import{a as b}from"./tpkit-chunk-X.js" or import"./x.js".
+  for (const [, spec] of script.matchAll(/\bimport\s*(?:[\w$*{][^"'()]*?from\s*)?["']\.\/([^"']+)["']/g)) staticClosure(spec, seen);
+  return seen;
+}
+
+const gzipKB = (names: Iterable<string>) => [...names].reduce((sum, name) => sum + gzipSync(read(name), { level: 9 }).length, 0) / 1024;
+
+test('tpkit.js with the chunks it imports statically weighs at most 45 KB min+gzip', () => {
+  const closure = staticClosure('tpkit.js');
+  assert.ok(closure.size > 1 || readdirSync(dist).filter((n) => /^tpkit-chunk-.*\.js$/.test(n)).length === 0, 'the shared chunk is counted');
+  const kb = gzipKB(closure);
+  assert.ok(kb <= 45, `tpkit.js + ${[...closure].slice(1).join(', ')}: ${kb.toFixed(1)} KB gzip, over 45 KB`);
+});
+
+test('the keys of the official wallets are not in tpkit.js nor in what it imports statically', () => {
+  for (const name of staticClosure('tpkit.js')) {
+    const script = read(name).toString('utf8');
+    // Words of the BIP-39 English list, and names only the keys code holds.
+    for (const marker of ['abandon', 'zoo', 'Bitcoin seed', 'DEK-Info']) assert.not.ok(script.includes(marker), `${name} holds "${marker}"`);
+  }
+  assert.ok(read('tpkit-keys.js').toString('utf8').includes('abandon'), 'tpkit-keys.js carries the word list');
+});
+
+test('tpkit-keys.js shares tpkit.js\'s code: its errors are instances of tpkit.js\'s classes', async () => {
+  const bundle = await import(new URL('../browser/tpkit.js', import.meta.url).href);
+  const keys = await import(new URL('../browser/tpkit-keys.js', import.meta.url).href);
+  const keyOne = 'KwDiBf89QgGbjEhKnhXJuH7LrciVrZi3qYjgd9M7rFU73sVHnoWn'; // secret key 1, compressed WIF
+  assert.is(bundle.bytesToHex(keys.wifToSecretKey(keyOne)), '0'.repeat(63) + '1');
+  try {
+    keys.wifToSecretKey('not a wif');
+    assert.unreachable('a bad WIF throws');
+  } catch (err) {
+    assert.instance(err, bundle.DecodeError);
+    assert.is((err as { code: string }).code, 'WIF_INVALID');
+  }
 });
 
 test.run();

@@ -23,12 +23,14 @@ const CORE = [
   'PUBLIC_KEY_LENGTH', 'SECRET_KEY_LENGTH', 'UNCOMPRESSED_PUBLIC_KEY_LENGTH', 'pemToPublicKey', 'publicKeyToPem', 'publicKeyToSpki', 'spkiToPublicKey',
   'encodeDerSignature', 'encodeDerSignatureBytes', 'parseDerSignature', 'createSigner', 'nobleVerifyDigest', 'signDigest',
   'BSIG_TAG', 'bsigTagName', 'decodeBsig', 'encodeBsig', 'bsigDigest', 'signBsig', 'verifyBsig', 'verifyDecodedBsig', 'addSignature', 'signTx', 'verifyTx',
-  // keys of the official wallets
-  'generateMnemonic', 'isValidMnemonic', 'mnemonicPath', 'mnemonicToSecretKey', 'normalizeMnemonic', 'secretKeyToWif', 'wifToSecretKey', 'readWalletExport', 'writeWalletExport',
   // proof of work
   'leadingZeroBits', 'powBits', 'estimateMining', 'hashesForProbability', 'calibrate', 'availableKernels', 'createKernel', 'loadKernel', 'KERNEL_NAMES', 'mineBody', 'mineRegister', 'warmMiner',
   // client
   'createClient', 'ApiError', 'NetworkError', 'TimeoutError', 'TxFailedError', 'UnknownTxError', 'feeRates', 'chooseFeeCurrency', 'autoFee', 'registerWallet', 'transfer',
+];
+/** Keys of the official wallets: the package root, and tpkit/browser/keys in browsers. */
+const KEYS = [
+  'generateMnemonic', 'isValidMnemonic', 'mnemonicPath', 'mnemonicToSecretKey', 'normalizeMnemonic', 'secretKeyToWif', 'wifToSecretKey', 'readWalletExport', 'writeWalletExport',
 ];
 const NODE_ONLY = ['createMinerPool', 'sharedMinerPool', 'closeSharedMinerPool'];
 const BROWSER_ONLY = ['createWebMinerPool', 'sharedWebMinerPool', 'simdSupported', 'adoptWasmModules'];
@@ -37,15 +39,23 @@ const sorted = (names: Iterable<string>) => [...names].sort();
 
 test('tpkit (Node entry) exports exactly the public list', async () => {
   const entry = await import('../src/index.js');
-  assert.equal(sorted(Object.keys(entry)), sorted([...CORE, ...NODE_ONLY]));
+  assert.equal(sorted(Object.keys(entry)), sorted([...CORE, ...KEYS, ...NODE_ONLY]));
 });
 
-test('tpkit/browser (the bundle) exports exactly the public list', () => {
-  const bundle = readFileSync(fileURLToPath(new URL('../browser/tpkit.js', import.meta.url)), 'utf8');
+/** The names a bundle's final export clause gives. */
+function bundleExports(file: string): string[] {
+  const bundle = readFileSync(fileURLToPath(new URL(`../browser/${file}`, import.meta.url)), 'utf8');
   const clause = /export\s*\{([^}]*)\}\s*;?\s*(\/\/# sourceMappingURL=\S+\s*)?$/.exec(bundle);
-  assert.ok(clause, 'the bundle ends in one export clause');
-  const names = clause[1].split(',').map((part) => part.trim().split(/\s+as\s+/).pop()!).filter(Boolean);
-  assert.equal(sorted(names), sorted([...CORE, ...BROWSER_ONLY]));
+  assert.ok(clause, `${file} ends in one export clause`);
+  return clause[1].split(',').map((part) => part.trim().split(/\s+as\s+/).pop()!).filter(Boolean);
+}
+
+test('tpkit/browser (the bundle) exports exactly the public list', () => {
+  assert.equal(sorted(bundleExports('tpkit.js')), sorted([...CORE, ...BROWSER_ONLY]));
+});
+
+test('tpkit/browser/keys (tpkit-keys.js) exports exactly the keys of the official wallets', () => {
+  assert.equal(sorted(bundleExports('tpkit-keys.js')), sorted(KEYS));
 });
 
 const MINE = [

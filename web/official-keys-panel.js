@@ -1,9 +1,10 @@
 // Keys from the official ThePower wallets: a seed phrase or an official export file becomes
 // the key (and address) in the wallet fields; the key in the fields is written out as an
 // official export file. Everything happens in this page; nothing is sent but the reads of
-// the node's allocation block.
+// the node's allocation block. The key functions live in the browser build's own keys file
+// (tpkit/browser/keys), fetched the first time this section is used, not at page load.
 
-import { bytesToHex, mnemonicPath, mnemonicToSecretKey, readWalletExport, writeWalletExport } from './browser/tpkit.js';
+import { bytesToHex } from './browser/tpkit.js';
 import { $, clearError, setStatus, showError } from './dom.js';
 import { explain, InputError } from './explain.js';
 import { needClient } from './state.js';
@@ -19,6 +20,10 @@ const ADVICE = {
   WALLET_FILE_UNKNOWN: 'Choose the file the official wallet wrote with "Export".',
   KEY_CURVE: 'ThePower keys are secp256k1: this file is from another kind of wallet.',
 };
+
+let keysModule;
+/** The browser build's keys of the official wallets, loaded once on first use. */
+const officialKeys = () => (keysModule ??= import('./browser/tpkit-keys.js'));
 
 const say = (err) => (err?.code in ADVICE ? `${err.message}. ${ADVICE[err.code]}` : explain(err));
 
@@ -40,6 +45,7 @@ export async function importMnemonic() {
   clearError('official-error');
   const phrase = $('mnemonic').value;
   try {
+    const { mnemonicPath, mnemonicToSecretKey } = await officialKeys();
     if (phrase.trim() === '') throw new InputError('Seed phrase: the field is empty. Type the words, separated by spaces.');
     let place;
     let address;
@@ -66,6 +72,7 @@ export async function importMnemonic() {
 export async function importExportFile() {
   clearError('official-error');
   try {
+    const { readWalletExport } = await officialKeys();
     const file = $('export-file').files?.[0];
     if (!file) throw new InputError('Export file: choose the file the official wallet exported.');
     const opened = readWalletExport(new Uint8Array(await file.arrayBuffer()), $('export-passphrase').value);
@@ -82,9 +89,10 @@ export async function importExportFile() {
 const MIN_EXPORT_PASSPHRASE = 12;
 
 /** Downloads the key and address in the fields as an official export file. */
-export function downloadExport() {
+export async function downloadExport() {
   clearError('official-error');
   try {
+    const { writeWalletExport } = await officialKeys();
     const secretKey = readSecretKey();
     const address = readAddress('address', 'Address');
     const passphrase = $('new-export-passphrase').value;

@@ -2,12 +2,10 @@
 // calls noble's sign and verify. noble v2 hashes messages and emits compact signatures by
 // default; every option is spelled out here so a change of defaults cannot change our bytes.
 
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { CURVE_ORDER, secp256k1 } from './secp256k1.js';
 import { expectBytes } from '../bytes.js';
 import { encodeDerSignatureBytes } from './der.js';
 import { type SecretKeyInput, toSecretKeyBytes } from './keys.js';
-
-const CURVE_ORDER = secp256k1.Point.Fn.ORDER;
 
 const SIGN_OPTIONS = {
   prehash: false, // the digest is SHA-256(signed TLVs ‖ body), computed by the caller

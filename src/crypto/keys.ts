@@ -1,7 +1,7 @@
 // secp256k1 keys: secret keys are 32 raw bytes (or their hex), public keys travel as the
 // 33-byte compressed point (R4). Uncompressed 65-byte points are accepted and compressed.
 
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { secp256k1 } from './secp256k1.js';
 import { hexToBytes } from '../bytes.js';
 import { ArgumentError, CryptoError, describeValue } from '../errors.js';
 

@@ -1,0 +1,8 @@
+// The secp256k1 operations tpkit uses (sign, verify, public keys, key checks), behind one
+// module: @noble/curves here. The browser build swaps in secp256k1.web.ts (@noble/secp256k1),
+// the same functions with the same options in about a third of the bytes (scripts/build-browser.mjs).
+
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+
+export { secp256k1 };
+export const CURVE_ORDER: bigint = secp256k1.Point.Fn.ORDER;
