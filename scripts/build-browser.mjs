@@ -1,6 +1,6 @@
 // Builds the browser bundle (package export "./browser"): dist/browser/tpkit.js from
 // src/browser.ts and tpkit-keys.js from src/browser-keys.ts (export "./browser/keys"), the
-// code both use in one shared tpkit-chunk-*.js, what they import dynamically split into
+// code both use in one shared tpkit-chunk.js, what they import dynamically split into
 // tpkit-*.js chunks beside them; and the
 // miner's Web Worker dist/browser/miner-worker.js (self-contained), minified ES modules with
 // source maps beside them, and the WASM binaries beside those as
@@ -83,7 +83,8 @@ const main = await build({
   ...common,
   entryPoints: { tpkit: join(root, 'src/browser.ts'), 'tpkit-keys': join(root, 'src/browser-keys.ts') },
   splitting: true,
-  chunkNames: 'tpkit-[name]-[hash]',
+  // Names without a hash, so a page can preload the shared chunk (two chunks of one name fail the build).
+  chunkNames: 'tpkit-[name]',
 });
 const worker = await build({ ...common, entryPoints: { 'miner-worker': join(root, 'src/pow/worker.web.ts') }, splitting: false });
 const result = { metafile: { inputs: { ...main.metafile.inputs, ...worker.metafile.inputs }, outputs: { ...main.metafile.outputs, ...worker.metafile.outputs } } };
