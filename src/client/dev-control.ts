@@ -5,6 +5,7 @@
 import { addressFromText, addressToText } from '../codec/address.js';
 import { bytesToHex } from '../bytes.js';
 import { toBigInt } from './api-json.js';
+import type { FaultRule, InstalledFault } from '../dev-wire.js';
 import { requestJson, type CallOptions as Call, type HttpSettings, type JsonObject } from './http.js';
 
 export interface Snapshot {
@@ -23,23 +24,9 @@ export interface ChainMoved {
 }
 
 /** A fault rule as the node takes it (see the README's "Injected faults"). */
-export interface FaultRuleSpec {
-  path: string;
-  method?: 'GET' | 'POST';
-  action: 'error' | 'delay' | 'drop' | 'hold';
-  status?: number;
-  code?: string;
-  message?: string;
-  delayMs?: number;
-  count?: number;
-  probability?: number;
-  seed?: number;
-}
-
-export interface Fault extends FaultRuleSpec {
-  id: number;
-  fired: number;
-}
+export type FaultRuleSpec = FaultRule;
+/** A rule the node holds, with its id and how often it fired. */
+export type Fault = InstalledFault;
 
 export interface DevControlApi {
   /** Records the whole state; returns its id (a name given again moves to the new one). */

@@ -8,6 +8,7 @@ import { parseApiJson, toBigInt } from './api-json.js';
 import { ApiError, NetworkError, TimeoutError, UnknownTxError } from './client-errors.js';
 import { joinUrl, requestJson, type HttpSettings, type JsonObject } from './http.js';
 import { txStatusFrom, walletInfoFrom, type TxStatus, type WalletInfo } from './responses.js';
+import type { ChainReset } from '../dev-wire.js';
 
 /** What a browser WebSocket and the `ws` package both offer. */
 interface StreamSocket {
@@ -17,15 +18,7 @@ interface StreamSocket {
 }
 export type WebSocketFactory = new (url: string) => StreamSocket;
 
-/** The node went back (revert, rollback) or moved its clock: what a watcher saw may be gone. */
-export interface ChainReset {
-  event: 'revert' | 'rollback' | 'clock';
-  height: number;
-  hash: string;
-  now: number;
-  clockOffsetMs: number;
-  snapshot?: string;
-}
+export type { ChainReset };
 
 export interface WatchOptions {
   signal?: AbortSignal;

@@ -36,6 +36,7 @@ import type { Store, StoreOp } from './store.js';
 import { prepareSubmission, validateSubmission, type SubmissionContext } from './validate.js';
 import { InlineVerifier, WorkerVerifier, type SignatureVerifier } from './verifier.js';
 import { decodeWallet, encodeWallet, storedWallet, walletStateBytes, ZERO_HASH, type Wallet } from './wallet.js';
+import type { ChainReset } from '../dev-wire.js';
 
 /** Development money: credited in the next block, outside any transaction (dev API faucet). */
 export interface Mint {
@@ -55,18 +56,7 @@ export interface CommittedBlock {
 
 export type BlockListener = (block: CommittedBlock) => void;
 
-/** The chain went back or its clock moved (dev API): a watcher's view of it is stale. */
-export interface ChainReset {
-  event: 'revert' | 'rollback' | 'clock';
-  height: number;
-  /** Head block hash, uppercase hex. */
-  hash: string;
-  /** The node's clock now, ms since the epoch. */
-  now: number;
-  clockOffsetMs: number;
-  /** For a revert: the snapshot id. */
-  snapshot?: string;
-}
+export type { ChainReset };
 
 export type ResetListener = (reset: ChainReset) => void;
 

@@ -11,33 +11,9 @@ import type http from 'node:http';
 import { ERROR_CODES, ValidationError, type ErrorCode } from '../errors.js';
 import { API_ERRORS } from './api-errors.js';
 import { toJson } from './json.js';
+import type { FaultAction, FaultRule, InstalledFault } from '../dev-wire.js';
 
-export type FaultAction = 'error' | 'delay' | 'drop' | 'hold';
-
-export interface FaultRule {
-  /** e.g. 'tx/new', 'address/*\/seq'; matches that path and the paths below it (after /api). */
-  path: string;
-  method?: 'GET' | 'POST';
-  action: FaultAction;
-  /** 'error': HTTP status (default 503) and the error code in the body (default NODE_INTERNAL). */
-  status?: number;
-  code?: string;
-  message?: string;
-  /** 'delay': milliseconds before the request is handled. */
-  delayMs?: number;
-  /** How many requests it fires on; unlimited when absent. */
-  count?: number;
-  /** Chance of firing on a matching request (default 1). */
-  probability?: number;
-  /** Seed of the rule's generator (default 1): the same seed fires on the same requests. */
-  seed?: number;
-}
-
-export interface InstalledFault extends FaultRule {
-  id: number;
-  /** Requests it fired on so far. */
-  fired: number;
-}
+export type { FaultAction, FaultRule, InstalledFault } from '../dev-wire.js';
 
 const MAX_RULES = 100;
 const MAX_DELAY_MS = 600_000;
