@@ -3,17 +3,16 @@
 // registered and imported again, and imported keys that record (and check) their address.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { bytesToHex } from '../src/bytes.js';
 import { addressToText } from '../src/codec/address.js';
 import { generateSecretKey, publicKeyOf } from '../src/crypto/keys.js';
 import { startTestNode, type TestNode } from './node-helpers.js';
 import { fromWif, toWif } from './tssdk-helpers.js';
+import { runTpkit, type CliRun, type CliRunOptions } from './cli-run.js';
 
 interface SdkWalletExport {
   getExportData(wif: string, address: string, password: string, hint?: string): string;
@@ -26,31 +25,14 @@ const sdkRequire = createRequire(import.meta.url);
 const { CryptoApi, WalletApi } = sdkRequire('@thepowereco/tssdk') as { CryptoApi: SdkCrypto; WalletApi: new (network: unknown) => SdkWalletExport };
 const sdkWallet = new WalletApi({});
 
-const main = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'tpkit-official-keys-'));
 const PASSPHRASE = 'a passphrase for tests';
 const WALLET_PASSPHRASE = 'the official wallet passphrase';
 let node: TestNode;
 let dev: { key: Uint8Array; address: string };
 
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-}
-
-function tpkit(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env, TPKIT_PASSPHRASE: PASSPHRASE, TPKIT_WALLET_PASSPHRASE: WALLET_PASSPHRASE, TPKIT_NODE: node.url, ...options.env };
-    const child = spawn(process.execPath, [main, ...args], { env });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out, err }));
-    child.stdin.end(options.stdin ?? '');
-  });
+function tpkit(args: string[], options: CliRunOptions = {}): Promise<CliRun> {
+  return runTpkit(args, { ...options, env: { TPKIT_PASSPHRASE: PASSPHRASE, TPKIT_WALLET_PASSPHRASE: WALLET_PASSPHRASE, TPKIT_NODE: node.url, ...options.env } });
 }
 
 const file = (name: string) => join(dir, name);

@@ -3,27 +3,20 @@
 // needs a passphrase of at least 8 characters from a prompt, TPKIT_PASSPHRASE and
 // --passphrase-file alike (an official-wallet export file, 12, from the prompt and
 // TPKIT_WALLET_PASSPHRASE alike).
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bytesToHex } from '../src/bytes.js';
 import { generateSecretKey } from '../src/crypto/keys.js';
+import { runTpkit, type CliRun } from './cli-run.js';
 
-const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'tpkit-secrets-'));
 
-function tpkit(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    // An unreachable node: nothing here may get as far as a request.
-    const child = execFile(process.execPath, [MAIN, ...args], { env: { ...process.env, TPKIT_NODE: 'http://127.0.0.1:9', TPKIT_PASSPHRASE: 'a passphrase for tests', ...env } }, (_e, out, err) =>
-      resolve({ code: child.exitCode, out, err }),
-    );
-    child.stdin!.end();
-  });
+function tpkit(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  // An unreachable node: nothing here may get as far as a request.
+  return runTpkit(args, { env: { TPKIT_NODE: 'http://127.0.0.1:9', TPKIT_PASSPHRASE: 'a passphrase for tests', ...env } });
 }
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));

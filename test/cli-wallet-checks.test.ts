@@ -2,18 +2,16 @@
 // names one wallet (register refuses a second unless --force) and remembers its chain and
 // node; send checks the sender, currency, balance and recipient before signing, prints
 // addresses as text, and --no-wait prints the real txid; register reports the search's rate.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bytesToHex } from '../src/bytes.js';
 import { addressToHex, addressToText, makeAddress } from '../src/codec/address.js';
 import { startTestNode, type TestNode } from './node-helpers.js';
+import { runTpkit, type CliRun } from './cli-run.js';
 
-const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'tpkit-checks-'));
 const walletFile = join(dir, 'wallet.key');
 const devFile = join(dir, 'dev.key');
@@ -22,13 +20,8 @@ let other: TestNode;
 let address = '';
 let dev = '';
 
-function tpkit(args: string[], stdin = ''): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [MAIN, ...args], { env: { ...process.env, TPKIT_PASSPHRASE: 'a passphrase for tests', TPKIT_NODE: node.url } }, (_e, out, err) =>
-      resolve({ code: child.exitCode, out, err }),
-    );
-    child.stdin!.end(stdin);
-  });
+function tpkit(args: string[], stdin = ''): Promise<CliRun> {
+  return runTpkit(args, { stdin, env: { TPKIT_PASSPHRASE: 'a passphrase for tests', TPKIT_NODE: node.url } });
 }
 
 test.before(async () => {

@@ -3,41 +3,24 @@
 // settings; and the documented exit codes for what goes wrong.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { bytesToHex } from '../src/bytes.js';
 import { openKeyFile } from '../src/cli/key-file.js';
 import { addressToText } from '../src/codec/address.js';
 import { createLogger } from '../src/node/log.js';
 import { startTestNode, type TestNode } from './node-helpers.js';
+import { runTpkit, TPKIT_MAIN, type CliRun, type CliRunOptions } from './cli-run.js';
 
-const main = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'tpkit-wallet-cli-'));
 const PASSPHRASE = 'a passphrase for tests';
 let node: TestNode;
 let dev: { key: string; address: string };
 
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-}
-
-function tpkit(args: string[], options: { stdin?: string; env?: Record<string, string>; started?: (child: ChildProcess) => void } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [main, ...args], { env: { ...process.env, TPKIT_PASSPHRASE: PASSPHRASE, TPKIT_NODE: node.url, ...options.env } });
-    options.started?.(child);
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out, err }));
-    child.stdin.end(options.stdin ?? '');
-  });
+function tpkit(args: string[], options: CliRunOptions = {}): Promise<CliRun> {
+  return runTpkit(args, { ...options, env: { TPKIT_PASSPHRASE: PASSPHRASE, TPKIT_NODE: node.url, ...options.env } });
 }
 
 test.before(async () => {
@@ -158,7 +141,7 @@ function onTerminal(args: string[], answers: [RegExp, string][]): Promise<{ code
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, TPKIT_NODE: node.url };
     delete env.TPKIT_PASSPHRASE;
-    const command = [process.execPath, main, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    const command = [process.execPath, TPKIT_MAIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
     const child = spawn('script', ['-qfec', command, '/dev/null'], { env });
     let screen = '';
     // Only what appeared since the last answer is matched: the same prompt may come again.
