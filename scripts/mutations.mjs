@@ -211,6 +211,12 @@ export const MUTATIONS = [
   m('node/missing-host', 'src/node/http-guards.ts',
     "if (req.httpVersion !== '1.1' || req.headers.host !== undefined) return undefined;", 'return undefined;',
     ['node-adversarial'], 'an HTTP/1.1 request without Host accepted'),
+  m('node/json-bytes-cuts-characters', 'src/node/json-bytes.ts',
+    'if (bytes > room && bytes !== s.length) {', 'if (false) {',
+    ['json-bytes', 'node-ws'], 'a block message cut inside a multi-byte character: clients reject the text'),
+  m('node/ws-block-fragment-fin', 'src/node/ws-hub.ts',
+    'client.socket.send(chunk, { binary: false, fin: i === last })', 'client.socket.send(chunk, { binary: false, fin: true })',
+    ['node-ws'], 'a block of several chunks pushed as several messages, none of them JSON'),
 
   // ── client ─────────────────────────────────────────────────────────────────────────────
   m('client/wait-past-timeout', 'src/client/client.ts',

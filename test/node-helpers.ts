@@ -60,10 +60,12 @@ export interface TransferInput {
   seq: bigint | number;
   t: number;
   payload: PayloadItemInput[];
+  /** The body's extra map (e.g. a `msg`). */
+  extra?: Record<string, string>;
 }
 
 export function transfer(input: TransferInput): string {
-  const body = genericBody({ from: input.from, to: input.to, seq: input.seq, timestamp: input.t, payload: input.payload });
+  const body = genericBody({ from: input.from, to: input.to, seq: input.seq, timestamp: input.t, payload: input.payload, extra: input.extra });
   return sign(body, [input.key], input.t);
 }
 

@@ -35,9 +35,9 @@ async function connect(): Promise<{ socket: WebSocket; messages: any[]; next: (m
   return { socket, messages, next };
 }
 
-function send(to: Uint8Array, amount = 1): Promise<{ status: number; body: any }> {
+function send(to: Uint8Array, amount = 1, extra?: Record<string, string>): Promise<{ status: number; body: any }> {
   const a = node.chain.accounts[0];
-  return node.submit(transfer({ key: a.secretKey, from: a.address, to, seq: ++seq, t: ++t, payload: [pay(amount), fee(5)] }));
+  return node.submit(transfer({ key: a.secretKey, from: a.address, to, seq: ++seq, t: ++t, payload: [pay(amount), fee(20)], extra }));
 }
 
 test.before(async () => {
@@ -75,6 +75,32 @@ test('subscriptions are acknowledged in the reference shape; blocks, block stats
   const txs = await c.next((m) => m.address === toText && m.txs);
   assert.equal(Object.keys(txs.txs), [txid]);
   c.socket.close();
+});
+
+test('a block of many chunks (long hex, multi-byte text) is pushed as one message, byte for byte the block GET /api/block answers', async () => {
+  const socket = new WebSocket(wsUrl);
+  const texts: string[] = [];
+  socket.on('message', (data, isBinary) => {
+    assert.not.ok(isBinary, 'a text message');
+    texts.push(data.toString());
+  });
+  await new Promise((r, j) => (socket.once('open', r), socket.once('error', j)));
+  socket.send('{"sub":"block"}');
+  while (texts.length === 0) await new Promise((r) => setTimeout(r, 10));
+  // 40 KB of ASCII (80 KB as hex in the body) and 4,500 characters of 2 to 4 bytes each.
+  const msg = 'a'.repeat(40_000) + 'ü€😀'.repeat(1_500);
+  const { status, body } = await send(node.chain.accounts[1].address, 1, { msg });
+  assert.is(status, 200, JSON.stringify(body));
+  for (let i = 0; i < 500 && !texts.some((x) => x.includes(body.txid)); i++) await new Promise((r) => setTimeout(r, 10));
+  const pushed = texts.find((x) => x.includes(body.txid));
+  assert.ok(pushed, 'the block was pushed');
+  assert.ok(Buffer.byteLength(pushed!) > 2 * 64 * 1024, `spans several chunks: ${Buffer.byteLength(pushed!)} bytes`);
+  const hash = JSON.parse(pushed!).block.hash;
+  const answered = await (await fetch(`${node.url}/api/block/${hash}`)).text();
+  assert.ok(answered.startsWith('{"result":"ok","block":') && answered.endsWith(',"ok":true}'));
+  assert.is(pushed!.slice('{"block":'.length, -1), answered.slice('{"result":"ok","block":'.length, -',"ok":true}'.length));
+  assert.is(JSON.parse(pushed!).block.txs[body.txid].txext.msg, msg);
+  socket.close();
 });
 
 test('tx by id: a settled one is answered at once, a pending one when its block commits, an unknown one is TX_NOT_FOUND', async () => {

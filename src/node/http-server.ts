@@ -10,6 +10,7 @@ import { ValidationError } from '../errors.js';
 import { errorResponse } from './api-errors.js';
 import { DEFAULT_HTTP_TIMEOUTS, missingHost, onClientError, onConnect, type HttpTimeouts } from './http-guards.js';
 import { toJson } from './json.js';
+import type { JsonChunks } from './json-bytes.js';
 import type { Logger } from './log.js';
 import { isBodyTooLarge, readBody } from './request-body.js';
 import { checkDevContentType, checkRequest, LOCAL_ONLY, type AccessPolicy } from './access-policy.js';
@@ -29,7 +30,8 @@ export interface RequestContext {
 /** A handler answers with ready JSON text (hot paths build it by hand) and an optional status. */
 export interface Reply {
   status?: number;
-  json: string;
+  /** The answer's JSON: text, or byte chunks for the largest answers (json-bytes.ts). */
+  json: string | JsonChunks;
 }
 
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
@@ -64,15 +66,19 @@ const JSON_HEADERS = { 'content-type': 'application/json', 'x-content-type-optio
 /** Headers of every JSON answer without an Origin, built once (the hot path: SDKs in Node). */
 const PLAIN_HEADERS = Object.entries({ ...JSON_HEADERS, ...corsHeaders(undefined, true, undefined, false) }).flat();
 
-function send(res: http.ServerResponse, status: number, json: string, cors: Record<string, string> | undefined, extra?: Record<string, string>): void {
+function send(res: http.ServerResponse, status: number, json: string | JsonChunks, cors: Record<string, string> | undefined, extra?: Record<string, string>): void {
   if (res.headersSent || res.destroyed) return;
-  const length = String(Buffer.byteLength(json));
+  const length = String(typeof json === 'string' ? Buffer.byteLength(json) : json.byteLength);
   if (!extra && !cors) {
     res.writeHead(status, [...PLAIN_HEADERS, 'content-length', length]);
   } else {
     res.writeHead(status, { ...JSON_HEADERS, ...(cors ?? corsHeaders(undefined, true, undefined, false)), 'content-length': length, ...extra });
   }
-  res.end(json);
+  if (typeof json === 'string') res.end(json);
+  else {
+    for (const chunk of json.chunks) res.write(chunk);
+    res.end();
+  }
 }
 
 function sendError(req: http.IncomingMessage, res: http.ServerResponse, err: unknown, logger: Logger, cors: Record<string, string> | undefined, extra?: Record<string, string>): void {

@@ -8,6 +8,7 @@ import type { BlockRecord } from './block.js';
 import type { Chain } from './chain.js';
 import type { Reply, RequestContext, Route } from './http-server.js';
 import { toJson, type JsonValue } from './json.js';
+import { JsonBytesWriter } from './json-bytes.js';
 import { chainNodes, type NodeAddress } from './discovery.js';
 import { holdRequested } from './faults.js';
 import { settingsAt } from './settings.js';
@@ -76,28 +77,40 @@ function concerns(view: { [key: string]: JsonValue }, hex: string): boolean {
 }
 
 /**
- * A block as GET /api/block answers it, with its transactions read from the store. With
- * `onlyAddress` (the reference's `?addr=`), only that wallet's entry and transactions.
+ * A block as GET /api/block answers it, with its transactions read from the store, written
+ * into `out` one transaction at a time (see json-bytes.ts). With `onlyAddress` (the
+ * reference's `?addr=`), only that wallet's entry and transactions.
  */
-export async function fullBlock(
+export async function writeFullBlock(
+  out: JsonBytesWriter,
   chain: Chain,
   r: BlockRecord,
   onlyAddress?: Uint8Array,
   /** Containers already in memory (a block just committed), read before the store. */
   known?: ReadonlyMap<string, Uint8Array>,
-): Promise<{ [key: string]: JsonValue }> {
+): Promise<void> {
   const only = onlyAddress ? bytesToHex(onlyAddress, true) : undefined;
-  const txs: { [key: string]: JsonValue } = {};
+  out.text('{').member('hash', r.hash, true).member('header', headerView(r)).member('time', r.time).text(',"txs":{');
+  const included = new Set<string>();
   for (const txid of r.txs) {
     const raw = known?.get(txid) ?? (await chain.txContainer(txid));
     if (!raw) continue;
     const view = txView(raw, r.registered?.[txid]);
-    if (only === undefined || concerns(view, only)) txs[txid] = view;
+    if (only !== undefined && !concerns(view, only)) continue;
+    out.member(txid, view, included.size === 0);
+    included.add(txid);
   }
   const bals: { [key: string]: JsonValue } = {};
   for (const [address, stored] of Object.entries(r.bals)) if (only === undefined || address === only) bals[address] = storedWalletView(stored);
-  const failed = only === undefined ? { ...r.failed } : Object.fromEntries(Object.entries(r.failed).filter(([txid]) => txid in txs));
-  return { hash: r.hash, header: headerView(r), time: r.time, txs, failed, bals, sign: [] };
+  const failed = only === undefined ? { ...r.failed } : Object.fromEntries(Object.entries(r.failed).filter(([txid]) => included.has(txid)));
+  out.text('}').member('failed', failed).member('bals', bals).member('sign', []).text('}');
+}
+
+/** GET /api/block and blockn: the block inside the reference's envelope, as byte chunks. */
+async function fullBlockReply(chain: Chain, r: BlockRecord, onlyAddress: Uint8Array | undefined): Promise<Reply> {
+  const out = new JsonBytesWriter().text('{"result":"ok","block":');
+  await writeFullBlock(out, chain, r, onlyAddress);
+  return { json: out.text(',"ok":true}').finish() };
 }
 
 function blockInfo(r: BlockRecord): { [key: string]: JsonValue } {
@@ -163,12 +176,12 @@ export function createRoutes(chain: Chain, address: NodeAddress = { url: '' }): 
         ok: true,
       });
     }),
-    get(['block'], 1, async (ctx) => reply({ result: 'ok', block: await fullBlock(chain, await blockFor(chain, ctx.params[0]), addrQuery(ctx)), ok: true })),
+    get(['block'], 1, async (ctx) => fullBlockReply(chain, await blockFor(chain, ctx.params[0]), addrQuery(ctx))),
     get(['blockn'], 1, async (ctx) => {
       const height = heightParam(ctx.params[0]);
       const record = await chain.blockAt(height);
       if (!record) throw blockNotFound(`at height ${height}`);
-      return reply({ result: 'ok', block: await fullBlock(chain, record, addrQuery(ctx)), ok: true });
+      return fullBlockReply(chain, record, addrQuery(ctx));
     }),
     get(['blockinfo'], 1, async (ctx) => reply({ result: 'ok', block: blockInfo(await blockFor(chain, ctx.params[0])), ok: true })),
     get(['blockhash'], 1, async (ctx) => {

@@ -24,7 +24,8 @@ import { rawErrorResponse } from './http-guards.js';
 import { toJson, type JsonValue } from './json.js';
 import type { Logger } from './log.js';
 import type { NodeTx } from './node-tx.js';
-import { fullBlock } from './routes.js';
+import { writeFullBlock } from './routes.js';
+import { JsonBytesWriter, type JsonChunks } from './json-bytes.js';
 import { storedWalletView, txView, walletInfo } from './views.js';
 
 /** Subscriptions one connection may hold, as the reference allows. */
@@ -207,6 +208,13 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, o
     client.latestBlockBytes += data.length;
     push(client, data);
   };
+  /** A message in byte chunks goes out as one message of several frames, nothing copied. */
+  const pushBlockChunks = (client: Client, message: JsonChunks) => {
+    if (client.socket.readyState !== client.socket.OPEN || !clients.has(client)) return;
+    client.latestBlockBytes += message.byteLength;
+    const last = message.chunks.length - 1;
+    message.chunks.forEach((chunk, i) => client.socket.send(chunk, { binary: false, fin: i === last }));
+  };
   const send = (client: Client, body: { [key: string]: JsonValue }) => {
     if (!fellBehind(client)) push(client, toJson(body));
   };
@@ -264,7 +272,7 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, o
   async function publish(block: CommittedBlock): Promise<void> {
     if (clients.size === 0) return;
     const { record, txs, statuses } = block;
-    let full: Buffer | undefined;
+    let full: JsonChunks | undefined;
     let stat: Buffer | undefined;
     const txMessages: (Buffer | undefined)[] = [];
     const txMessage = (i: number) => (txMessages[i] ??= Buffer.from(`{"tx":${JSON.stringify(txs[i].txid)},"res":${statuses[i]}}`));
@@ -276,8 +284,8 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, o
       client.latestBlockBytes = 0;
       for (const [key, sub] of [...client.subs]) {
         if (sub.kind === 'block') {
-          full ??= Buffer.from(toJson({ block: await fullBlock(chain, record, undefined, new Map(txs.map((tx) => [tx.txid, tx.raw]))) }));
-          pushBlockMessage(client, full);
+          full ??= await blockMessage(record, txs);
+          pushBlockChunks(client, full);
         } else if (sub.kind === 'blockstat') {
           stat ??= Buffer.from(
             toJson({
@@ -313,6 +321,13 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, o
         }
       }
     }
+  }
+
+  /** `{"block":…}`, the transactions taken from the committed block rather than the store. */
+  async function blockMessage(record: CommittedBlock['record'], txs: readonly NodeTx[]): Promise<JsonChunks> {
+    const out = new JsonBytesWriter().text('{"block":');
+    await writeFullBlock(out, chain, record, undefined, new Map(txs.map((tx) => [tx.txid, tx.raw])));
+    return out.text('}').finish();
   }
 
   const stop = chain.onBlock((block) => {
