@@ -31,9 +31,11 @@ test('--json: first proofs per contender, efficiency without a one-thread row, e
     assert.is(c.samplesMs.length, 2);
     assert.ok(c.samplesMs.every((ms: number) => ms > 0) && c.medianMs > 0 && c.p90Ms >= c.medianMs, c.name);
     assert.is(typeof c.ratio, 'number');
+    assert.is(typeof c.pairedRatio, 'number');
   }
   for (const c of first.contenders.slice(0, 2)) assert.ok(c.importMedianMs > 0 && c.mineMedianMs > 0, c.name);
   assert.is(first.contenders[2].ratio, 1);
+  assert.is(first.contenders[2].pairedRatio, 1);
   // Only two threads asked for: efficiency is still a number, against a one-thread measurement.
   assert.is(report.throughput.length, 1);
   const [t] = report.throughput;
@@ -66,7 +68,7 @@ test('chart bars: any fraction of a cell draws a block, never a stray word', asy
   const text = renderCharts({
     firstProof: {
       difficulty: 16, bodies: 1, bareNode: { samplesMs: [10], medianMs: 10, p90Ms: 10 },
-      contenders: fractions.map((f, i) => ({ name: `c${i}`, samplesMs: [f * 100], medianMs: f * 100, p90Ms: 100, ratio: 1 })),
+      contenders: fractions.map((f, i) => ({ name: `c${i}`, samplesMs: [f * 100], medianMs: f * 100, p90Ms: 100, ratio: 1, pairedRatio: 1 })),
     },
     throughput: [], rows: [],
   } as never);

@@ -63,9 +63,8 @@ const MINE = [
   'leadingZeroBits', 'powBits', 'estimateMining', 'hashesForProbability', 'mineBody', 'mineRegister', 'warmMiner', ...NODE_ONLY,
 ];
 
-test('tpkit/mine exports the miner alone, and evaluates no signing, curve or client code', async () => {
-  const entry = await import('../src/mine.js');
-  assert.equal(sorted(Object.keys(entry)), sorted(MINE));
+test('tpkit/mine: its modules reach no signing, curve or client code', async () => {
+  assert.equal(sorted(Object.keys(await import('../src/mine.js'))), sorted(MINE));
   // Every module its static imports reach, from the built files.
   const seen = new Set<string>();
   const visit = (url: URL) => {
@@ -82,6 +81,34 @@ test('tpkit/mine exports the miner alone, and evaluates no signing, curve or cli
   assert.ok(reached.some((name) => name.endsWith('/pow/mine-register.js')));
   for (const heavy of ['@noble/curves', '/client/', '/crypto/sign', '/crypto/bsig', '/crypto/keys.js', 'piscina']) {
     assert.not.ok(reached.some((name) => name.includes(heavy)), `${heavy} is reached from tpkit/mine`);
+  }
+});
+
+test('tpkit/mine as published is one file (pow/mine-standalone.js) that shares tpkit\'s error classes and mines on its worker threads', async () => {
+  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8'));
+  assert.is(pkg.exports['./mine'].default, './dist/src/pow/mine-standalone.js');
+  const url = new URL('../src/pow/mine-standalone.js', import.meta.url);
+  const source = readFileSync(fileURLToPath(url), 'utf8');
+  const imports = [...source.matchAll(/^(?:import|export)\s(?:[^'";]*?from\s+)?"([^"]+)"/gm)].map((m) => m[1]);
+  assert.equal([...new Set(imports.filter((spec) => !spec.startsWith('node:')))], ['../errors.js'], 'only the error classes stay outside');
+  const standalone = await import(url.href);
+  assert.equal(sorted(Object.keys(standalone)), sorted(MINE));
+  const errors = await import('../src/errors.js');
+  assert.is(standalone.TpkitError, errors.TpkitError, 'one TpkitError class');
+  try {
+    await standalone.mineRegister({ publicKeys: [new Uint8Array(33).fill(2)], difficulty: -1 });
+    assert.unreachable('difficulty -1 accepted');
+  } catch (err) {
+    assert.instance(err, errors.ArgumentError);
+  }
+  // The pool finds its worker file from the bundle's place: two threads, the calling thread out.
+  const pool = standalone.createMinerPool(2);
+  try {
+    const mined = await standalone.mineRegister({ publicKeys: [new Uint8Array(33).fill(2)], difficulty: 10, pool, callingThread: false });
+    assert.ok(mined.bits >= 10);
+    assert.is(mined.callingThreadHashes, 0);
+  } finally {
+    await pool.destroy();
   }
 });
 

@@ -24,6 +24,7 @@
 //                                          // medians over rounds; ratio: median per-round ratio
 //     firstProof: { difficulty, bodies, bareNode: { samplesMs, medianMs, p90Ms },
 //       contenders: [{ name, samplesMs, medianMs, p90Ms, ratio,        // ratio: median over node:crypto's
+//                      pairedRatio,                   // median of per-body ratios (same nonces)
 //                      importMedianMs?, mineMedianMs?, mineP90Ms? }] } | null,
 //     throughput: [{ threads, hashRate, perThread, efficiency, windowMs }], // efficiency vs 1 thread
 //     rows: [{ difficulty, threads, solves, hashes, hashRate, perThread, efficiency,
@@ -308,12 +309,13 @@ function render(report: BenchReport): string {
     out.push('', `First proof: fresh processes, difficulty ${f.difficulty}, ${f.bodies} bodies, exec to nonce (bare node: median ${ms(f.bareNode.medianMs)}):`);
     out.push(
       table(
-        ['', 'median', 'p90', `ratio to node:crypto`, 'import', 'mineRegister call', 'p90'],
+        ['', 'median', 'p90', `ratio to node:crypto`, 'same body', 'import', 'mineRegister call', 'p90'],
         f.contenders.map((c) => [
           c.name,
           ms(c.medianMs),
           ms(c.p90Ms),
           c.ratio === null ? '-' : `${c.ratio.toFixed(2)}x`,
+          c.pairedRatio === null ? '-' : `${c.pairedRatio.toFixed(2)}x`,
           ms(c.importMedianMs),
           ms(c.mineMedianMs),
           ms(c.mineP90Ms),
