@@ -13,7 +13,9 @@
 // 2. First solves: three diff-20 solves on one worker in a fresh page, against three on one
 //    worker thread in a fresh Node process, alternating; rate = hashes / search time (the
 //    results' searchMs), as a ratio. Goal: >= 0.9x. With --warm, both sides first call the
-//    pool's warm() and the solves start after it.
+//    pool's warm() and the solves start after it. With --settle MS the page waits MS after
+//    its load event before the solves (the browser's own start-up work is then done).
+//    --chromium-flag SWITCH (repeatable) passes a switch to Chromium.
 //
 // Everything is served by one local HTTP server on port 0 with the node's static handler.
 
@@ -35,9 +37,14 @@ const { values } = parseArgs({
     warm: { type: 'boolean', default: false },
     'skip-navigation': { type: 'boolean', default: false },
     'skip-solves': { type: 'boolean', default: false },
+    settle: { type: 'string', default: '0' },
+    'chromium-flag': { type: 'string', multiple: true, default: [] },
   },
 });
 const rounds = Number(values.rounds);
+/** --settle MS: the solves page waits this long after its load before it mines (Chromium's own start-up work then is over). */
+const settleMs = Number(values.settle);
+if (!(settleMs >= 0)) throw new Error('--settle expected a number of milliseconds >= 0');
 if (!(rounds >= 1)) throw new Error('--rounds expected >= 1');
 
 const dist = fileURLToPath(new URL('../', import.meta.url));
@@ -107,7 +114,8 @@ const server = http.createServer(async (req, res) => {
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const browser = await chromium.launch({ executablePath: requireChromium(), args: CHROMIUM_FLAGS, headless: true });
+// --chromium-flag adds a switch, e.g. --chromium-flag=--js-flags=--no-liftoff (every WASM function optimized from the start).
+const browser = await chromium.launch({ executablePath: requireChromium(), args: [...CHROMIUM_FLAGS, ...(values['chromium-flag'] ?? [])], headless: true });
 
 interface Navigation {
   /** The HTML received (the navigation entry's responseEnd). */
@@ -153,6 +161,7 @@ async function browserSolves(warm: boolean): Promise<{ hashes: number; searchMs:
     const tab = await context.newPage();
     await tab.goto(`${origin}/new/isolated/solves.html`);
     await tab.waitForFunction(() => typeof (globalThis as unknown as { solves?: unknown }).solves === 'function');
+    if (settleMs > 0) await tab.waitForTimeout(settleMs);
     return await tab.evaluate((w) => (globalThis as unknown as { solves: (w: boolean) => Promise<{ hashes: number; searchMs: number }> }).solves(w), warm);
   } finally {
     await context.close();
@@ -217,7 +226,7 @@ try {
   }
   if (!values['skip-solves']) {
     const warm = values.warm;
-    console.log(`First solves: three diff-20 solves on one worker${warm ? ', after pool.warm()' : ', no warm-up'}; hashes / search time`);
+    console.log(`First solves: three diff-20 solves on one worker${warm ? ', after pool.warm()' : ', no warm-up'}${settleMs > 0 ? `, the page mining ${settleMs} ms after its load` : ''}; hashes / search time`);
     const ratios: number[] = [];
     const nodeRates: number[] = [];
     const pageRates: number[] = [];
