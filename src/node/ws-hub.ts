@@ -25,7 +25,7 @@ import { toJson, type JsonValue } from './json.js';
 import type { Logger } from './log.js';
 import type { NodeTx } from './node-tx.js';
 import { writeFullBlock } from './routes.js';
-import { JsonBytesWriter, type JsonChunks } from './json-bytes.js';
+import { JsonBytesWriter, toJsonChunks, type JsonChunks } from './json-bytes.js';
 import { storedWalletView, txView, walletInfo } from './views.js';
 
 /** Subscriptions one connection may hold, as the reference allows. */
@@ -276,7 +276,7 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, o
     let stat: Buffer | undefined;
     const txMessages: (Buffer | undefined)[] = [];
     const txMessage = (i: number) => (txMessages[i] ??= Buffer.from(`{"tx":${JSON.stringify(txs[i].txid)},"res":${statuses[i]}}`));
-    const addressMessages = new Map<string, Buffer | null>();
+    const addressMessages = new Map<string, JsonChunks | null>();
     const txIndex = new Map<string, number>();
     txs.forEach((tx, i) => txIndex.set(tx.txid, i));
     for (const client of [...clients]) {
@@ -308,7 +308,7 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, o
               const w = chain.wallets.get(sub.address);
               return { address: addressToText(Buffer.from(sub.address, 'hex')), balance: w ? walletInfo(w, null) : storedWalletView(record.bals[upper]) };
             });
-            if (message) pushBlockMessage(client, message);
+            if (message) pushBlockChunks(client, message);
           }
           if (sub.tx) {
             const message = cached(addressMessages, `${sub.address}:tx`, () => {
@@ -316,7 +316,7 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, o
               for (const tx of txs) if (involves(tx, sub.address, record.registered[tx.txid])) related[tx.txid] = txView(tx.raw, record.registered[tx.txid]);
               return Object.keys(related).length > 0 ? { address: addressToText(Buffer.from(sub.address, 'hex')), txs: related } : null;
             });
-            if (message) pushBlockMessage(client, message);
+            if (message) pushBlockChunks(client, message);
           }
         }
       }
@@ -354,12 +354,12 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, o
   };
 }
 
-/** A per-block message built on first use; null when there is nothing to say. */
-function cached(cache: Map<string, Buffer | null>, key: string, build: () => { [key: string]: JsonValue } | null): Buffer | null {
+/** A per-block message built on first use (as byte chunks: it may hold many transactions); null when there is nothing to say. */
+function cached(cache: Map<string, JsonChunks | null>, key: string, build: () => { [key: string]: JsonValue } | null): JsonChunks | null {
   let message = cache.get(key);
   if (message === undefined) {
     const body = build();
-    message = body === null ? null : Buffer.from(toJson(body));
+    message = body === null ? null : toJsonChunks(body);
     cache.set(key, message);
   }
   return message;
