@@ -7,6 +7,7 @@ import { signTx } from '../crypto/sign-tx.js';
 import { AbortError, ArgumentError } from '../errors.js';
 import { estimateMining } from '../pow/estimate.js';
 import { availableKernels, type KernelName } from '../pow/kernel.js';
+import { MAX_MINE_DIFFICULTY } from '../pow/mine-body.js';
 import { mineRegister } from '../pow/mine-register.js';
 import { closeSharedMinerPool, createMinerPool } from '../pow/pool.node.js';
 import { openKeyFile } from './key-file.js';
@@ -72,7 +73,7 @@ export async function run(argv: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  const difficulty = integerOption(values.difficulty, 'difficulty', 0, 512);
+  const difficulty = integerOption(values.difficulty, 'difficulty', 0, MAX_MINE_DIFFICULTY);
   if (difficulty === undefined) throw new ArgumentError('--difficulty is required');
   if ((values.key === undefined) === (values.pubkey === undefined)) {
     throw new ArgumentError('expected exactly one of --key FILE and --pubkey HEX');

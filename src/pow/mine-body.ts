@@ -57,10 +57,20 @@ export async function resolvePool(pool: MinerPool | undefined): Promise<MinerPoo
   throw new ArgumentError('"pool" expected a MinerPool (from createMinerPool() or createWebMinerPool())');
 }
 
+/**
+ * The highest difficulty mineBody takes: the nonce has 64 bits, so above this a search would
+ * most likely exhaust every nonce without a proof, after longer than anyone would wait.
+ */
+export const MAX_MINE_DIFFICULTY = 64;
+
 /** Finds a nonce for `body` (nonce = its last 8 bytes) with at least `difficulty` leading zero bits. */
 export async function mineBody(body: Uint8Array, options: MineOptions): Promise<MineResult> {
   expectBytes(body, 'body');
   if (body.length < 8) throw new ArgumentError(`"body" expected at least 8 bytes (the nonce), got ${body.length}`);
+  const { difficulty } = options;
+  if (!Number.isInteger(difficulty) || difficulty < 0 || difficulty > MAX_MINE_DIFFICULTY) {
+    throw new ArgumentError(`"difficulty" expected an integer 0..${MAX_MINE_DIFFICULTY} (the nonce has 64 bits; more leading zero bits are out of reach), got ${String(difficulty)}`);
+  }
   const kernel = checkKernelChoice(options.kernel);
   // The calling thread's kernel compiles while the pool loads and its threads start.
   if (options.callingThread !== false) callingThreadState(kernel).catch(() => undefined);
