@@ -95,6 +95,9 @@ export const MUTATIONS = [
     ['pem'], 'a PEM without its END line accepted'),
 
   // ── proof of work ──────────────────────────────────────────────────────────────────────
+  m('pow/unreachable-difficulty', 'src/pow/mine-body.ts',
+    'difficulty > MAX_MINE_DIFFICULTY) {', 'difficulty > 512) {',
+    ['miner'], 'a difficulty no 64-bit nonce reaches accepted: the search runs until aborted'),
   m('pow/overlapping-ranges', 'src/pow/search.ts',
     'const start = first + BigInt(index) * range;', 'const start = first + (BigInt(index) * range) / 2n;',
     ['miner'], 'threads given overlapping nonce ranges'),

@@ -171,8 +171,9 @@ test('bad options throw ArgumentError', async () => {
   const bad: [Uint8Array, Record<string, unknown>][] = [
     [randomBytes(66), { difficulty: -1 }],
     [randomBytes(66), { difficulty: 513 }],
-    // a 64-bit nonce: more leading zero bits are out of reach, refused rather than searched forever
-    [randomBytes(66), { difficulty: 65 }],
+    // a 64-bit nonce: more leading zero bits are out of reach, refused rather than searched
+    // forever (the signal turns such a search into an AbortError, a failure here, not a hang)
+    [randomBytes(66), { difficulty: 65, signal: AbortSignal.timeout(2000) }],
     [randomBytes(66), { difficulty: 16.5 }],
     [randomBytes(66), { difficulty: 8, threads: 0 }],
     [randomBytes(66), { difficulty: 8, kernel: 'gpu' }],
