@@ -86,6 +86,7 @@ test('bad flags and config values are refused with the flag or key named', () =>
   fails(['--port'], /--port: expects a value/);
   fails(['--port', '70000'], /--port: expected an integer from 0 to 65535/);
   fails(['--difficulty', 'x'], /--difficulty/);
+  fails(['--difficulty', '65'], /--difficulty.*from 0 to 64/); // a 64-bit nonce reaches no more
   fails(['--block-time', '0'], /--block-time/);
   fails(['--instant=yes'], /--instant: takes no value/);
   fails(['--fee', 'SK:1:2'], /--fee: expected CUR:base:baseextra:kb/);

@@ -7,7 +7,7 @@ import { signTx } from '../crypto/sign-tx.js';
 import { AbortError, ArgumentError } from '../errors.js';
 import { estimateMining } from '../pow/estimate.js';
 import { availableKernels, type KernelName } from '../pow/kernel.js';
-import { MAX_MINE_DIFFICULTY } from '../pow/mine-body.js';
+import { MAX_MINE_DIFFICULTY } from '../pow/bits.js';
 import { mineRegister } from '../pow/mine-register.js';
 import { closeSharedMinerPool, createMinerPool } from '../pow/pool.node.js';
 import { openKeyFile } from './key-file.js';

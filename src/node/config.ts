@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { closest } from '../closest-name.js';
 import { ValidationError } from '../errors.js';
+import { MAX_MINE_DIFFICULTY } from '../pow/bits.js';
 import { allowHostEntry } from './host-policy.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 import { allowOriginEntry } from './origin-policy.js';
@@ -194,7 +195,7 @@ export function applyConfigObject(config: NodeConfig, raw: unknown, source: stri
   if (obj.memory !== undefined) out.memory = Boolean(obj.memory);
   if (obj.chain !== undefined) out.chain = integer(at('chain'), obj.chain, 0, 2 ** 21 - 1);
   if (obj.nodeName !== undefined) out.nodeName = text(at('nodeName'), obj.nodeName);
-  if (obj.difficulty !== undefined) out.difficulty = integer(at('difficulty'), obj.difficulty, 0, 512);
+  if (obj.difficulty !== undefined) out.difficulty = integer(at('difficulty'), obj.difficulty, 0, MAX_MINE_DIFFICULTY);
   if (obj.blockTimeMs !== undefined) out.blockTimeMs = integer(at('blockTimeMs'), obj.blockTimeMs, 1, 3_600_000);
   if (obj.instant !== undefined) out.instant = Boolean(obj.instant);
   if (obj.mineOnDemand !== undefined) out.mineOnDemand = Boolean(obj.mineOnDemand);
@@ -384,7 +385,7 @@ export function parseNodeArgs(argv: readonly string[], readFile: (path: string) 
       case '--memory': config.memory = true; break;
       case '--chain': config.chain = integer(flag, s, 0, 2 ** 21 - 1); break;
       case '--node-name': config.nodeName = text(flag, s); break;
-      case '--difficulty': config.difficulty = integer(flag, s, 0, 512); break;
+      case '--difficulty': config.difficulty = integer(flag, s, 0, MAX_MINE_DIFFICULTY); break;
       case '--block-time': config.blockTimeMs = integer(flag, s, 1, 3_600_000); break;
       case '--instant': config.instant = true; break;
       case '--mine-on-demand': config.mineOnDemand = true; break;

@@ -3,6 +3,12 @@
 import { expectBytes } from '../bytes.js';
 import { sha512 } from '../hash.js';
 
+/**
+ * The highest difficulty worth mining for: the nonce has 64 bits, so above this a search
+ * would most likely exhaust every nonce without a proof, after longer than anyone would wait.
+ */
+export const MAX_MINE_DIFFICULTY = 64;
+
 /** Leading zero bits of a hash: 0x38… gives 2, 0x00 0x14… gives 11, all zeros gives 8·length. */
 export function leadingZeroBits(hash: Uint8Array): number {
   let bits = 0;

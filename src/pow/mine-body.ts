@@ -5,7 +5,7 @@
 
 import { expectBytes } from '../bytes.js';
 import { ArgumentError, TpkitError } from '../errors.js';
-import { powBits } from './bits.js';
+import { MAX_MINE_DIFFICULTY, powBits } from './bits.js';
 import { defaultMinerPool } from './default-pool.js';
 import { callingThreadState } from './calling-thread.js';
 import { checkKernelChoice, type KernelName } from './kernel.js';
@@ -56,12 +56,6 @@ export async function resolvePool(pool: MinerPool | undefined): Promise<MinerPoo
   if (pool && typeof pool.run === 'function' && Number.isInteger(pool.threads) && pool.threads > 0) return pool;
   throw new ArgumentError('"pool" expected a MinerPool (from createMinerPool() or createWebMinerPool())');
 }
-
-/**
- * The highest difficulty mineBody takes: the nonce has 64 bits, so above this a search would
- * most likely exhaust every nonce without a proof, after longer than anyone would wait.
- */
-export const MAX_MINE_DIFFICULTY = 64;
 
 /** Finds a nonce for `body` (nonce = its last 8 bytes) with at least `difficulty` leading zero bits. */
 export async function mineBody(body: Uint8Array, options: MineOptions): Promise<MineResult> {
