@@ -5,7 +5,7 @@
 // readers. Here each transaction's view is written as soon as it is made and dropped, long
 // strings are cut into the chunks without an extra copy, and the chunks go out as they are.
 
-import type { JsonValue } from './json.js';
+import { writeJson, type JsonValue } from './json.js';
 
 const CHUNK_BYTES = 64 * 1024;
 
@@ -20,6 +20,7 @@ export class JsonBytesWriter {
   private sealedBytes = 0;
   private chunk: Buffer | undefined;
   private used = 0;
+  private readonly emit = (text: string) => void this.text(text);
 
   /** Raw JSON text, written as given. */
   text(s: string): this {
@@ -59,34 +60,8 @@ export class JsonBytesWriter {
 
   /** A value, as toJson writes it (bigints as bare integers, undefined members left out). */
   value(value: JsonValue | undefined): this {
-    if (value === null || value === undefined) return this.text('null');
-    switch (typeof value) {
-      case 'string':
-        return this.text(JSON.stringify(value));
-      case 'number':
-        return this.text(Number.isFinite(value) ? String(value) : 'null');
-      case 'bigint':
-        return this.text(value.toString());
-      case 'boolean':
-        return this.text(value ? 'true' : 'false');
-    }
-    if (Array.isArray(value)) {
-      this.text('[');
-      for (let i = 0; i < value.length; i++) {
-        if (i) this.text(',');
-        this.value(value[i]);
-      }
-      return this.text(']');
-    }
-    this.text('{');
-    let first = true;
-    for (const key of Object.keys(value)) {
-      const item = (value as Record<string, JsonValue | undefined>)[key];
-      if (item === undefined) continue;
-      this.member(key, item, first);
-      first = false;
-    }
-    return this.text('}');
+    writeJson(value, this.emit);
+    return this;
   }
 
   /** `"key":value`, after a comma unless it is the first member. */

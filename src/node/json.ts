@@ -11,30 +11,45 @@ export type JsonValue =
   | JsonValue[]
   | { [key: string]: JsonValue | undefined };
 
+/** JSON text of a value. */
 export function toJson(value: JsonValue | undefined): string {
-  if (value === null || value === undefined) return 'null';
+  let out = '';
+  writeJson(value, (text) => (out += text));
+  return out;
+}
+
+/**
+ * Writes a value as JSON text, piece by piece, to `emit`: toJson gathers the pieces into a
+ * string, the chunked writer (json-bytes.ts) into bytes. Members that are undefined are left out.
+ */
+export function writeJson(value: JsonValue | undefined, emit: (text: string) => void): void {
+  if (value === null || value === undefined) return emit('null');
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      return emit(JSON.stringify(value));
     case 'number':
-      return Number.isFinite(value) ? String(value) : 'null';
+      return emit(Number.isFinite(value) ? String(value) : 'null');
     case 'bigint':
-      return value.toString();
+      return emit(value.toString());
     case 'boolean':
-      return value ? 'true' : 'false';
+      return emit(value ? 'true' : 'false');
   }
   if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + toJson(value[i]);
-    return out + ']';
+    emit('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i) emit(',');
+      writeJson(value[i], emit);
+    }
+    return emit(']');
   }
-  let out = '{';
+  emit('{');
   let first = true;
   for (const key of Object.keys(value)) {
     const item = (value as Record<string, JsonValue | undefined>)[key];
     if (item === undefined) continue;
-    out += (first ? '' : ',') + JSON.stringify(key) + ':' + toJson(item);
+    emit(`${first ? '' : ','}${JSON.stringify(key)}:`);
+    writeJson(item, emit);
     first = false;
   }
-  return out + '}';
+  emit('}');
 }

@@ -200,9 +200,9 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, o
     tooSlow(client);
     return true;
   };
+  const listening = (client: Client) => client.socket.readyState === client.socket.OPEN && clients.has(client);
   const push = (client: Client, data: string | Buffer) => {
-    if (client.socket.readyState !== client.socket.OPEN || !clients.has(client)) return;
-    client.socket.send(data, { binary: false });
+    if (listening(client)) client.socket.send(data, { binary: false });
   };
   const pushBlockMessage = (client: Client, data: Buffer) => {
     client.latestBlockBytes += data.length;
@@ -210,7 +210,7 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, o
   };
   /** A message in byte chunks goes out as one message of several frames, nothing copied. */
   const pushBlockChunks = (client: Client, message: JsonChunks) => {
-    if (client.socket.readyState !== client.socket.OPEN || !clients.has(client)) return;
+    if (!listening(client)) return;
     client.latestBlockBytes += message.byteLength;
     const last = message.chunks.length - 1;
     message.chunks.forEach((chunk, i) => client.socket.send(chunk, { binary: false, fin: i === last }));
