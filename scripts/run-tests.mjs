@@ -12,7 +12,7 @@
 // Files run one after another: several test files start nodes, worker pools and Chromium that
 // use every core, and running two at once would only make each wait for the other.
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT, runTestFile } from './test-file.mjs';
 
@@ -23,7 +23,12 @@ if (!(timeoutS > 0)) {
   process.exit(2);
 }
 const pattern = new RegExp(`(?:${positionals[0] ?? ''}).*\\.test\\.js$`);
-const files = readdirSync(join(ROOT, 'dist', 'test')).filter((name) => pattern.test(name)).sort();
+// Test files live in folders by how they run (unit/, node/, process/, browser/, e2e/); the names
+// are paths under dist/test, e.g. "unit/bytes.test.js".
+const files = readdirSync(join(ROOT, 'dist', 'test'), { recursive: true })
+  .map((name) => String(name).split(sep).join('/'))
+  .filter((name) => pattern.test(name))
+  .sort();
 
 // uvu ends a failure's message with the assertion's name, "(ok)" for assert.ok: beside a
 // failing figure that reads as a verdict, so it is printed as "(assert.ok failed)".
