@@ -3,23 +3,19 @@
 // and --html. Figures are checked for shape and sign only: their size depends on the machine.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFile } from 'node:child_process';
+import { runTpkit } from '../helpers/cli-run.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 
-const run = promisify(execFile);
-const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'tpkit-bench-'));
 
 test('--json: first proofs per contender, efficiency without a one-thread row, every solve time; --html writes the page', async () => {
   const html = join(dir, 'run.html');
-  const { stdout } = await run(process.execPath, [
-    cli, 'bench', '--no-baselines', '--difficulties', '6', '--threads', '2', '--repeats', '3', '--duration', '50',
+  const { out: stdout } = await runTpkit([
+    'bench', '--no-baselines', '--difficulties', '6', '--threads', '2', '--repeats', '3', '--duration', '50',
     '--first-proofs', '2', '--first-difficulty', '8', '--json', '--html', html,
-  ], { timeout: 120_000 });
+  ]);
   const report = JSON.parse(stdout);
   const first = report.firstProof;
   assert.is(first.difficulty, 8);
@@ -52,9 +48,9 @@ test('--json: first proofs per contender, efficiency without a one-thread row, e
 });
 
 test('the terminal output draws the scaling bars and the solve-time boxes beside the expectation', async () => {
-  const { stdout } = await run(process.execPath, [
-    cli, 'bench', '--no-baselines', '--difficulties', '6', '--threads', '1,2', '--repeats', '3', '--duration', '50', '--first-proofs', '0',
-  ], { timeout: 120_000 });
+  const { out: stdout } = await runTpkit([
+    'bench', '--no-baselines', '--difficulties', '6', '--threads', '1,2', '--repeats', '3', '--duration', '50', '--first-proofs', '0',
+  ]);
   assert.match(stdout, /Pool scaling/);
   assert.match(stdout, /^ +1 thread +█/m);
   assert.match(stdout, /d6 ×2 measured +[ ─█]*┃/);
