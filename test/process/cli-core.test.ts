@@ -4,7 +4,6 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hexToBytes } from '../../src/bytes.js';
 import { publicKeyOf } from '../../src/crypto/keys.js';
 import { runTpkit } from '../helpers/cli-run.js';
 import { vectors } from '../helpers/vectors.js';

@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { hexToBytes } from '../../src/bytes.js';
 import { decodeBody } from '../../src/codec/body-decode.js';
@@ -21,8 +20,6 @@ import { createMinerPool } from '../../src/pow/pool.node.js';
 import { vectors } from '../helpers/vectors.js';
 
 const run = promisify(execFile);
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const cli = join(root, 'dist', 'src', 'cli', 'main.js');
 const pool = createMinerPool(2);
 const sha512Bits = (body: Uint8Array) => leadingZeroBits(createHash('sha512').update(body).digest());
 
