@@ -1,17 +1,28 @@
 // Which pool `mineRegister` uses when the caller passes none. Node's is its worker-thread pool;
 // the browser entry registers its Web Worker pool here, and its bundle replaces
 // pool.node.js with a module that is never reached, so no Node code ships to browsers.
+// Where that pool cannot be made (no Worker), the calling thread mines alone (pool.inline.ts).
 
+import { createInlineMinerPool, type InlineMinerPool } from './pool.inline.js';
 import type { MinerPool } from './search.js';
 
 let factory: (() => MinerPool) | undefined;
+let inline: InlineMinerPool | undefined;
 
 export function setDefaultMinerPool(make: () => MinerPool): void {
   factory = make;
 }
 
 export async function defaultMinerPool(): Promise<MinerPool> {
-  if (factory) return factory();
+  if (factory) {
+    try {
+      return factory();
+    } catch (err) {
+      // No workers here (a Manifest V3 service worker, some webviews): mine on this thread.
+      inline ??= createInlineMinerPool(err instanceof Error ? err.message : String(err));
+      return inline;
+    }
+  }
   const node = await import('./pool.node.js');
   return node.sharedMinerPool();
 }

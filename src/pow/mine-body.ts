@@ -10,6 +10,7 @@ import { defaultMinerPool } from './default-pool.js';
 import { callingThreadState } from './calling-thread.js';
 import { checkKernelChoice, type KernelName } from './kernel.js';
 import { searchNonce, type MinerPool, type MiningProgress } from './search.js';
+import { wasmRefusalInfo } from '../wasm/refusal.js';
 
 export interface MineOptions {
   difficulty: number;
@@ -49,6 +50,10 @@ export interface MineResult {
   byKernel: Partial<Record<KernelName, number>>;
   /** Hashes done on the calling thread while the pool's threads started (part of `hashes`). */
   callingThreadHashes: number;
+  /** Why `kernel` ran: asked for, the fastest measured, or the JS fallback and what refused WebAssembly. */
+  kernelReason: string;
+  /** Set when the pool's threads could not start and the calling thread mined alone: what failed. */
+  poolFailure?: string;
 }
 
 export async function resolvePool(pool: MinerPool | undefined): Promise<MinerPool> {
@@ -90,6 +95,7 @@ export async function mineBody(body: Uint8Array, options: MineOptions): Promise<
     });
   }
   const used = (Object.entries(outcome.byKernel) as [KernelName, number][]).sort((a, b) => b[1] - a[1]);
+  const ran = used[0]?.[0] ?? (kernel === 'auto' ? 'js' : kernel);
   return {
     body: mined,
     nonce: outcome.nonce,
@@ -97,8 +103,24 @@ export async function mineBody(body: Uint8Array, options: MineOptions): Promise<
     hashes: outcome.hashes,
     elapsedMs: outcome.elapsedMs,
     searchMs: outcome.searchMs,
-    kernel: used[0]?.[0] ?? (kernel === 'auto' ? 'js' : kernel),
+    kernel: ran,
     byKernel: outcome.byKernel,
     callingThreadHashes: outcome.callingThreadHashes,
+    kernelReason: kernelReason(kernel, ran),
+    ...(outcome.poolFailure !== undefined ? { poolFailure: outcome.poolFailure } : {}),
   };
+}
+
+/** Why a search's main kernel was the one that ran. */
+export function kernelReason(choice: KernelName | 'auto', ran: KernelName): string {
+  if (choice !== 'auto') return `kernel '${choice}' was asked for`;
+  if (ran !== 'js') return `the fastest WebAssembly kernel measured on this engine ('auto')`;
+  const refusal = wasmRefusalInfo();
+  if (!refusal) return 'the JS kernel: the miner threads could not run WebAssembly';
+  const what = refusal.cause === 'missing'
+    ? 'WebAssembly is not available in this engine'
+    : refusal.cause === 'csp'
+      ? `WebAssembly is refused by the Content Security Policy${refusal.directive ? ` (${refusal.directive})` : ''}`
+      : `WebAssembly failed to compile (${refusal.message})`;
+  return `the JS fallback: ${what}; ${refusal.fix}`;
 }

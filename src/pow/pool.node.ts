@@ -43,8 +43,10 @@ export class NodeMinerPool implements MinerPool {
   /** The threads, started on first need. */
   #start(): Piscina<SearchTask, WorkerReply> {
     if (this.#piscina) return this.#piscina;
-    // Flags of a `node -e` or `--input-type` run are not valid for a worker; the rest (profiling, limits) carry over.
-    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+    // Flags a worker refuses stay with the process: `--input-type` of a `node -e` run, and
+    // `--jitless`, a V8 flag that holds for every thread of the process anyway (the threads
+    // then mine with the JS kernel, WebAssembly being absent). The rest (profiling, limits) carry over.
+    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type') && a !== '--jitless');
     const PiscinaPool = loadPiscina();
     this.#piscina = new PiscinaPool<SearchTask, WorkerReply>({
       filename: WORKER,

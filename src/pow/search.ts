@@ -5,7 +5,10 @@
 // flag and a hash counter (SharedArrayBuffer). The search returns the moment any thread
 // finds a nonce: threads still starting see the raised flag and return at once, unawaited;
 // threads that were hashing stop within one slice and are awaited, so their counts are in
-// the result and none is still hashing once the promise settles. A pool is anything that
+// the result and none is still hashing once the promise settles. Without shared memory a
+// task sees the flag only between its runs, so every task launched is awaited. A pool thread
+// that cannot start (its worker blocked, its script missing) leaves the calling thread to
+// search alone, and the outcome says why (poolFailure). A pool is anything that
 // runs a SearchTask on some thread: worker threads in Node (pool.node.ts), Web Workers in
 // browsers (pool.web.ts); a pool that shares no memory marks a task's start itself.
 
@@ -27,6 +30,12 @@ export interface MinerPool {
    * joins a short search only once the calling thread was expected to be done alone.
    */
   readonly started?: boolean;
+  /**
+   * False when the pool's tasks do not share the search's memory (a page that is not
+   * cross-origin isolated): a task then sees the stop flag only between its short runs, and
+   * the search waits for every task it launched, so the figures it returns are final.
+   */
+  readonly shared?: boolean;
 }
 
 export interface MiningProgress {
@@ -80,6 +89,11 @@ export interface SearchOutcome {
   byKernel: Partial<Record<KernelName, number>>;
   /** Hashes done on the calling thread (included in `hashes`). */
   callingThreadHashes: number;
+  /**
+   * Why the pool's threads did not mine, when they failed to start (workers blocked or
+   * unavailable) and the calling thread searched alone instead.
+   */
+  poolFailure?: string;
 }
 
 const NONCE_LIMIT = 1n << 64n;
@@ -174,6 +188,11 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   let launching = true;
   let returned = 0;
   let localRunning = false;
+  // Pool threads that failed to start while the calling thread searched: it carries on alone.
+  let failedThreads = 0;
+  let poolFailure: string | undefined;
+  // Without shared memory a task hashes a whole run before it sees the flag: wait for all.
+  const waitForAll = pool.shared === false || Shared === ArrayBuffer;
   const tally: CallingThreadTally = { hashes: 0, busyMs: 0, byKernel: {} };
 
   let settle!: () => void;
@@ -190,7 +209,8 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
       runOnPool(rest);
       return;
     }
-    if (allDone || (stopped && !localRunning && returned >= Atomics.load(flags, 1))) settle();
+    const hashingReturned = returned >= (waitForAll ? launched : Atomics.load(flags, 1));
+    if (allDone || (stopped && !localRunning && hashingReturned)) settle();
   };
   const onAbort = () => {
     Atomics.compareExchange(flags, 0, RUNNING, ABORTED);
@@ -202,7 +222,7 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   const localTask = local ? taskFor(0) : undefined;
   if (local && localTask) {
     localRunning = true;
-    const handOver = () => launched > 0 && Atomics.load(flags, 1) >= launched;
+    const handOver = () => launched > failedThreads && Atomics.load(flags, 1) >= launched - failedThreads;
     searchOnCallingThread(local, localTask, handOver, tally).then(
       (nonce) => {
         if (nonce !== null && found === null) found = nonce;
@@ -244,8 +264,13 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
       },
       (err: unknown) => {
         returned++;
-        failure ??= err;
-        Atomics.compareExchange(flags, 0, RUNNING, ABORTED);
+        if (localRunning && threadDidNotStart(err)) {
+          failedThreads++;
+          poolFailure ??= err instanceof TpkitError ? `${err.message}${err.details ? `: ${err.details}` : ''}` : String(err);
+        } else {
+          failure ??= err;
+          Atomics.compareExchange(flags, 0, RUNNING, ABORTED);
+        }
         check();
       },
     );
@@ -270,8 +295,10 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
       details: `searched ${Number(Atomics.load(done, 0))} nonces at difficulty ${difficulty}`,
     });
   }
+  // A copy: a thread still starting returns later, and the figures returned must not change.
+  const totals: Partial<Record<KernelName, number>> = { ...byKernel };
   for (const [name, count] of Object.entries(tally.byKernel) as [KernelName, number][]) {
-    byKernel[name] = (byKernel[name] ?? 0) + count;
+    totals[name] = (totals[name] ?? 0) + count;
   }
   report();
   const elapsedMs = performance.now() - began;
@@ -281,7 +308,13 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
     hashes: Number(Atomics.load(done, 0)),
     elapsedMs,
     searchMs: busiestMs > 0 ? Math.min(busiestMs, elapsedMs) : elapsedMs,
-    byKernel,
+    byKernel: totals,
     callingThreadHashes: tally.hashes,
+    ...(poolFailure !== undefined ? { poolFailure } : {}),
   };
+}
+
+/** A pool thread that could not start (its script, worker or kernels did not load), not a search that went wrong. */
+function threadDidNotStart(err: unknown): boolean {
+  return err instanceof TpkitError && err.code === 'WASM_UNAVAILABLE';
 }

@@ -1,0 +1,38 @@
+// Why WebAssembly does not run in this thread, in words a user can act on: missing from the
+// engine (Node --jitless, a browser with WebAssembly turned off, iOS Lockdown Mode), or
+// refused by the page's Content Security Policy (script-src without 'wasm-unsafe-eval'),
+// whose directive the engines name in the error they throw.
+
+import { wasmRefusal } from './kernel.js';
+
+export interface WasmRefusalInfo {
+  /** 'missing': no WebAssembly global; 'csp': a Content Security Policy refused the compile; 'compile': another compile failure. */
+  cause: 'missing' | 'csp' | 'compile';
+  /** The engine's own message. */
+  message: string;
+  /** The CSP directive at fault, when the engine named it (Chromium, WebKit) or a securitypolicyviolation event did. */
+  directive?: string;
+  /** What to do about it. */
+  fix: string;
+}
+
+const CSP_MESSAGE = /content security policy|\bCSP\b|unsafe-eval/i;
+
+/** A compile error read as a refusal: its cause, and the directive named in its message if any. */
+export function describeRefusal(error: unknown, present: boolean): WasmRefusalInfo {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!present) {
+    return { cause: 'missing', message, fix: 'mining uses the JS kernel; for full speed run where WebAssembly is enabled (not Node --jitless, not a browser with WebAssembly turned off)' };
+  }
+  if (CSP_MESSAGE.test(message)) {
+    const directive = /directive:?\s*"([^"]+)"/i.exec(message)?.[1];
+    return { cause: 'csp', message, directive, fix: "add 'wasm-unsafe-eval' to the page's script-src (a Manifest V3 extension: to content_security_policy.extension_pages)" };
+  }
+  return { cause: 'compile', message, fix: 'mining uses the JS kernel' };
+}
+
+/** Why this thread cannot run WebAssembly, or null when it can. */
+export function wasmRefusalInfo(): WasmRefusalInfo | null {
+  const refused = wasmRefusal();
+  return refused ? describeRefusal(refused.error, typeof WebAssembly === 'object' && WebAssembly !== null) : null;
+}
