@@ -256,6 +256,8 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
       (result) => {
         returned++;
         if (result.nonce !== null && found === null) found = result.nonce;
+        // A pool of the caller's own may not raise the flag itself: the other threads must stop.
+        if (result.nonce !== null) Atomics.compareExchange(flags, 0, RUNNING, SOLVED);
         busiestMs = Math.max(busiestMs, result.busyMs ?? 0);
         for (const [name, count] of Object.entries(result.byKernel) as [KernelName, number][]) {
           byKernel[name] = (byKernel[name] ?? 0) + count;
