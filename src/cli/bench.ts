@@ -5,7 +5,7 @@
 //    -evp sha512 -bytes 80` (when openssl is installed), a node:crypto loop, an
 //    @noble/hashes loop, and tpkit's own kernels (WASM hybrid, two-lane SIMD, scalar, JS)
 //    mining an 80-byte body. Each is printed as a ratio to openssl (else node:crypto).
-// 2. First proof: fresh processes, each mining one register proof at --first-difficulty
+// 2. First proof: fresh processes (tpkit/mine, the root by import and by require), each mining one register proof at --first-difficulty
 //    (default 16) with the documented defaults, exec to nonce, median and p90 over
 //    --first-proofs bodies (default 10), beside a plain node:crypto loop in fresh processes
 //    on the same bodies in the same run (bench-first-proof.ts).
@@ -429,7 +429,7 @@ export async function run(argv: string[]): Promise<number> {
     rows: [],
   };
 
-  const steps = (values['no-baselines'] ? 0 : 6 * rounds) + 4 * firstProofs + threadCounts.length * (1 + difficulties.length * repeats) + (threadCounts.includes(1) ? 0 : 1);
+  const steps = (values['no-baselines'] ? 0 : 6 * rounds) + 5 * firstProofs + threadCounts.length * (1 + difficulties.length * repeats) + (threadCounts.includes(1) ? 0 : 1);
   const progress = new Progress({ label: 'bench', total: steps });
   try {
     if (!values['no-baselines']) report.baselines = measureBaselines(durationMs, rounds, progress);
