@@ -4,6 +4,7 @@
 
 import { ArgumentError } from '../errors.js';
 import { loadWasm, loadWasmSync, simdSupported, wasmUsable, type WasmFlavor, type WasmModule } from '../wasm/kernel.js';
+import { isJavaScriptCore } from './engine.js';
 import { createJsKernel } from './kernel-js.js';
 import { KERNEL_NAMES, type KernelName, type MiningKernel } from './kernel-types.js';
 
@@ -20,8 +21,9 @@ export function distrustSimd(): void {
 export function availableKernels(): KernelName[] {
   const names: KernelName[] = [];
   if (wasmUsable()) {
-    if (simdSupported() && !simdDistrusted) names.push('hybrid', 'simd');
-    names.push('scalar');
+    const simd: KernelName[] = simdSupported() && !simdDistrusted ? ['hybrid', 'simd'] : [];
+    // JavaScriptCore runs the scalar kernel fastest (engine.ts): 'auto' starts with it there.
+    names.push(...(isJavaScriptCore() ? ['scalar' as const, ...simd] : [...simd, 'scalar' as const]));
   }
   names.push('js');
   return names;
