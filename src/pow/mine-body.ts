@@ -85,6 +85,8 @@ export async function mineBody(body: Uint8Array, options: MineOptions): Promise<
     progressIntervalMs: options.progressIntervalMs,
     startNonce: options.startNonce,
     callingThread: options.callingThread,
+    // The default pool's workers may be blocked here: then the calling thread mines alone.
+    carryOnWithoutPool: options.pool === undefined,
   });
   const mined = body.slice();
   new DataView(mined.buffer).setBigUint64(mined.length - 8, outcome.nonce);

@@ -21,7 +21,6 @@ export function createInlineMinerPool(reason = 'no workers in this environment')
   return {
     threads: 1,
     started: true,
-    shared: true,
     reason,
     async run(task: SearchTask): Promise<SearchTaskResult> {
       const state = await states(task.kernel);

@@ -162,8 +162,14 @@ async function runInSteps(worker: MinerWorker, task: SearchTask): Promise<Search
     const took = performance.now() - began;
     if (!started) {
       // A search that stopped while this worker was starting did not wait for it (it was not
-      // counted in control[1]) and may have settled: its result is no longer this run's to add to.
-      if (Atomics.load(stop, 0) !== RUNNING) break;
+      // counted in control[1]) and may have settled: its result is no longer this run's to add
+      // to. It counts itself now, as it returns: the search waits until as many tasks have
+      // returned as have counted themselves, and a task returning uncounted would let it
+      // settle while a worker that did count itself still hashes.
+      if (Atomics.load(stop, 0) !== RUNNING) {
+        if (stop.length > 1) Atomics.add(stop, 1, 1);
+        break;
+      }
       // The first run back means this worker hashes: the search counts it so the page's
       // thread can hand over to the workers.
       if (stop.length > 1) Atomics.add(stop, 1, 1);

@@ -5,9 +5,10 @@
 // flag and a hash counter (SharedArrayBuffer). The search returns the moment any thread
 // finds a nonce: threads still starting see the raised flag and return at once, unawaited;
 // threads that were hashing stop within one slice and are awaited, so their counts are in
-// the result and none is still hashing once the promise settles. Without shared memory a
-// task sees the flag only between its runs, so every task launched is awaited. A pool thread
-// that cannot start (its worker blocked, its script missing) leaves the calling thread to
+// the result and none is still hashing once the promise settles; so every task that returns
+// must have counted itself in control[1], even one that never hashed. The figures returned
+// are a copy: a task that returns later changes nothing. With `carryOnWithoutPool`, a pool
+// thread that cannot start (its worker blocked or absent) leaves the calling thread to
 // search alone, and the outcome says why (poolFailure). A pool is anything that
 // runs a SearchTask on some thread: worker threads in Node (pool.node.ts), Web Workers in
 // browsers (pool.web.ts); a pool that shares no memory marks a task's start itself.
@@ -30,12 +31,6 @@ export interface MinerPool {
    * joins a short search only once the calling thread was expected to be done alone.
    */
   readonly started?: boolean;
-  /**
-   * False when the pool's tasks do not share the search's memory (a page that is not
-   * cross-origin isolated): a task then sees the stop flag only between its short runs, and
-   * the search waits for every task it launched, so the figures it returns are final.
-   */
-  readonly shared?: boolean;
 }
 
 export interface MiningProgress {
@@ -74,6 +69,12 @@ export interface SearchOptions {
   startNonce?: bigint;
   /** Nonces per range, one range per thread (default 2^56). */
   rangePerThread?: bigint;
+  /**
+   * When the pool's threads cannot start (workers blocked or absent), let the calling thread
+   * finish the search alone instead of failing (default false; mineBody sets it for the
+   * default pool). The outcome's poolFailure says what failed.
+   */
+  carryOnWithoutPool?: boolean;
 }
 
 export interface SearchOutcome {
@@ -191,8 +192,6 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   // Pool threads that failed to start while the calling thread searched: it carries on alone.
   let failedThreads = 0;
   let poolFailure: string | undefined;
-  // Without shared memory a task hashes a whole run before it sees the flag: wait for all.
-  const waitForAll = pool.shared === false || Shared === ArrayBuffer;
   const tally: CallingThreadTally = { hashes: 0, busyMs: 0, byKernel: {} };
 
   let settle!: () => void;
@@ -209,8 +208,7 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
       runOnPool(rest);
       return;
     }
-    const hashingReturned = returned >= (waitForAll ? launched : Atomics.load(flags, 1));
-    if (allDone || (stopped && !localRunning && hashingReturned)) settle();
+    if (allDone || (stopped && !localRunning && returned >= Atomics.load(flags, 1))) settle();
   };
   const onAbort = () => {
     Atomics.compareExchange(flags, 0, RUNNING, ABORTED);
@@ -266,7 +264,7 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
       },
       (err: unknown) => {
         returned++;
-        if (localRunning && threadDidNotStart(err)) {
+        if (options.carryOnWithoutPool && localRunning && threadDidNotStart(err)) {
           failedThreads++;
           poolFailure ??= err instanceof TpkitError ? `${err.message}${err.details ? `: ${err.details}` : ''}` : String(err);
         } else {
