@@ -22,13 +22,13 @@ const CSP_MESSAGE = /content security policy|\bCSP\b|unsafe-eval/i;
 export function describeRefusal(error: unknown, present: boolean): WasmRefusalInfo {
   const message = error instanceof Error ? error.message : String(error);
   if (!present) {
-    return { cause: 'missing', message, fix: 'mining uses the JS kernel; for full speed run where WebAssembly is enabled (not Node --jitless, not a browser with WebAssembly turned off)' };
+    return { cause: 'missing', message, fix: 'for full speed, run where WebAssembly is enabled (not Node --jitless, not a browser with WebAssembly turned off)' };
   }
   if (CSP_MESSAGE.test(message)) {
     const directive = /directive:?\s*"([^"]+)"/i.exec(message)?.[1];
     return { cause: 'csp', message, directive, fix: "add 'wasm-unsafe-eval' to the page's script-src (a Manifest V3 extension: to content_security_policy.extension_pages)" };
   }
-  return { cause: 'compile', message, fix: 'mining uses the JS kernel' };
+  return { cause: 'compile', message, fix: 'report the message: this engine should compile the kernels' };
 }
 
 /** Why this thread cannot run WebAssembly, or null when it can. */
