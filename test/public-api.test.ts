@@ -25,7 +25,7 @@ const CORE = [
   'BSIG_TAG', 'bsigTagName', 'decodeBsig', 'encodeBsig', 'bsigDigest', 'signBsig', 'verifyBsig', 'verifyDecodedBsig', 'addSignature', 'signTx', 'verifyTx',
   // proof of work
   'leadingZeroBits', 'powBits', 'estimateMining', 'hashesForProbability', 'calibrate', 'availableKernels', 'createKernel', 'loadKernel', 'KERNEL_NAMES', 'mineBody', 'mineRegister', 'warmMiner',
-  'minerSupport', 'createInlineMinerPool',
+  'minerSupport',
   // client
   'createClient', 'ApiError', 'NetworkError', 'TimeoutError', 'TxFailedError', 'UnknownTxError', 'feeRates', 'chooseFeeCurrency', 'autoFee', 'registerWallet', 'transfer',
 ];
@@ -61,7 +61,7 @@ test('tpkit/browser/keys (tpkit-keys.js) exports exactly the keys of the officia
 
 const MINE = [
   'ERROR_CODES', 'TpkitError', 'ArgumentError', 'DecodeError', 'ValidationError', 'CryptoError', 'AbortError',
-  'leadingZeroBits', 'powBits', 'estimateMining', 'hashesForProbability', 'mineBody', 'mineRegister', 'warmMiner', 'minerSupport', 'createInlineMinerPool', ...NODE_ONLY,
+  'leadingZeroBits', 'powBits', 'estimateMining', 'hashesForProbability', 'mineBody', 'mineRegister', 'warmMiner', 'minerSupport', ...NODE_ONLY,
 ];
 
 test('tpkit/mine: its modules reach no signing, curve or client code', async () => {

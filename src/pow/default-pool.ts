@@ -3,11 +3,13 @@
 // pool.node.js with a module that is never reached, so no Node code ships to browsers.
 // Where that pool cannot be made (no Worker), the calling thread mines alone (pool.inline.ts).
 
-import { createInlineMinerPool, type InlineMinerPool } from './pool.inline.js';
+import { searchOnCallingThread } from './calling-thread.js';
+import type { InlineMinerPool } from './pool.inline.js';
 import type { MinerPool } from './search.js';
+import { createStateCache } from './task-runner.js';
 
 let factory: (() => MinerPool) | undefined;
-let inline: InlineMinerPool | undefined;
+let inline: Promise<InlineMinerPool> | undefined;
 
 export function setDefaultMinerPool(make: () => MinerPool): void {
   factory = make;
@@ -19,8 +21,7 @@ export async function defaultMinerPool(): Promise<MinerPool> {
       return factory();
     } catch (err) {
       // No workers here (a Manifest V3 service worker, some webviews): mine on this thread.
-      inline ??= createInlineMinerPool(err instanceof Error ? err.message : String(err));
-      return inline;
+      return (inline ??= import('./pool.inline.js').then((m) => m.createInlineMinerPool((err as Error).message, [searchOnCallingThread, createStateCache])));
     }
   }
   const node = await import('./pool.node.js');

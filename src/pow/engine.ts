@@ -1,14 +1,14 @@
 // Which JavaScript engine runs this thread, where the miner's choices depend on it. On
 // JavaScriptCore (Bun, Safari and every WebKit browser, iOS webviews) the scalar kernel is
-// the fastest: JSC runs the SIMD binary's kernels at 0.3 - 0.7 times V8's rate, the scalar one
-// at about V8's (docs/guide/miner-support.md), so 'auto' starts there instead of on 'hybrid'.
+// the fastest: JSC runs the SIMD binary's kernels at 0.25 - 0.78 times V8's rate, the scalar
+// one at 0.7 - 0.97 (docs/perf/2026-11-25-miner-everywhere.md), so 'auto' starts there
+// instead of on 'hybrid'.
 
 /**
- * True on JavaScriptCore: Bun says so; elsewhere JSC is the engine whose Error objects carry a
- * numeric `line` (V8 and SpiderMonkey have none), which holds for every WebKit embedder
- * whatever its user agent claims.
+ * True on JavaScriptCore: the engine whose Error objects carry a numeric `line` (V8 and
+ * SpiderMonkey have none), which holds for Bun and every WebKit embedder whatever its user
+ * agent claims.
  */
 export function isJavaScriptCore(): boolean {
-  if (typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined') return true;
   return typeof (new Error() as { line?: unknown }).line === 'number';
 }

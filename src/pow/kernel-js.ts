@@ -1,9 +1,9 @@
 // The pure-JS mining kernel, for engines without WebAssembly: same contract as the WASM
 // ones (kernel.ts). It hashes the whole body per nonce with @noble/hashes, so it is
-// about a tenth of their speed; its value is that it is obviously right. Where the runtime
-// hands out node:crypto synchronously (process.getBuiltinModule: Node 20.16+, which is
-// where a JS kernel runs when Node has no WebAssembly, under --jitless) it hashes with that
-// instead: native code that --jitless does not slow, about 30 times @noble/hashes there.
+// about a tenth of their speed; its value is that it is obviously right. Node's pool
+// (pool.node.ts, and its threads) hands it node:crypto's SHA-512 instead (useNativeSha512):
+// native code that --jitless does not slow, about 17 times @noble/hashes there, which is
+// where a JS kernel runs in Node (WebAssembly is absent under --jitless).
 
 import { sha512 } from '@noble/hashes/sha2.js';
 import { ArgumentError } from '../errors.js';
@@ -12,22 +12,17 @@ import type { MiningKernel } from './kernel-types.js';
 
 const U64_MAX = (1n << 64n) - 1n;
 
-type Sha512 = (data: Uint8Array) => Uint8Array;
-interface NodeCrypto {
-  createHash(name: 'sha512'): { update(data: Uint8Array): { digest(): Uint8Array } };
-}
+let nativeSha512: ((data: Uint8Array) => Uint8Array) | undefined;
 
-/** node:crypto's SHA-512 where the runtime hands the module out synchronously, else @noble/hashes. */
-function pickSha512(): Sha512 {
-  const getBuiltin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
-  const crypto = typeof getBuiltin === 'function' ? (getBuiltin('node:crypto') as NodeCrypto | undefined) : undefined;
-  return crypto ? (data) => crypto.createHash('sha512').update(data).digest() : sha512;
+/** A native SHA-512 for the kernels made from now on in this thread (Node's node:crypto). */
+export function useNativeSha512(hash: (data: Uint8Array) => Uint8Array): void {
+  nativeSha512 = hash;
 }
 
 export function createJsKernel(): MiningKernel {
   let body: Uint8Array | undefined;
   let view: DataView | undefined;
-  const hash = pickSha512();
+  const hash = nativeSha512 ?? sha512;
   return {
     name: 'js',
     lanes: 1,

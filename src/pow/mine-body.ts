@@ -10,7 +10,7 @@ import { defaultMinerPool } from './default-pool.js';
 import { callingThreadState } from './calling-thread.js';
 import { checkKernelChoice, type KernelName } from './kernel.js';
 import { searchNonce, type MinerPool, type MiningProgress } from './search.js';
-import { wasmRefusalInfo } from '../wasm/refusal.js';
+import { wasmAvailable, wasmRefusal } from '../wasm/kernel.js';
 
 export interface MineOptions {
   difficulty: number;
@@ -108,21 +108,13 @@ export async function mineBody(body: Uint8Array, options: MineOptions): Promise<
     kernel: ran,
     byKernel: outcome.byKernel,
     callingThreadHashes: outcome.callingThreadHashes,
-    kernelReason: kernelReason(kernel, ran),
-    ...(outcome.poolFailure !== undefined ? { poolFailure: outcome.poolFailure } : {}),
+    kernelReason: await kernelReason(kernel, ran),
+    poolFailure: outcome.poolFailure,
   };
 }
 
-/** Why a search's main kernel was the one that ran. */
-export function kernelReason(choice: KernelName | 'auto', ran: KernelName): string {
-  if (choice !== 'auto') return `kernel '${choice}' was asked for`;
-  if (ran !== 'js') return `the fastest WebAssembly kernel measured on this engine ('auto')`;
-  const refusal = wasmRefusalInfo();
-  if (!refusal) return 'the JS kernel: the miner threads could not run WebAssembly';
-  const what = refusal.cause === 'missing'
-    ? 'WebAssembly is not available in this engine'
-    : refusal.cause === 'csp'
-      ? `WebAssembly is refused by the Content Security Policy${refusal.directive ? ` (${refusal.directive})` : ''}`
-      : `WebAssembly failed to compile (${refusal.message})`;
-  return `the JS fallback: ${what}; ${refusal.fix}`;
+/** Why a search's main kernel was the one that ran (its words are in a module loaded on first use). */
+export async function kernelReason(choice: KernelName | 'auto', ran: KernelName): Promise<string> {
+  const refusal = await import('../wasm/refusal.js');
+  return refusal.kernelReason(choice, ran, wasmRefusal(), wasmAvailable());
 }

@@ -15,6 +15,10 @@ import type { MinerPool } from './search.js';
 import type { SearchTask, SearchTaskResult } from './search-task.js';
 import type { WorkerReply } from './worker.js';
 import { warmPool } from './warm-pool.js';
+import { useNodeSha512 } from './native-sha512.js';
+
+// The JS kernel of this thread hashes with node:crypto (native-sha512.ts).
+useNodeSha512();
 
 /** A CommonJS entry, so piscina never require()s the ES module (see worker-entry.cts). */
 const WORKER = new URL('./worker-entry.cjs', import.meta.url).href;

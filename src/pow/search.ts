@@ -264,9 +264,10 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
       },
       (err: unknown) => {
         returned++;
-        if (options.carryOnWithoutPool && localRunning && threadDidNotStart(err)) {
+        // A thread that could not start (its script, worker or kernels did not load), not a search gone wrong.
+        if (options.carryOnWithoutPool && localRunning && err instanceof TpkitError && err.code === 'WASM_UNAVAILABLE') {
           failedThreads++;
-          poolFailure ??= err instanceof TpkitError ? `${err.message}${err.details ? `: ${err.details}` : ''}` : String(err);
+          poolFailure ??= `${err.message}: ${err.details}`;
         } else {
           failure ??= err;
           Atomics.compareExchange(flags, 0, RUNNING, ABORTED);
@@ -310,11 +311,6 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
     searchMs: busiestMs > 0 ? Math.min(busiestMs, elapsedMs) : elapsedMs,
     byKernel: totals,
     callingThreadHashes: tally.hashes,
-    ...(poolFailure !== undefined ? { poolFailure } : {}),
+    poolFailure,
   };
-}
-
-/** A pool thread that could not start (its script, worker or kernels did not load), not a search that went wrong. */
-function threadDidNotStart(err: unknown): boolean {
-  return err instanceof TpkitError && err.code === 'WASM_UNAVAILABLE';
 }

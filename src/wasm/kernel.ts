@@ -58,7 +58,7 @@ let refusal: { error: unknown } | null | undefined;
 export function wasmRefusal(): { error: unknown } | null {
   if (refusal === undefined) {
     if (!wasmAvailable()) {
-      refusal = { error: new Error('WebAssembly is not defined in this engine') };
+      refusal = { error: new Error('no WebAssembly here') };
     } else {
       try {
         new WebAssembly.Instance(new WebAssembly.Module(EMPTY_MODULE), {});

@@ -1,9 +1,9 @@
 // Why WebAssembly does not run in this thread, in words a user can act on: missing from the
 // engine (Node --jitless, a browser with WebAssembly turned off, iOS Lockdown Mode), or
 // refused by the page's Content Security Policy (script-src without 'wasm-unsafe-eval'),
-// whose directive the engines name in the error they throw.
-
-import { wasmRefusal } from './kernel.js';
+// whose directive the engines name in the error they throw. It imports nothing, and is
+// loaded only where WebAssembly is refused or a diagnosis is asked for (the browser build
+// makes it a chunk of its own).
 
 export interface WasmRefusalInfo {
   /** 'missing': no WebAssembly global; 'csp': a Content Security Policy refused the compile; 'compile': another compile failure. */
@@ -18,7 +18,7 @@ export interface WasmRefusalInfo {
 
 const CSP_MESSAGE = /content security policy|\bCSP\b|unsafe-eval/i;
 
-/** A compile error read as a refusal: its cause, and the directive named in its message if any. */
+/** A compile error (wasm/kernel.ts wasmRefusal) read as a refusal: its cause, and the directive named in its message if any. */
 export function describeRefusal(error: unknown, present: boolean): WasmRefusalInfo {
   const message = error instanceof Error ? error.message : String(error);
   if (!present) {
@@ -31,8 +31,23 @@ export function describeRefusal(error: unknown, present: boolean): WasmRefusalIn
   return { cause: 'compile', message, fix: 'report the message: this engine should compile the kernels' };
 }
 
-/** Why this thread cannot run WebAssembly, or null when it can. */
-export function wasmRefusalInfo(): WasmRefusalInfo | null {
-  const refused = wasmRefusal();
-  return refused ? describeRefusal(refused.error, typeof WebAssembly === 'object' && WebAssembly !== null) : null;
+/**
+ * Why a search's main kernel was the one that ran: asked for, the fastest measured, or the
+ * JS fallback and what refused WebAssembly (`refused`: wasm/kernel.ts wasmRefusal()).
+ */
+export function kernelReason(choice: string, ran: string, refused: { error: unknown } | null, present: boolean): string {
+  if (choice !== 'auto') return `kernel '${choice}' was asked for`;
+  if (ran !== 'js') return `the fastest WebAssembly kernel measured on this engine ('auto')`;
+  if (!refused) return 'the JS kernel: the miner threads could not run WebAssembly';
+  return fallbackReason(describeRefusal(refused.error, present));
+}
+
+/** Why the JS kernel ran instead of a WebAssembly one. */
+function fallbackReason(refusal: WasmRefusalInfo): string {
+  const what = refusal.cause === 'missing'
+    ? 'WebAssembly is not available in this engine'
+    : refusal.cause === 'csp'
+      ? `WebAssembly is refused by the Content Security Policy${refusal.directive ? ` (${refusal.directive})` : ''}`
+      : `WebAssembly failed to compile (${refusal.message})`;
+  return `the JS fallback: ${what}; ${refusal.fix}`;
 }

@@ -50,7 +50,7 @@ interface PageMined {
   poolFailure?: string;
 }
 
-/** minerSupport() and one proof on the page, with the default pool or the calling thread alone. */
+/** minerSupport() and one proof on the page, with the default pool or the calling thread alone (a pool that never starts). */
 function onPage(page: Page, difficulty: number, inline: boolean, kernel: 'auto' | 'js' = 'auto'): Promise<{ support: MinerSupport; mined: PageMined }> {
   return page.evaluate(
     async ({ url, difficulty, inline, kernel }) => {
@@ -58,7 +58,7 @@ function onPage(page: Page, difficulty: number, inline: boolean, kernel: 'auto' 
       const support = await tpkit.minerSupport({ difficulty, measureMs: 150, workerTimeoutMs: 5000 });
       const key = new Uint8Array(33).fill(3);
       key[0] = 2;
-      const pool = inline ? tpkit.createInlineMinerPool() : undefined;
+      const pool = inline ? { threads: 1, run: () => new Promise<never>(() => {}) } : undefined;
       const r = await tpkit.mineRegister({ publicKeys: [key], timestamp: 1, difficulty, pool, kernel });
       const mined = { body: tpkit.bytesToHex(r.body), kernel: r.kernel, kernelReason: r.kernelReason, hashes: r.hashes, callingThreadHashes: r.callingThreadHashes, poolFailure: r.poolFailure };
       // Infinity does not survive the trip out of the page.

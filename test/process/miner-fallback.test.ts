@@ -23,7 +23,8 @@ const key = new Uint8Array(33).fill(2);
 const onThreads = await tpkit.mineRegister({ publicKeys: [key], timestamp: 1, difficulty: 10, callingThread: false });
 let progressRate = 0;
 const defaults = await tpkit.mineRegister({ publicKeys: [key], timestamp: 2, difficulty: 10, onProgress: (p) => (progressRate = p.hashRate), progressIntervalMs: 10 });
-const inline = await tpkit.mineRegister({ publicKeys: [key], timestamp: 3, difficulty: 8, pool: tpkit.createInlineMinerPool() });
+// A pool that never starts: the calling thread alone.
+const inline = await tpkit.mineRegister({ publicKeys: [key], timestamp: 3, difficulty: 8, pool: { threads: 1, run: () => new Promise(() => {}) } });
 const { adoptWasmModules } = await import(${JSON.stringify(WASM_KERNEL)});
 adoptWasmModules({ scalar: {} });
 const hex = (b) => Buffer.from(b).toString('hex');
