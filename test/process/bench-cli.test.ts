@@ -22,16 +22,20 @@ test('--json: first proofs per contender, efficiency without a one-thread row, e
   assert.is(first.bodies, 2);
   assert.is(first.bareNode.samplesMs.length, 2);
   const names = first.contenders.map((c: { name: string }) => c.name);
-  assert.ok(names[0].includes('tpkit/mine') && names[1].includes("'tpkit'") && names[2].includes('node:crypto'), names.join(' | '));
+  assert.ok(names[0].includes('tpkit/mine') && names[1].includes("'tpkit'") && names[2].includes("require('tpkit')") && names[3].includes('node:crypto'), names.join(' | '));
   for (const c of first.contenders) {
     assert.is(c.samplesMs.length, 2);
     assert.ok(c.samplesMs.every((ms: number) => ms > 0) && c.medianMs > 0 && c.p90Ms >= c.medianMs, c.name);
     assert.is(typeof c.ratio, 'number');
     assert.is(typeof c.pairedRatio, 'number');
   }
-  for (const c of first.contenders.slice(0, 2)) assert.ok(c.importMedianMs > 0 && c.mineMedianMs > 0, c.name);
-  assert.is(first.contenders[2].ratio, 1);
-  assert.is(first.contenders[2].pairedRatio, 1);
+  for (const c of first.contenders.slice(0, 3)) assert.ok(c.importMedianMs > 0 && c.mineMedianMs > 0, c.name);
+  assert.is(first.contenders[3].ratio, 1);
+  assert.is(first.contenders[3].pairedRatio, 1);
+  // What the environment offers the miner, first in the report.
+  assert.is(report.support.webAssembly.usable, true);
+  assert.is(report.support.expected.difficulty, 8);
+  assert.ok(report.support.hashRate > 0);
   // Only two threads asked for: efficiency is still a number, against a one-thread measurement.
   assert.is(report.throughput.length, 1);
   const [t] = report.throughput;
