@@ -114,11 +114,11 @@ test('tpkit/mine as published is one file (pow/mine-standalone.js) that shares t
 });
 
 test('tpkit as published is one file that shares the error classes and loads its heavy dependencies on first use', async () => {
-  const url = new URL('../src/index.js', import.meta.url);
+  const url = new URL('../../src/index.js', import.meta.url);
   const source = readFileSync(fileURLToPath(url), 'utf8');
   const imports = [...source.matchAll(/(?:^|[;}])\s*(?:import|export)\s*(?:[^'";]*?from\s*)?"([^"]+)"/gm)].map((m) => m[1]);
   assert.equal([...new Set(imports.filter((spec) => !spec.startsWith('node:')))], ['./errors.js'], 'only the error classes stay outside');
-  const errors = await import('../src/errors.js');
+  const errors = await import('../../src/errors.js');
   const root = await import(url.href);
   assert.is(root.TpkitError, errors.TpkitError, 'one TpkitError class');
   // A fresh process: importing evaluates no curve, cipher or BIP code; the first call that needs one loads it.
