@@ -16,6 +16,12 @@ Options:
 
 Exit status: 0 for a valid address, 1 for an invalid one (the reason is printed).`;
 
+/** What to do about an address that does not read: the command's own answer, so no pointer back to it. */
+function addressAdvice(code: string): string {
+  if (code === 'ADDRESS_CHECKSUM') return 'a character is mistyped or two are swapped: copy the address again from where it was shown.';
+  return 'copy the address again: a public one is 20 characters such as AA100000001677721780, a private one 18 hex digits, or 0x and 16 hex digits.';
+}
+
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('address', {
     args: argv,
@@ -33,7 +39,7 @@ export async function run(argv: string[]): Promise<number> {
   } catch (err) {
     // An invalid address is this command's answer, not a usage error.
     if (!(err instanceof TpkitError)) throw err;
-    console.error(`tpkit address: ${err.message} [${err.code}]`);
+    console.error(`tpkit address: ${err.message} [${err.code}]\n  ${addressAdvice(err.code)}`);
     return 1;
   }
   const parts = addressParts(bytes);

@@ -56,11 +56,14 @@ export function run(argv: string[]): Promise<number> {
         details: 'use it with `tpkit send --key`, or pass --force to register the key again',
       });
     }
+    // The node is asked before the passphrase: scrypt's seconds are wasted on a node that is down.
+    const client = clientFrom(values);
+    client.checkTransport();
+    const chain = (await client.nodeStatus({ signal: interruptSignal() })).chain;
     // The miner starts and warms up while the passphrase is typed and derived (scrypt runs
     // on libuv's threads), so mining starts at full speed. A failure here shows when mining.
     void warmMiner().catch(() => undefined);
     const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
-    const client = clientFrom(values);
     const bar = new Progress({ width: 10 });
     let stopSpinning = () => {};
     try {
@@ -95,7 +98,6 @@ export function run(argv: string[]): Promise<number> {
       });
       stopSpinning();
       bar.finish();
-      const chain = await client.nodeStatus().then((s) => s.chain, () => undefined);
       const saved = info.plain ? 'plain' : saveWallet(values.key, { address: result.address, chain, node: client.baseUrl.replace(/\/+$/, '') });
       if (info.address === result.address) console.error(`note: the node answered with the wallet this key already has, ${result.address}`);
       // The rate of the search itself: worker start-up is not mining.

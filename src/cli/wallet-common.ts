@@ -3,10 +3,12 @@
 // codes and to advice on what to do next.
 
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { createClient, type TpkitClient } from '../client/index.js';
 import { ArgumentError, TpkitError } from '../errors.js';
 import { nodeUrlFrom } from './node-url.js';
+import { promptHidden } from './hidden-prompt.js';
+
+export { promptHidden };
 import type { PassphraseSource } from './key-file.js';
 import type { Progress } from './progress.js';
 
@@ -55,29 +57,6 @@ export function reportUnknownTx(txid: string, json: boolean): number {
 /** JSON with bigints as decimal strings, so no script loses digits. */
 export function printJson(value: unknown): void {
   console.log(JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v), 2));
-}
-
-/** Reads a line from the terminal without echoing it (passphrases, imported keys). */
-export function promptHidden(question: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-    const output = rl as unknown as { _writeToOutput: (s: string) => void };
-    let asked = false;
-    output._writeToOutput = (s: string) => {
-      // Echo the question once, never the typed characters.
-      if (!asked) process.stderr.write(s);
-      asked = true;
-    };
-    rl.question(question, (answer) => {
-      rl.close();
-      process.stderr.write('\n');
-      resolve(answer);
-    });
-    rl.on('SIGINT', () => {
-      rl.close();
-      reject(new TpkitError('ABORTED', 'Operation aborted', { details: 'passphrase prompt interrupted' }));
-    });
-  });
 }
 
 /** The passphrase: --passphrase-file, else $TPKIT_PASSPHRASE, else a prompt on a terminal. */
@@ -153,12 +132,21 @@ export function keepSpinning(bar: Progress, text?: string): () => void {
   return () => clearInterval(timer);
 }
 
-const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
-  NETWORK_ERROR: (err) =>
-    /answers plain HTTP, not TLS/.test(err.details ?? '')
-      ? 'the node runs, without TLS: give its URL with http:// (`tpkit node` serves HTTPS only with --tls-cert or --tls-self-signed).'
-      : 'is `tpkit node` running? Pass --node URL or set TPKIT_NODE.',
-  TIMEOUT: () => 'the node is slow or not making blocks; check later with `tpkit status TXID`.',
+const ADVICE: Partial<Record<string, (err: TpkitError) => string | undefined>> = {
+  NETWORK_ERROR: (err) => {
+    const details = err.details ?? '';
+    if (/answers plain HTTP, not TLS/.test(details)) return 'the node runs, without TLS: give its URL with http:// (`tpkit node` serves HTTPS only with --tls-cert or --tls-self-signed).';
+    if (/certificate is not trusted/.test(details)) {
+      return 'the node runs, with a certificate this machine does not trust. For `tpkit node --tls-self-signed`, trust its development certificate: NODE_EXTRA_CA_CERTS=DATA_DIR/tls/dev-cert.pem (the path the node prints at start; DATA_DIR is its --data-dir, default .tpkit/node).';
+    }
+    return 'is `tpkit node` running? Pass --node URL or set TPKIT_NODE.';
+  },
+  TIMEOUT: (err) => {
+    const txid = (err as TpkitError & { txid?: string }).txid;
+    return txid ? `the node is slow or not making blocks; check later with \`tpkit status ${txid}\`.` : 'the node did not answer in time: it may be overloaded or stopped; try again, or check --node.';
+  },
+  BAD_RESPONSE: (err) =>
+    /is not a ThePower node/.test(err.message) ? 'check --node (or TPKIT_NODE): that URL is another server; `tpkit node` prints its URL when it starts.' : 'the node answered outside the API; check --node.',
   INSECURE_TRANSPORT: () => 'use an https:// node URL, or --allow-insecure on a network you trust.',
   KEYFILE_PASSPHRASE: () => 'check the passphrase (--passphrase-file or TPKIT_PASSPHRASE).',
   KEYFILE_INVALID: () => 'pass the file written by `tpkit keygen --out`.',
@@ -184,9 +172,15 @@ const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
     if (nodeError === 'TIMESTAMP_OUT_OF_WINDOW') return "this machine's clock is an hour or more away from the node's; set it right.";
     if (nodeError === 'WRONG_CHAIN') return 'the address belongs to another chain than this node.';
     if (nodeError === 'MEMPOOL_FULL') return 'the node is busy; try again in a few seconds.';
-    if (nodeError === 'DEV_API_DISABLED') return 'the node runs with --no-dev-api; restart it without that flag.';
-    if (nodeError === 'ROUTE_NOT_FOUND') return 'this node has no such endpoint (the faucet and accounts exist only on `tpkit node`).';
-    return 'the node refused the request.';
+    if (nodeError === 'DEV_API_DISABLED') return 'restart the node with its development API on: without --no-dev-api, and with --dev-api when it listens beyond this machine.';
+    if (nodeError === 'ROUTE_NOT_FOUND') return 'this node has no such endpoint (the faucet, accounts and test controls exist only on `tpkit node`).';
+    if (nodeError === 'SNAPSHOT_NOT_FOUND') return '`tpkit dev snapshot --list` shows the snapshots the node holds (a revert drops those taken after its target).';
+    if (nodeError === 'HOST_NOT_ALLOWED') return 'reach the node as 127.0.0.1 or localhost, or start it with --allow-host NAME.';
+    if (nodeError === 'NODE_INTERNAL') return "the node failed while handling it; the node's log says why.";
+    const request = (err as TpkitError & { request?: string }).request ?? '';
+    if (nodeError === 'BAD_REQUEST_PARAM' && request.includes('/api/dev/')) return '`tpkit dev --help` shows what each action takes.';
+    // Otherwise the node's own reason, in the message, is the whole story.
+    return undefined;
   },
   ADDRESS_INVALID: () => 'check the address; `tpkit address ADDR` explains one.',
   ADDRESS_CHECKSUM: () => 'a digit is mistyped; copy the address again.',

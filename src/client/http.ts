@@ -4,7 +4,7 @@
 
 import { AbortError, TpkitError } from '../errors.js';
 import { parseApiJson } from './api-json.js';
-import { ApiError, NetworkError, TimeoutError } from './client-errors.js';
+import { ApiError, NetworkError, NotANodeError, TimeoutError } from './client-errors.js';
 
 export interface HttpSettings {
   baseUrl: URL;
@@ -61,6 +61,12 @@ function speaksPlainHttp(err: unknown): boolean {
   return cause?.code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long/i.test(cause?.message ?? '');
 }
 
+/** A certificate this process does not trust: self-signed, or signed by an unknown authority. */
+function untrustedCertificate(err: unknown): boolean {
+  const cause = err instanceof Error ? (err.cause as { code?: string } | undefined) : undefined;
+  return /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_UNTRUSTED)$/.test(cause?.code ?? '');
+}
+
 function apiErrorFrom(status: number, body: unknown, text: string, request: string): ApiError {
   const o = (typeof body === 'object' && body !== null ? body : {}) as JsonObject;
   let message = typeof o.msg === 'string' ? o.msg : typeof o.result === 'string' ? o.result : text.slice(0, 200) || `HTTP ${status}`;
@@ -75,6 +81,15 @@ function apiErrorFrom(status: number, body: unknown, text: string, request: stri
   });
 }
 
+/** A body that is not JSON, named without repeating it: pages are HTML nobody should read in an error. */
+function describeBody(type: string, text: string): string {
+  const mediaType = type.split(';')[0].trim().toLowerCase();
+  if (mediaType === 'text/html' || /^\s*<(!doctype|html|head|body)\b/i.test(text)) return 'an HTML page instead of JSON';
+  if (text.trim() === '') return 'an empty answer instead of JSON';
+  const line = text.trim().split('\n', 1)[0].replace(/[^\x20-\x7e]/g, '?');
+  return `${mediaType || 'text'} instead of JSON: ${JSON.stringify(line.slice(0, 80))}`;
+}
+
 export async function requestJson(http: HttpSettings, path: string, options: RequestOptions = {}): Promise<JsonObject> {
   const method = options.method ?? 'GET';
   const request = `${method} ${path}`;
@@ -82,6 +97,7 @@ export async function requestJson(http: HttpSettings, path: string, options: Req
   const limit = deadline(http.timeoutMs, options.signal);
   let text: string;
   let status: number;
+  let type: string;
   try {
     const res = await http.fetch(joinUrl(http.baseUrl, path), {
       method,
@@ -90,6 +106,7 @@ export async function requestJson(http: HttpSettings, path: string, options: Req
       signal: limit.signal,
     });
     status = res.status;
+    type = res.headers.get('content-type') ?? '';
     text = await res.text();
   } catch (err) {
     if (err instanceof TpkitError) throw err;
@@ -101,6 +118,9 @@ export async function requestJson(http: HttpSettings, path: string, options: Req
       plain.protocol = 'http:';
       throw new NetworkError(`${request} to ${http.baseUrl.origin}: the server answers plain HTTP, not TLS; use ${plain.origin}`, { cause: err });
     }
+    if (http.baseUrl.protocol === 'https:' && untrustedCertificate(err)) {
+      throw new NetworkError(`${request} to ${http.baseUrl.origin}: the server's TLS certificate is not trusted here (${cause})`, { cause: err });
+    }
     throw new NetworkError(`${request} to ${http.baseUrl.origin}: ${cause}`, { cause: err });
   } finally {
     limit.done();
@@ -109,8 +129,10 @@ export async function requestJson(http: HttpSettings, path: string, options: Req
   try {
     body = parseApiJson(text);
   } catch (err) {
-    if (status >= 400) throw apiErrorFrom(status, undefined, text, request);
-    throw new TpkitError('BAD_RESPONSE', 'Node answer is not JSON', { details: `${request}: HTTP ${status}, ${JSON.stringify(text.slice(0, 80))}`, cause: err });
+    // A gateway's error page stands for the node behind it; anything else that answers
+    // the API's paths with a page is another server (a static file server, a dev server).
+    if (status >= 500) throw apiErrorFrom(status, undefined, describeBody(type, text), request);
+    throw new NotANodeError(http.baseUrl.origin, `${request}: HTTP ${status}, ${describeBody(type, text)}`, { cause: err });
   }
   const object = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as JsonObject) : undefined;
   if (status >= 400 || object?.ok === false) throw apiErrorFrom(status, body, text, request);
