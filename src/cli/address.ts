@@ -4,7 +4,7 @@ import { addressFromText, addressParts, addressToHex, addressToText } from '../c
 import { parseCommandArgs } from './usage.js';
 import { ArgumentError, TpkitError } from '../errors.js';
 
-const HELP = `Usage: tpkit address <address> [--json]
+const HELP = `Usage: tpkit address ADDRESS [--json]
 
 Validates an address and prints its forms: text (AA100000001677722412, or 18 hex
 characters for private addresses), 0x hex (8 bytes) and its parts (group, block =

@@ -6,7 +6,7 @@ import type { FaultRuleSpec } from '../client/dev-control.js';
 import { NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, parseAmount, printJson, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
 
-const HELP = `Usage: tpkit dev <action> [arguments] [options]
+const HELP = `Usage: tpkit dev ACTION [ARGUMENTS] [options]
 
 Test controls of a local tpkit node (its development API, on unless --no-dev-api):
 

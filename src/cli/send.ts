@@ -9,7 +9,7 @@ import { warnIfElsewhere } from './key-file-origin.js';
 import { blockMaking, checkBeforeSigning, checkFeeCovered } from './send-checks.js';
 import { noAddressAdvice } from './wallet-owner.js';
 import { Progress } from './progress.js';
-import { DEFAULT_NODE, NODE_HELP, NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, parseAmount, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
+import { DEFAULT_NODE, TX_NODE_HELP, TX_NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, parseAmount, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit send --key FILE --to ADDRESS --amount N --currency CUR [options]
@@ -30,7 +30,7 @@ Options:
   --create            send to an address that has no wallet yet (it creates one)
   --no-wait           print the txid without waiting for the block
 ${PASSPHRASE_HELP}
-${NODE_HELP}
+${TX_NODE_HELP}
 
 Before signing it checks that the sending wallet exists and has this key, holds the
 currency, the amount and the fee, and that the recipient exists (unless --create).`;
@@ -40,7 +40,7 @@ export function run(argv: string[]): Promise<number> {
     const { values } = parseCommandArgs('send', {
       args: argv,
       options: {
-        ...NODE_OPTIONS,
+        ...TX_NODE_OPTIONS,
         ...PASSPHRASE_OPTION,
         key: { type: 'string' },
         from: { type: 'string' },

@@ -19,15 +19,20 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, unreachable: 3, interrupted: 1
 
 export const NODE_OPTIONS = {
   node: { type: 'string' },
-  'allow-insecure': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 export const NODE_HELP = `  --node URL          node to talk to (default: $TPKIT_NODE, else ${DEFAULT_NODE})
-  --allow-insecure    allow sending transactions over plain http:// to another host
   --json              print JSON (amounts as decimal strings)
   -h, --help          show this help`;
+
+/** The commands that submit transactions (register, send): they alone meet the plain-HTTP rule. */
+export const TX_NODE_OPTIONS = { ...NODE_OPTIONS, 'allow-insecure': { type: 'boolean' } } as const;
+
+export const TX_NODE_HELP = `${NODE_HELP.split('\n')[0]}
+  --allow-insecure    allow sending transactions over plain http:// to another host
+${NODE_HELP.split('\n').slice(1).join('\n')}`;
 
 export function clientFrom(values: { node?: string; 'allow-insecure'?: boolean }): TpkitClient {
   const baseUrl =
