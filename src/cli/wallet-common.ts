@@ -194,6 +194,11 @@ const ADVICE: Partial<Record<string, (err: TpkitError) => string | undefined>> =
   FEE_UNKNOWN: () => 'pay the fee in a currency the node has a rate for (--fee-currency; `tpkit settings current.fee` lists them), or give --fee N.',
 };
 
+/** The line of advice printed under an error, when there is one to give. */
+export function adviceFor(err: TpkitError): string | undefined {
+  return ADVICE[err.code]?.(err);
+}
+
 /** Exit code for an error: usage for what the user typed, 3 for the network, 1 otherwise. */
 
 export function exitCodeFor(err: TpkitError): number {
@@ -240,7 +245,7 @@ export async function runWalletCommand(name: string, body: () => Promise<number>
       err = new ArgumentError((err as Error).message, { details: `see \`tpkit ${name} --help\`` });
     }
     if (!(err instanceof TpkitError)) throw err;
-    const advice = ADVICE[err.code]?.(err);
+    const advice = adviceFor(err);
     const code = exitCodeFor(err);
     if (err.code === 'ABORTED') console.error(`tpkit ${name}: interrupted`);
     else console.error(`tpkit ${name}: ${err.message} [${err.code}]${advice ? `\n  ${advice}` : ''}`);
