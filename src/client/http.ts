@@ -84,7 +84,12 @@ function apiErrorFrom(status: number, body: unknown, text: string, request: stri
 /** A body that is not JSON, named without repeating it: pages are HTML nobody should read in an error. */
 function describeBody(type: string, text: string): string {
   const mediaType = type.split(';')[0].trim().toLowerCase();
-  if (mediaType === 'text/html' || /^\s*<(!doctype|html|head|body)\b/i.test(text)) return 'an HTML page instead of JSON';
+  if (mediaType === 'text/html' || /^\s*<(!doctype|html|head|body)\b/i.test(text)) {
+    // The page's title (or its first words) says what answered; its markup says nothing.
+    const title = /<title[^>]*>([^<]*)</i.exec(text)?.[1] ?? text.replace(/<(script|style)[^]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ');
+    const words = title.replace(/&[#\w]+;/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 60);
+    return `an HTML page instead of JSON${words ? ` ("${words}")` : ''}`;
+  }
   if (text.trim() === '') return 'an empty answer instead of JSON';
   const line = text.trim().split('\n', 1)[0].replace(/[^\x20-\x7e]/g, '?');
   return `${mediaType || 'text'} instead of JSON: ${JSON.stringify(line.slice(0, 80))}`;
