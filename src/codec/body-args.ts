@@ -52,6 +52,9 @@ export function plainObjectArg(value: unknown, label: string): BodyExtraInput {
 export function payloadItemArg(item: PayloadItemInput, label: string): MsgValue[] {
   objectArg(item, label);
   const purpose = purposeNumber(item.purpose as number | PurposeName, `${label}.purpose`);
+  if (item.purposeNumber !== undefined && item.purposeNumber !== purpose) {
+    throw new ArgumentError(`"${label}.purposeNumber" is ${String(item.purposeNumber)} but purpose "${String(item.purpose)}" is ${purpose}`, { field: `${label}.purposeNumber` });
+  }
   if (item.purposeName !== undefined && item.purposeName !== purposeName(purpose)) {
     throw new ArgumentError(`"${label}.purposeName" is "${String(item.purposeName)}" but purpose ${purpose} is "${purposeName(purpose) ?? 'unnamed'}"`, { field: `${label}.purposeName` });
   }
