@@ -157,7 +157,12 @@ function onTerminal(args: string[], answers: [RegExp, string][], early?: string)
       }
     });
     child.on('error', (err) => reject(new Error(`util-linux 'script' is needed for the terminal test: ${err.message}`)));
-    child.on('close', (code) => resolve({ code, screen }));
+    // Not a speed limit: a command left waiting at a prompt fails its test instead of the file's time limit.
+    const stuck = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('close', (code) => {
+      clearTimeout(stuck);
+      resolve({ code, screen });
+    });
   });
 }
 
@@ -206,6 +211,17 @@ test('on a terminal, text typed before the prompt is ignored (it was echoed), an
   assert.not.ok(made.screen.includes(secret), 'the passphrase is not echoed');
   const opened = await openKeyFile(file, async () => secret);
   assert.ok(!opened.info.plain, 'sealed under the passphrase typed at the prompt, not the early text');
+});
+
+test('send on a terminal: a passphrase typed while it checks with the node is not echoed, and answers the prompt', async () => {
+  // The node answers the checks slowly, so the passphrase is surely typed before the prompt.
+  const slow = await node.post('/api/dev/faults', JSON.stringify({ rules: [{ path: 'address', action: 'delay', delayMs: 1500, count: 2 }] }));
+  assert.is(slow.status, 200);
+  const sent = await onTerminal(['send', '--key', walletFile, '--to', dev.address, '--amount', '1', '--currency', 'SK'], [[/checking/, PASSPHRASE]]);
+  assert.is(sent.code, 0, sent.screen);
+  assert.match(sent.screen, /Passphrase: [^]*txid {5}\S+-tpkit/);
+  assert.not.ok(sent.screen.includes(PASSPHRASE), 'the passphrase is not echoed');
+  assert.not.match(sent.screen, /ignored/, 'typed after the command started: used, not thrown away');
 });
 
 test('a wrong passphrase from a file or $TPKIT_PASSPHRASE fails at once: nothing can type it again', async () => {

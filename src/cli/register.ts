@@ -9,7 +9,7 @@ import { warmMiner } from '../pow/warm.js';
 import { openKeyFile, readKeyFileInfo, setKeyFileWallet } from './key-file.js';
 import { originText } from './key-file-origin.js';
 import { Progress, formatCount, formatDuration, formatRate, formatUnit, startingStatus } from './progress.js';
-import { TX_NODE_HELP, TX_NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
+import { TX_NODE_HELP, TX_NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, holdForPrompt, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit register --key FILE [options]
@@ -50,6 +50,7 @@ export function run(argv: string[]): Promise<number> {
     if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 256)) throw new ArgumentError(`--threads expected an integer 1..256, got '${values.threads}'`);
     // Checked before the passphrase: a key file names one wallet, and a second is rarely meant.
     const known = readKeyFileInfo(values.key);
+    holdForPrompt(values, !known.plain);
     if (known.address && !values.force) {
       const where = originText(known);
       throw new ArgumentError(`${values.key} already names wallet ${known.address}${where ? ` (${where})` : ''}`, {

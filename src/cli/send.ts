@@ -9,7 +9,7 @@ import { warnIfElsewhere } from './key-file-origin.js';
 import { blockMaking, checkBeforeSigning, checkFeeCovered } from './send-checks.js';
 import { noAddressAdvice } from './wallet-owner.js';
 import { Progress } from './progress.js';
-import { DEFAULT_NODE, TX_NODE_HELP, TX_NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, parseAmount, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
+import { DEFAULT_NODE, TX_NODE_HELP, TX_NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, parseAmount, holdForPrompt, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit send --key FILE --to ADDRESS --amount N --currency CUR [options]
@@ -71,6 +71,7 @@ export function run(argv: string[]): Promise<number> {
     // Everything the node can check is checked before the passphrase: scrypt takes seconds,
     // and a node that is down or a wallet that cannot pay makes them wasted.
     const info = readKeyFileInfo(values.key);
+    holdForPrompt(values, !info.plain);
     const from = given ?? info.address;
     if (!from) throw new ArgumentError(`${values.key} records no wallet address`, { details: noAddressAdvice(values.key) });
     if (from === to) {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createClient, type TpkitClient } from '../client/index.js';
 import { ArgumentError, TpkitError } from '../errors.js';
 import { nodeUrlFrom } from './node-url.js';
-import { promptHidden } from './hidden-prompt.js';
+import { holdTerminal, promptHidden, releaseTerminal } from './hidden-prompt.js';
 
 export { promptHidden };
 import type { PassphraseSource } from './key-file.js';
@@ -92,6 +92,14 @@ export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm =
     return first;
   };
   return source;
+}
+
+/**
+ * When the passphrase will be typed at a prompt that comes only after the node is asked,
+ * echo goes off now: what is typed meanwhile is not shown, and answers the prompt.
+ */
+export function holdForPrompt(values: { 'passphrase-file'?: string }, encrypted: boolean): void {
+  if (encrypted && !values['passphrase-file'] && process.env.TPKIT_PASSPHRASE === undefined) holdTerminal();
 }
 
 /** Characters a new key file's passphrase needs, wherever it comes from. */
@@ -251,5 +259,7 @@ export async function runWalletCommand(name: string, body: () => Promise<number>
     else console.error(`tpkit ${name}: ${err.message} [${err.code}]${advice ? `\n  ${advice}` : ''}`);
     if (json) printJson(errorJson(err, advice, code));
     return code;
+  } finally {
+    releaseTerminal();
   }
 }
