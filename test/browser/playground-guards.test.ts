@@ -9,8 +9,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
 import { addressToText } from '../../src/codec/address.js';
-import { openBrowser, type BrowserSession } from '../browser-harness.js';
-import { startTestNode, type TestNode } from '../node-helpers.js';
+import { openBrowser, type BrowserSession } from '../helpers/browser-harness.js';
+import { startTestNode, type TestNode } from '../helpers/node-helpers.js';
 
 const WAIT = { timeout: 20_000 };
 let session: BrowserSession;

@@ -12,8 +12,8 @@ import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { browserSetup, openBrowser, type BrowserSession } from '../browser-harness.js';
-import { spawnNode, type NodeProcess } from '../node-process.js';
+import { browserSetup, openBrowser, type BrowserSession } from '../helpers/browser-harness.js';
+import { spawnNode, type NodeProcess } from '../helpers/node-process.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const GUIDE = readFileSync(join(ROOT, 'docs/guide/serving-pages.md'), 'utf8');

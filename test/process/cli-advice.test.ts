@@ -9,8 +9,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createClient, NotANodeError, registerWallet } from '../../src/client/index.js';
 import { generateSecretKey } from '../../src/crypto/keys.js';
-import { runTpkit } from '../cli-run.js';
-import { startTestNode, type TestNode } from '../node-helpers.js';
+import { runTpkit } from '../helpers/cli-run.js';
+import { startTestNode, type TestNode } from '../helpers/node-helpers.js';
 
 let node: TestNode;
 let site: Server;

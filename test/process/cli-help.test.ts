@@ -3,7 +3,7 @@
 // one style, upper case (FILE, N), never <n>.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runTpkit } from '../cli-run.js';
+import { runTpkit } from '../helpers/cli-run.js';
 
 const COMMANDS = ['decode', 'address', 'keygen', 'export', 'register', 'balance', 'send', 'status', 'tx', 'block', 'settings', 'mine', 'bench', 'node', 'faucet', 'accounts', 'dev'];
 const SUBMITTING = ['register', 'send'];
