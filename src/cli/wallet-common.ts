@@ -145,11 +145,17 @@ export function keepSpinning(bar: Progress, text?: string): () => void {
   return () => clearInterval(timer);
 }
 
+/** A TLS certificate this process does not trust (self-signed, unknown issuer), from the fetch error under a NetworkError. */
+function untrustedCertificate(err: TpkitError): boolean {
+  const tls = (err.cause as { cause?: { code?: unknown } } | undefined)?.cause;
+  return /SELF_SIGNED|UNABLE_TO_(VERIFY_LEAF|GET_ISSUER)|CERT_UNTRUSTED/.test(String(tls?.code ?? ''));
+}
+
 const ADVICE: Partial<Record<string, (err: TpkitError) => string | undefined>> = {
   NETWORK_ERROR: (err) => {
     const details = err.details ?? '';
     if (/answers plain HTTP, not TLS/.test(details)) return 'the node runs, without TLS: give its URL with http:// (`tpkit node` serves HTTPS only with --tls-cert or --tls-self-signed).';
-    if (/certificate is not trusted/.test(details)) {
+    if (untrustedCertificate(err)) {
       return 'the node runs, with a certificate this machine does not trust. For `tpkit node --tls-self-signed`, trust its development certificate: NODE_EXTRA_CA_CERTS=DATA_DIR/tls/dev-cert.pem (the path the node prints at start; DATA_DIR is its --data-dir, default .tpkit/node).';
     }
     return 'is `tpkit node` running? Pass --node URL or set TPKIT_NODE.';

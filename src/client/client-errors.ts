@@ -51,9 +51,8 @@ export class TimeoutError extends TpkitError {
   readonly txid?: string;
 
   constructor(details: string, options: TpkitErrorOptions & { txid?: string } = {}) {
-    const { txid, ...rest } = options;
-    super('TIMEOUT', 'Timed out', { details, ...rest });
-    if (txid !== undefined) this.txid = txid;
+    super('TIMEOUT', 'Timed out', { details, ...options });
+    this.txid = options.txid;
   }
 }
 

@@ -61,12 +61,6 @@ function speaksPlainHttp(err: unknown): boolean {
   return cause?.code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long/i.test(cause?.message ?? '');
 }
 
-/** A certificate this process does not trust: self-signed, or signed by an unknown authority. */
-function untrustedCertificate(err: unknown): boolean {
-  const cause = err instanceof Error ? (err.cause as { code?: string } | undefined) : undefined;
-  return /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_UNTRUSTED)$/.test(cause?.code ?? '');
-}
-
 function apiErrorFrom(status: number, body: unknown, text: string, request: string): ApiError {
   const o = (typeof body === 'object' && body !== null ? body : {}) as JsonObject;
   let message = typeof o.msg === 'string' ? o.msg : typeof o.result === 'string' ? o.result : text.slice(0, 200) || `HTTP ${status}`;
@@ -81,18 +75,13 @@ function apiErrorFrom(status: number, body: unknown, text: string, request: stri
   });
 }
 
-/** A body that is not JSON, named without repeating it: pages are HTML nobody should read in an error. */
+/** A body that is not JSON, named without its markup: a page's title (or words) says what answered. */
 function describeBody(type: string, text: string): string {
-  const mediaType = type.split(';')[0].trim().toLowerCase();
-  if (mediaType === 'text/html' || /^\s*<(!doctype|html|head|body)\b/i.test(text)) {
-    // The page's title (or its first words) says what answered; its markup says nothing.
-    const title = /<title[^>]*>([^<]*)</i.exec(text)?.[1] ?? text.replace(/<(script|style)[^]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ');
-    const words = title.replace(/&[#\w]+;/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 60);
+  if (/html/i.test(type) || /^\s*</.test(text)) {
+    const words = (/<title[^>]*>([^<]*)/i.exec(text)?.[1] ?? text.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim().slice(0, 60);
     return `an HTML page instead of JSON${words ? ` ("${words}")` : ''}`;
   }
-  if (text.trim() === '') return 'an empty answer instead of JSON';
-  const line = text.trim().split('\n', 1)[0].replace(/[^\x20-\x7e]/g, '?');
-  return `${mediaType || 'text'} instead of JSON: ${JSON.stringify(line.slice(0, 80))}`;
+  return text.trim() ? `text instead of JSON: ${JSON.stringify(text.trim().slice(0, 60))}` : 'an empty answer instead of JSON';
 }
 
 export async function requestJson(http: HttpSettings, path: string, options: RequestOptions = {}): Promise<JsonObject> {
@@ -122,9 +111,6 @@ export async function requestJson(http: HttpSettings, path: string, options: Req
       const plain = new URL(http.baseUrl.href);
       plain.protocol = 'http:';
       throw new NetworkError(`${request} to ${http.baseUrl.origin}: the server answers plain HTTP, not TLS; use ${plain.origin}`, { cause: err });
-    }
-    if (http.baseUrl.protocol === 'https:' && untrustedCertificate(err)) {
-      throw new NetworkError(`${request} to ${http.baseUrl.origin}: the server's TLS certificate is not trusted here (${cause})`, { cause: err });
     }
     throw new NetworkError(`${request} to ${http.baseUrl.origin}: ${cause}`, { cause: err });
   } finally {

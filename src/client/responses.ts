@@ -117,8 +117,7 @@ export function nodeStatusFrom(answer: JsonObject, request: string): NodeStatus 
   };
   const nodename = optionalString(status.nodename);
   if (nodename !== undefined) out.nodename = nodename;
-  const local = status.tpkit;
-  const blocks = typeof local === 'object' && local !== null ? (local as JsonObject).blocks : undefined;
+  const blocks = (status.tpkit as JsonObject | null | undefined)?.blocks;
   if (blocks === 'interval' || blocks === 'instant' || blocks === 'on-demand') out.blocks = blocks;
   return out;
 }

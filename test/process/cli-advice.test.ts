@@ -63,7 +63,7 @@ test('a node with a self-signed certificate: the advice names NODE_EXTRA_CA_CERT
     assert.match(url, /^https:/);
     const untrusted = await runTpkit(['accounts', '--node', url]);
     assert.is(untrusted.code, 3);
-    assert.match(untrusted.err, /certificate is not trusted here[^]*\n {2}.*NODE_EXTRA_CA_CERTS=DATA_DIR\/tls\/dev-cert\.pem/);
+    assert.match(untrusted.err, /self-signed certificate[^]*\n {2}.*NODE_EXTRA_CA_CERTS=DATA_DIR\/tls\/dev-cert\.pem/);
     assert.not.match(untrusted.err, /running\?/);
     const trusted = await runTpkit(['accounts', '--node', url], { env: { NODE_EXTRA_CA_CERTS: join(dataDir, 'tls', 'dev-cert.pem') } });
     assert.is(trusted.code, 0, trusted.err);

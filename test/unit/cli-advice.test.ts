@@ -24,7 +24,9 @@ test('a refusal the advice cannot add to has no advice line; known reasons get t
 });
 
 test('an untrusted certificate is told how to trust the development one, not asked whether the node runs', () => {
-  const advice = adviceFor(new NetworkError("GET /api/node/status to https://127.0.0.1:43380: the server's TLS certificate is not trusted here (self-signed certificate)"));
+  // as fetch fails on such a node: a TypeError whose cause is the TLS error with its code
+  const tls = Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+  const advice = adviceFor(new NetworkError('GET /api/node/status to https://127.0.0.1:43380: self-signed certificate', { cause: new TypeError('fetch failed', { cause: tls }) }));
   assert.match(advice ?? '', /NODE_EXTRA_CA_CERTS=DATA_DIR\/tls\/dev-cert\.pem/);
   assert.not.match(advice ?? '', /running\?/);
 });
