@@ -87,6 +87,14 @@ test('the page warms the miner at load and shows the node, its difficulty and an
   const workers = Number(/(\d+) workers? after/.exec(estimate)![1]);
   assert.ok(Math.abs(total / workers - each) / each < 0.01, `${total} / ${workers} = ${each}`);
   assert.match(await text(page, 'isolation'), /cross-origin isolated: Cancel reaches every worker/);
+  // What this browser offers the miner, from minerSupport(): everything here, and the expected time at the node's difficulty.
+  await page.waitForFunction(() => document.getElementById('miner-support')?.dataset.ready === 'true', null, WAIT);
+  const support = await text(page, 'miner-support');
+  assert.match(support, /WebAssemblyyes/);
+  assert.match(support, /SIMDpresent, and its known answers are right/);
+  assert.match(support, /Workers\d+ running/);
+  assert.match(support, /Shared memoryyes/);
+  assert.match(support, /Expecteddifficulty 12 on \d+ threads? at [\d.]+ [kMG]?H\/s/);
   // an untouched form shows no field as wrong, though its required fields are empty
   const errorBorder = await page.evaluate(() => {
     const probe = document.createElement('input');
