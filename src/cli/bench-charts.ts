@@ -4,7 +4,7 @@
 // Plain text (Unicode blocks), so it survives a CI log.
 
 import type { BenchReport } from './bench-report.js';
-import { formatCount, formatDuration, formatRate } from './progress.js';
+import { formatDuration, formatRate } from './progress.js';
 
 const WIDTH = 44;
 
