@@ -42,3 +42,23 @@ export interface InstalledFault extends FaultRule {
   /** Requests it fired on so far. */
   fired: number;
 }
+
+/**
+ * A development account, one shape wherever it comes from (`client.dev.accounts()`, a
+ * `startNode()` node's `accounts`): keys as bytes and as hex. Its key is public knowledge:
+ * never for a real chain.
+ */
+export interface DevAccount {
+  index: number;
+  /** Text address, e.g. AA100000001677721780. */
+  address: string;
+  /** 0x-prefixed hex address. */
+  hex: string;
+  /** Compressed public key, 33 bytes. */
+  publicKey: Uint8Array;
+  /** The same, uppercase hex. */
+  publicKeyHex: string;
+  secretKey: Uint8Array;
+  /** The same, lowercase hex (as the node banner prints it). */
+  secretKeyHex: string;
+}

@@ -20,10 +20,10 @@ import { connect, defaultNodeUrl } from './node-panel.js';
 import { cancelRegister, register } from './register-panel.js';
 import { minerThreads } from './state.js';
 import { downloadExport, importExportFile, importMnemonic } from './official-keys-panel.js';
-import { sendTransfer } from './transfer-panel.js';
+import { hideCreate, sendTransfer } from './transfer-panel.js';
 import { showSupport } from './support-panel.js';
-import { chooseWallet, fundFromFaucet, generateKey, keyTyped, loadWallet, refreshBalance, showWalletAction } from './wallet-panel.js';
-import { chosenWallet } from './wallet-list.js';
+import { chooseWallet, fundFromFaucet, generateKey, keyTyped, loadWallet, refreshBalance, showWalletAction, useDevAccount } from './wallet-panel.js';
+import { chosenWallet, holdsRegisteredKey } from './wallet-list.js';
 
 /** Export of the chosen wallet: its key goes into the fields, and the export form is next. */
 async function exportChosen() {
@@ -47,6 +47,17 @@ function start() {
     e.preventDefault();
     connect();
   });
+  $('dev-accounts').addEventListener('click', (e) => {
+    const use = e.target.closest('button[data-secret-key]');
+    if (use) useDevAccount(use.dataset.address, use.dataset.secretKey);
+  });
+  // Keys live only in this page: a reload or a closed tab loses a wallet registered here
+  // unless its key was copied or exported, so the browser asks first.
+  window.addEventListener('beforeunload', (e) => {
+    if (!holdsRegisteredKey()) return;
+    e.preventDefault();
+    e.returnValue = '';
+  });
   $('secret-key').addEventListener('input', keyTyped);
   $('wallet-list').addEventListener('change', chooseWallet);
   $('wallet-export').addEventListener('click', exportChosen);
@@ -66,6 +77,7 @@ function start() {
   $('register').addEventListener('click', register);
   $('cancel').addEventListener('click', cancelRegister);
   $('refresh').addEventListener('click', refreshBalance);
+  $('transfer-to').addEventListener('input', hideCreate);
   $('transfer-form').addEventListener('submit', (e) => {
     e.preventDefault();
     sendTransfer();

@@ -50,23 +50,18 @@ export async function showEstimate() {
     showError('node-error', `Calibration failed. ${explain(err)}`);
     return;
   }
-  // One source for every figure: once the benchmark has run, the per-worker rate is its
-  // all-workers rate shared out, not the calibration it superseded.
-  const perWorker = state.measuredRate
-    ? `This device mines about ${formatRate(state.measuredRate / workers)} per worker (the benchmark's ${workers}-worker run, ${c.kernel} kernel).`
-    : `This device mines about ${formatRate(c.hashRate)} per worker (${c.kernel} kernel, measured in ${formatDuration(c.elapsedMs)}).`;
-  if (difficulty === 0) {
-    setStatus('estimate', `${perWorker} This node asks for no proof of work: registration takes no mining.`);
-    return;
-  }
+  // One rate for every figure: the benchmark's once it has run, else the workers' own after
+  // the warm-up, else the calibration's per-worker rate times the workers. The per-worker
+  // figure is that same rate shared out.
   const warm = state.warmUp;
   const rate = state.measuredRate ?? (warm?.hashRate > 0 ? warm.hashRate : c.hashRate * workers);
   const workersText = `${workers} worker${workers === 1 ? '' : 's'}`;
-  const source = state.measuredRate
-    ? `at the ${formatRate(rate)} the benchmark measured`
-    : warm?.hashRate > 0
-      ? `at the ${formatRate(rate)} the ${workersText} reached after warming up`
-      : `with ${workersText}, if they scale evenly`;
+  const source = state.measuredRate ? 'as the benchmark measured' : warm?.hashRate > 0 ? 'after warming up' : 'if they scale evenly from the calibration';
+  const speed = `${formatRate(rate)}: ${workersText} ${source}, ${formatRate(rate / workers)} each (${c.kernel} kernel)`;
+  if (difficulty === 0) {
+    setStatus('estimate', `This device mines at ${speed}. This node asks for no proof of work: registration takes no mining.`);
+    return;
+  }
   // Start-up, measured: what the last registration here spent before hashing; before any,
   // nothing once the page-load warm-up has paid it ahead (its figure is shown).
   let startupMs = 0;
@@ -81,7 +76,7 @@ export async function showEstimate() {
   const total = (ms) => formatDuration(startupMs + ms);
   setStatus(
     'estimate',
-    `${perWorker} Registration at difficulty ${difficulty} ${source}: ${total(e.medianMs)} (median; ${startup}${formatDuration(e.medianMs)} hashing), ` +
-      `at most ${total(e.p95Ms)} 95 times in 100.`,
+    `Registration at difficulty ${difficulty}: ${total(e.medianMs)} (median; ${startup}${formatDuration(e.medianMs)} hashing), ` +
+      `at most ${total(e.p95Ms)} 95 times in 100, at ${speed}.`,
   );
 }

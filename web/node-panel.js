@@ -22,9 +22,57 @@ function feeText(fee) {
   return rates.map(([cur, r]) => `${cur}: base ${r.base}, ${r.kb} per KiB over ${r.baseextra ?? 0} bytes`).join('; ');
 }
 
+/**
+ * The sources this page may connect to, from the Content-Security-Policy its server sends
+ * (connect-src, else default-src); null when nothing limits them. `tpkit node` serves the
+ * page with connect-src 'self': it reaches that node and no other.
+ */
+let pagePolicy;
+async function connectSources() {
+  pagePolicy ??= fetch(location.href, { method: 'HEAD', cache: 'no-store' }).then(
+    (res) => res.headers.get('content-security-policy'),
+    () => null,
+  );
+  const policy = await pagePolicy;
+  if (!policy) return null;
+  const directives = policy.split(';').map((d) => d.trim().split(/\s+/));
+  const connect = directives.find((d) => d[0] === 'connect-src') ?? directives.find((d) => d[0] === 'default-src');
+  return connect ? connect.slice(1) : null;
+}
+
+function policyAllows(sources, origin) {
+  if (!sources) return true;
+  return sources.some((s) => s === '*' || (s === "'self'" && origin === location.origin) || s.replace(/\/+$/, '') === origin);
+}
+
+/** Requests the browser refused under the page's policy, by origin (the fallback when the header could not be read). */
+const refusedOrigins = new Set();
+document.addEventListener('securitypolicyviolation', (e) => {
+  if (e.effectiveDirective !== 'connect-src') return;
+  try {
+    refusedOrigins.add(new URL(e.blockedURI).origin);
+  } catch {
+    // a blocked URI that is not a URL names no origin
+  }
+});
+
+/** What to say when this page may not talk to `origin`: why, and how to reach that node. */
+function showPolicyRefusal(origin) {
+  showError(
+    'node-error',
+    `This page cannot talk to ${origin}: it was served by ${location.origin}, whose security policy (Content-Security-Policy connect-src) lets it reach that node only, so the browser refuses every request elsewhere. The node at ${origin} may well be running. To use it, open its own playground:`,
+  );
+  const link = $('node-elsewhere');
+  link.href = `${origin}/`;
+  link.textContent = `${origin}/`;
+  link.hidden = false;
+}
+
 export async function connect() {
   clearError('node-error');
+  $('node-elsewhere').hidden = true;
   $('node-info').hidden = true;
+  $('dev-accounts-panel').hidden = true;
   let client;
   try {
     client = createClient({ baseUrl: $('node-url').value.trim() });
@@ -35,6 +83,12 @@ export async function connect() {
   state.client = null;
   state.difficulty = null;
   state.devApi = false;
+  const origin = new URL(client.baseUrl).origin;
+  if (!policyAllows(await connectSources(), origin)) {
+    setStatus('estimate', '');
+    showPolicyRefusal(origin);
+    return;
+  }
   setStatus('estimate', 'Connecting…');
   try {
     const [status, current] = await Promise.all([client.nodeStatus(), client.getSettings('current')]);
@@ -48,11 +102,14 @@ export async function connect() {
     $('node-fees').textContent = feeText(current?.fee);
     $('node-info').hidden = false;
     // A tpkit node answers /api/dev/accounts; a network node has no development API (404).
-    state.devApi = await client.dev.accounts().then(() => true, () => false);
+    const accounts = await client.dev.accounts().catch(() => null);
+    state.devApi = accounts !== null;
     $('node-dev-api').textContent = state.devApi ? 'yes: faucet and development accounts' : 'no';
+    showDevAccounts(accounts ?? []);
   } catch (err) {
     setStatus('estimate', '');
-    showError('node-error', `Could not connect to ${client.baseUrl}. ${explain(err)}`);
+    if (err?.code === 'NETWORK_ERROR' && refusedOrigins.has(origin)) showPolicyRefusal(origin);
+    else showError('node-error', `Could not connect to ${client.baseUrl}. ${explain(err)}`);
     return;
   }
   await showEstimate();
@@ -73,4 +130,27 @@ function watchHeight(client) {
     .catch(() => {
       if (heightWatch === watch) $('node-height').dataset.live = 'false';
     });
+}
+
+/** The node's development accounts, each with a button that puts it into the Wallet fields. */
+function showDevAccounts(accounts) {
+  const items = accounts.map((a) => {
+    const li = document.createElement('li');
+    const who = document.createElement('span');
+    who.className = 'mono';
+    who.textContent = a.address;
+    const balance = document.createElement('span');
+    balance.textContent = ` ${Object.entries(a.amount).map(([cur, v]) => `${formatCount(v)} ${cur}`).join(', ') || 'nothing'} `;
+    const use = document.createElement('button');
+    use.type = 'button';
+    use.className = 'secondary';
+    use.textContent = 'Use';
+    use.dataset.address = a.address;
+    use.dataset.secretKey = a.secretKeyHex;
+    use.setAttribute('aria-label', `Use development account ${a.index}, ${a.address}, in the Wallet fields`);
+    li.append(who, balance, use);
+    return li;
+  });
+  $('dev-accounts').replaceChildren(...items);
+  $('dev-accounts-panel').hidden = items.length === 0;
 }

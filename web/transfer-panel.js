@@ -55,6 +55,61 @@ function transferItem(summary) {
   };
 }
 
+/** The wallet at `address`, or null when the node has none there. */
+async function walletOrNull(client, address) {
+  try {
+    return await client.getAddress(address);
+  } catch (err) {
+    if (err?.code === 'API_ERROR' && err.status === 404) return null;
+    throw err;
+  }
+}
+
+/** The sender exists and holds the currency and the amount; the recipient exists, or its creation is confirmed. */
+async function checkBeforeSigning(client, { from, to, currency, amount }) {
+  const sender = await walletOrNull(client, from);
+  if (!sender) throw new InputError(`Nothing was sent: the sending wallet ${from} does not exist on this node. Register it, or load another wallet in section 2.`);
+  const held = Object.hasOwn(sender.amount, currency) ? sender.amount[currency] : undefined;
+  if (held === undefined) {
+    const holdings = Object.entries(sender.amount).map(([cur, v]) => `${formatCount(v)} ${cur}`).join(', ');
+    throw new InputError(`Nothing was sent: wallet ${from} holds no ${currency}. ${holdings ? `It holds ${holdings}: check the currency.` : 'It holds nothing yet: fund it first.'}`);
+  }
+  if (amount > held) {
+    throw new InputError(`Nothing was sent: ${formatCount(amount)} ${currency} is more than wallet ${from} holds (${formatCount(held)} ${currency}). Send less, or fund the wallet first; the fee comes on top.`);
+  }
+  if (!(await walletOrNull(client, to)) && !$('transfer-create').checked) {
+    $('transfer-create-row').hidden = false;
+    throw new InputError(`Nothing was sent: ${to} has no wallet on this node. Check the address; if a new wallet is meant, tick "Create a new wallet at this address" and press Send again.`);
+  }
+  return sender;
+}
+
+/** Once the fee is known: amount and fee together must be in the wallet. */
+function checkFeeCovered({ from, currency, amount }, sender, plan) {
+  if (plan.feeCurrency === undefined || plan.fee === 0n) return;
+  const cur = plan.feeCurrency;
+  const held = Object.hasOwn(sender.amount, cur) ? sender.amount[cur] : 0n;
+  const needed = cur === currency ? amount + plan.fee : plan.fee;
+  if (needed > held) {
+    throw new InputError(`Nothing was sent: ${cur === currency ? `${formatCount(amount)} ${cur} and the fee of ${formatCount(plan.fee)} ${cur}` : `the fee of ${formatCount(plan.fee)} ${cur}`} come to more than wallet ${from} holds (${formatCount(held)} ${cur}).`);
+  }
+}
+
+/** After a send: the next transfer starts from empty fields (the currency stays). */
+function clearTransferForm() {
+  for (const id of ['transfer-to', 'transfer-amount', 'transfer-message']) {
+    $(id).value = '';
+    delete $(id).dataset.touched;
+  }
+  hideCreate();
+}
+
+/** The creation confirmation belongs to one address: it goes when the address changes. */
+export function hideCreate() {
+  $('transfer-create').checked = false;
+  $('transfer-create-row').hidden = true;
+}
+
 export async function sendTransfer() {
   clearError('transfer-error');
   let client;
@@ -85,6 +140,15 @@ export async function sendTransfer() {
     showError('transfer-error', err);
     return;
   }
+  // What the node can tell before anything is signed: as `tpkit send`, a transfer that would
+  // fail in its block, or land in a wallet nobody owns, is stopped here with the reason.
+  let sender;
+  try {
+    sender = await checkBeforeSigning(client, { from, to, currency, amount });
+  } catch (err) {
+    showError('transfer-error', err);
+    return;
+  }
   const item = transferItem(`${formatCount(amount)} ${currency} from ${from} to ${to}`);
   item.set('preparing');
   let txid;
@@ -99,6 +163,7 @@ export async function sendTransfer() {
       message: message === '' ? undefined : message,
       fee: 'auto',
       wait: false,
+      beforeSigning: (plan) => checkFeeCovered({ from, currency, amount }, sender, plan),
       onStage: (s) => {
         if (s === 'submitting') item.set('submitting');
       },
@@ -108,6 +173,7 @@ export async function sendTransfer() {
     const fee = sent.fee > 0n ? `fee ${formatCount(sent.fee)} ${sent.feeCurrency}` : 'no fee';
     item.set('pending', `txid ${txid}, seq ${sent.seq}, ${fee}`);
     rememberAddress(to);
+    clearTransferForm();
     const status = await settled(client, txid);
     if (status.ok) {
       item.set('included', `txid ${txid}, seq ${sent.seq}, ${fee}; in block ${status.block ?? '(unknown)'}`);

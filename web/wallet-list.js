@@ -9,7 +9,7 @@ import { $ } from './dom.js';
 /** { publicKey, secretKey (hex), address (text or ''), origin } in the order they came. */
 const wallets = [];
 
-const ORIGIN_WORDS = { generated: 'generated here', imported: 'imported', registered: 'registered here' };
+const ORIGIN_WORDS = { generated: 'generated here', imported: 'imported', registered: 'registered here', development: 'development account' };
 
 /**
  * Adds the key (64 hex digits) if it is not listed yet, and records its address when one is
@@ -60,4 +60,9 @@ export function followFields() {
   const hex = $('secret-key').value.trim().replace(/^0x/i, '').toLowerCase();
   const entry = wallets.find((w) => w.secretKey === hex);
   if (entry) $('wallet-list').value = entry.publicKey;
+}
+
+/** Whether a wallet registered in this page would be lost with it: its key exists nowhere else. */
+export function holdsRegisteredKey() {
+  return wallets.some((w) => w.origin === 'registered');
 }

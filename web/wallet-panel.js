@@ -197,3 +197,15 @@ export async function fundFromFaucet() {
 
 /** What the faucet button asks for, in smallest units. */
 export const FAUCET_AMOUNT = 1_000_000n;
+
+/** A development account of the node (section 1) into the fields, loaded and ready to send. */
+export async function useDevAccount(address, secretKeyHex) {
+  $('secret-key').value = secretKeyHex;
+  $('address').value = address;
+  rememberKey(secretKeyHex, 'development', address);
+  followFields();
+  showPublicKey();
+  showWalletAction();
+  await loadWallet();
+  $('wallet-heading').scrollIntoView({ block: 'start' });
+}

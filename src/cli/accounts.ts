@@ -1,6 +1,5 @@
 // `tpkit accounts`: the development accounts of a local tpkit node, with their balances.
 
-import { bytesToHex } from '../bytes.js';
 import { NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, printJson, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
 
@@ -21,14 +20,14 @@ export function run(argv: string[]): Promise<number> {
     }
     const accounts = await clientFrom(values).dev.accounts({ signal: interruptSignal() });
     if (values.json) {
-      printJson(accounts.map((a) => ({ ...a, secretKey: bytesToHex(a.secretKey) })));
+      printJson(accounts.map((a) => ({ index: a.index, address: a.address, hex: a.hex, publicKey: a.publicKeyHex, secretKey: a.secretKeyHex, amount: a.amount })));
       return 0;
     }
     if (accounts.length === 0) console.log('this node has no development accounts (tpkit node --accounts N makes them at genesis)');
     for (const a of accounts) {
       const balances = Object.entries(a.amount).map(([cur, v]) => `${v} ${cur}`).join(', ') || '0';
       console.log(`(${a.index}) ${a.address}  ${a.hex}  ${balances}`);
-      console.log(`    secret key ${bytesToHex(a.secretKey)}`);
+      console.log(`    secret key ${a.secretKeyHex}`);
     }
     console.log('DEVELOPMENT KEYS: public, anyone can spend from them. Never use them on a real chain.');
     return 0;

@@ -4,7 +4,7 @@ import { addressFromText, addressParts, addressToHex, addressToText } from '../c
 import { parseCommandArgs } from './usage.js';
 import { ArgumentError, TpkitError } from '../errors.js';
 
-const HELP = `Usage: tpkit address <address> [--json]
+const HELP = `Usage: tpkit address ADDRESS [--json]
 
 Validates an address and prints its forms: text (AA100000001677722412, or 18 hex
 characters for private addresses), 0x hex (8 bytes) and its parts (group, block =
@@ -15,6 +15,12 @@ Options:
   -h, --help  show this help
 
 Exit status: 0 for a valid address, 1 for an invalid one (the reason is printed).`;
+
+/** What to do about an address that does not read: the command's own answer, so no pointer back to it. */
+function addressAdvice(code: string): string {
+  if (code === 'ADDRESS_CHECKSUM') return 'a character is mistyped or two are swapped: copy the address again from where it was shown.';
+  return 'copy the address again: a public one is 20 characters such as AA100000001677721780, a private one 18 hex digits, or 0x and 16 hex digits.';
+}
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('address', {
@@ -33,7 +39,7 @@ export async function run(argv: string[]): Promise<number> {
   } catch (err) {
     // An invalid address is this command's answer, not a usage error.
     if (!(err instanceof TpkitError)) throw err;
-    console.error(`tpkit address: ${err.message} [${err.code}]`);
+    console.error(`tpkit address: ${err.message} [${err.code}]\n  ${addressAdvice(err.code)}`);
     return 1;
   }
   const parts = addressParts(bytes);

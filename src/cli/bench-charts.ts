@@ -4,7 +4,7 @@
 // Plain text (Unicode blocks), so it survives a CI log.
 
 import type { BenchReport } from './bench-report.js';
-import { formatCount, formatDuration } from './progress.js';
+import { formatDuration, formatRate } from './progress.js';
 
 const WIDTH = 44;
 
@@ -71,7 +71,7 @@ export function renderCharts(report: BenchReport): string {
       const cells = bar(t.hashRate, max).padEnd(WIDTH).split('');
       const ideal = Math.min(WIDTH - 1, Math.round(((t.threads * one) / max) * WIDTH) - 1);
       if (ideal >= 0 && cells[ideal] === ' ') cells[ideal] = '┆';
-      out.push(`  ${String(t.threads).padStart(3)} thread${t.threads > 1 ? 's' : ' '}  ${cells.join('')} ${formatCount(t.hashRate)}H/s  ${(t.efficiency * 100).toFixed(0)}%`);
+      out.push(`  ${String(t.threads).padStart(3)} thread${t.threads > 1 ? 's' : ' '}  ${cells.join('')} ${formatRate(t.hashRate)}  ${(t.efficiency * 100).toFixed(0)}%`);
     }
   }
   const rows = report.rows.filter((r) => r.solveMs.length > 0);

@@ -4,7 +4,7 @@
 
 import type { BenchReport } from './bench-report.js';
 import { geometricQuantile, spread } from './bench-charts.js';
-import { formatCount, formatDuration } from './progress.js';
+import { formatCount, formatDuration, formatRate } from './progress.js';
 
 const esc = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const W = 720;
@@ -68,7 +68,7 @@ export function renderHtml(report: BenchReport): string {
     const t0 = report.throughput[0];
     const one = t0.hashRate / (t0.threads * t0.efficiency);
     parts.push('<h2>Pool scaling</h2><p>Hashes per second after a warm-up; the dashed line is linear scaling from one thread.</p>');
-    parts.push(bars(report.throughput.map((t) => ({ name: `${t.threads} thread${t.threads > 1 ? 's' : ''}`, value: t.hashRate, marker: t.threads * one, text: `${formatCount(t.hashRate)}H/s · ${(t.efficiency * 100).toFixed(0)}%` }))));
+    parts.push(bars(report.throughput.map((t) => ({ name: `${t.threads} thread${t.threads > 1 ? 's' : ''}`, value: t.hashRate, marker: t.threads * one, text: `${formatRate(t.hashRate)} · ${(t.efficiency * 100).toFixed(0)}%` }))));
   }
   const rows = report.rows.filter((r) => r.solveMs.length > 0);
   if (rows.length > 0) {

@@ -2,7 +2,7 @@
 // the miner and what `auto` mines with here, before any figure of the run.
 
 import type { MinerSupport } from '../pow/support.js';
-import { formatCount, formatDuration } from './progress.js';
+import { formatDuration, formatRate } from './progress.js';
 
 export function renderSupport(s: MinerSupport): string[] {
   const wasm = s.webAssembly;
@@ -15,9 +15,9 @@ export function renderSupport(s: MinerSupport): string[] {
     ['shared memory', s.sharedMemory.cause ? `no: ${s.sharedMemory.cause}` : 'yes'],
     ['cores', String(s.cores)],
     ['kernel', `${s.kernel}: ${s.kernelReason}`],
-    ['rates', (Object.entries(s.rates) as [string, number][]).map(([name, rate]) => `${name} ${formatCount(rate)}H/s`).join(', ') || 'not measured'],
+    ['rates', (Object.entries(s.rates) as [string, number][]).map(([name, rate]) => `${name} ${formatRate(rate)}`).join(', ') || 'not measured'],
     ['expected', s.hashRate > 0
-      ? `difficulty ${s.expected.difficulty} on ${s.threads} thread${s.threads > 1 ? 's' : ''} at ${formatCount(s.hashRate)}H/s: median ${formatDuration(s.expected.medianMs)}, p95 ${formatDuration(s.expected.p95Ms)}`
+      ? `difficulty ${s.expected.difficulty} on ${s.threads} thread${s.threads > 1 ? 's' : ''} at ${formatRate(s.hashRate)}: median ${formatDuration(s.expected.medianMs)}, p95 ${formatDuration(s.expected.p95Ms)}`
       : 'not measured'],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));

@@ -18,7 +18,7 @@ function isTxid(arg: string): boolean {
   }
 }
 
-const HELP = `Usage: tpkit decode <base64 | hex | file | -> [--json]
+const HELP = `Usage: tpkit decode (BASE64 | HEX | FILE | -) [--json]
 
 Explains a transaction container: version, kind, every body field in readable form
 (text addresses, amounts, times as ISO dates), each signature's public key, timestamp

@@ -6,7 +6,7 @@ import type { FaultRuleSpec } from '../client/dev-control.js';
 import { NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, parseAmount, printJson, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
 
-const HELP = `Usage: tpkit dev <action> [arguments] [options]
+const HELP = `Usage: tpkit dev ACTION [ARGUMENTS] [options]
 
 Test controls of a local tpkit node (its development API, on unless --no-dev-api):
 
@@ -25,7 +25,8 @@ Test controls of a local tpkit node (its development API, on unless --no-dev-api
   create-wallet (--pubkey HEX | --address ADDRESS)
                                    a wallet without mining
   faults [--add JSON | --clear [ID,…]]
-                                   list, add or clear injected faults, e.g.
+                                   list, add or clear injected faults (--clear alone
+                                   clears them all), e.g.
                                    --add '{"path":"tx/new","action":"error","status":503,"count":2}'
 
 Options:
@@ -70,9 +71,14 @@ function faultRules(text: string): FaultRuleSpec[] {
   return (Array.isArray(parsed) ? parsed : [parsed]) as FaultRuleSpec[];
 }
 
+/** `--clear` alone clears every rule: parseArgs has no optional values, so a bare one becomes `--clear=all`. */
+function bareClear(argv: string[]): string[] {
+  return argv.map((arg, i) => (arg === '--clear' && !/^(all|\d+(,\d+)*)$/.test(argv[i + 1] ?? '') ? '--clear=all' : arg));
+}
+
 export function run(argv: string[]): Promise<number> {
   return runWalletCommand('dev', async () => {
-    const { values, positionals } = parseCommandArgs('dev', { args: argv, allowPositionals: true, options: OPTIONS });
+    const { values, positionals } = parseCommandArgs('dev', { args: bareClear(argv), allowPositionals: true, options: OPTIONS }, ['--offset']);
     const [action, ...args] = positionals;
     if (values.help || action === undefined) {
       console.log(HELP);

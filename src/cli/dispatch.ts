@@ -45,7 +45,7 @@ function version(): string {
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return `Usage: tpkit <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun 'tpkit <command> --help' for a command's options, 'tpkit --version' for the version.`;
+  return `Usage: tpkit COMMAND [options]\n\nCommands:\n${lines.join('\n')}\n\nRun 'tpkit COMMAND --help' for a command's options, 'tpkit --version' for the version.`;
 }
 
 /** Runs `tpkit ...argv`; resolves with the exit code. Output goes to stdout and stderr. */

@@ -78,7 +78,7 @@ function bodyFields(body: Body): { [field: string]: Readable } {
       fields.seq = body.seq.toString();
       Object.assign(fields, timeFields('timestamp', body.timestamp));
       fields.payload = body.payload.map((item) => ({
-        purpose: item.purposeName ?? String(item.purpose),
+        purpose: String(item.purpose),
         currency: item.currency,
         amount: item.amount.toString(),
       }));

@@ -32,16 +32,24 @@ Options:
 ${PASSPHRASE_HELP}
   -h, --help          show this help`;
 
-/** The export's passphrase: $TPKIT_WALLET_PASSPHRASE, else asked twice on a terminal. */
-async function exportPassphrase(): Promise<string> {
+const short = (from: string) => new ArgumentError(`The export passphrase must be at least 12 characters (${from})`, { details: 'the format costs an attacker one MD5 per guess' });
+
+/**
+ * The export's passphrase: $TPKIT_WALLET_PASSPHRASE, else asked twice on a terminal. What
+ * can be refused without asking is refused at once, before the key file's scrypt.
+ */
+function exportPassphrase(): () => Promise<string> {
   const env = process.env.TPKIT_WALLET_PASSPHRASE;
-  const short = (from: string) => new ArgumentError(`The export passphrase must be at least 12 characters (${from})`, { details: 'the format costs an attacker one MD5 per guess' });
   if (env !== undefined) {
     if (env === '') throw new ArgumentError('TPKIT_WALLET_PASSPHRASE is empty');
     if ([...env].length < 12) throw short('TPKIT_WALLET_PASSPHRASE');
-    return env;
+    return async () => env;
   }
   if (!process.stdin.isTTY) throw new ArgumentError('The export needs a passphrase and there is no terminal to ask on', { details: 'set TPKIT_WALLET_PASSPHRASE' });
+  return askExportPassphrase;
+}
+
+async function askExportPassphrase(): Promise<string> {
   const first = await promptHidden('Passphrase for the export file: ');
   if ([...first].length < 12) throw short('the typed passphrase');
   if ((await promptHidden('Repeat it: ')) !== first) throw new ArgumentError('The two passphrases differ');
@@ -91,9 +99,10 @@ export function run(argv: string[]): Promise<number> {
     const address = given ?? info.address;
     if (!address) throw new ArgumentError(`${values.key} records no wallet address, and the export needs one`, { details: noAddressAdvice(values.key).replace('pass --from ADDRESS', 'pass --address ADDRESS') });
     if (given && info.address && given !== info.address) throw new ArgumentError(`--address ${given} is not the wallet ${values.key} records (${info.address})`);
+    const exportSecret = exportPassphrase();
     const { secretKey } = await openKeyFile(values.key, passphraseFrom(values));
     if (interruptSignal().aborted) return EXIT.interrupted;
-    const text = writeWalletExport({ secretKey, address, passphrase: await exportPassphrase(), hint: values.hint ?? '' });
+    const text = writeWalletExport({ secretKey, address, passphrase: await exportSecret(), hint: values.hint ?? '' });
     writeNew(values.out, text);
     process.stderr.write(
       `warning: ${values.out} uses the official wallets' legacy encryption (one MD5 per passphrase guess, no integrity check): ` +

@@ -11,7 +11,7 @@ import { MAX_MINE_DIFFICULTY } from '../pow/bits.js';
 import { mineRegister } from '../pow/mine-register.js';
 import { closeSharedMinerPool, createMinerPool } from '../pow/pool.node.js';
 import { openKeyFile } from './key-file.js';
-import { Progress, formatCount, formatDuration, startingStatus } from './progress.js';
+import { Progress, formatCount, formatDuration, formatRate, startingStatus } from './progress.js';
 import { PASSPHRASE_HELP, PASSPHRASE_OPTION, passphraseFrom } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
 
@@ -109,7 +109,7 @@ export async function run(argv: string[]): Promise<number> {
         }
         const median = estimateMining(difficulty, Math.max(p.hashRate, 1)).medianMs;
         progress.status(
-          `${formatCount(p.hashRate)}H/s, ${formatCount(p.hashes)} hashes, ${formatDuration(p.elapsedMs)}` +
+          `${formatRate(p.hashRate)}, ${formatCount(p.hashes)} hashes, ${formatDuration(p.elapsedMs)}` +
             ` (median ${formatDuration(median)} at this rate)`,
         );
       },
@@ -156,7 +156,7 @@ export async function run(argv: string[]): Promise<number> {
     );
   } else {
     console.log(`nonce ${result.nonce}: ${result.bits} leading zero bits (difficulty ${difficulty})`);
-    console.log(`${formatCount(result.hashes)} hashes in ${formatDuration(result.searchMs)} of hashing, ${formatCount(hashRate)}H/s, ${result.kernel} kernel (${formatDuration(result.elapsedMs)} with worker start-up)`);
+    console.log(`${formatCount(result.hashes)} hashes in ${formatDuration(result.searchMs)} of hashing, ${formatRate(hashRate)}, ${result.kernel} kernel (${formatDuration(result.elapsedMs)} with worker start-up)`);
     // The JS fallback or a lone calling thread is slow: say why, so a user can fix it.
     if (result.kernel === 'js' && values.kernel === 'auto') console.error(`note: ${result.kernelReason}`);
     if (result.poolFailure) console.error(`note: the miner threads did not start (${result.poolFailure}); this thread mined alone`);

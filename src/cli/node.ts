@@ -17,6 +17,7 @@ function banner(node: LocalNode, config: NodeConfig): string {
     '',
     `  URL         ${node.url}  (API under /api, e.g. ${node.url}/api/node/status)`,
     `  Playground  ${node.url}/  (wallet page: register, send, benchmark in this browser)`,
+    ...(config.staticDir === undefined ? [] : [`  Your pages  ${node.url}/app/  (the files of ${resolve(config.staticDir)}, --static)`]),
     `  Chain       ${config.chain}, node name ${config.nodeName}, height ${chain.height}`,
     `  Difficulty  ${config.difficulty} bits of register proof of work${config.difficulty === 0 ? ' (off)' : ''}`,
     `  Block time  ${config.mineOnDemand ? 'on demand: POST /api/dev/mine or tpkit faucet makes a block' : config.instant ? 'instant: a block as soon as transactions arrive' : `${config.blockTime} ms`}`,

@@ -118,6 +118,15 @@ export function formatCount(value: number, digits = 2): string {
   return value.toFixed(0);
 }
 
+/** A count with its unit, one space between number and prefixed unit: "585 H/s", "731.77 kH/s". */
+export function formatUnit(value: number, unit: string, digits = 2): string {
+  const count = formatCount(value, digits);
+  return /[kMG]$/.test(count) ? `${count}${unit}` : `${count} ${unit}`;
+}
+
+/** Hashes per second, as every command prints them. */
+export const formatRate = (hashesPerSecond: number, digits = 2): string => formatUnit(hashesPerSecond, 'H/s', digits);
+
 /** Milliseconds as "850 ms", "3.2 s" or "4 min 10 s". */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return '∞';

@@ -8,8 +8,8 @@ import { closeSharedMinerPool } from '../pow/pool.node.js';
 import { warmMiner } from '../pow/warm.js';
 import { openKeyFile, readKeyFileInfo, setKeyFileWallet } from './key-file.js';
 import { originText } from './key-file-origin.js';
-import { Progress, formatCount, formatDuration, startingStatus } from './progress.js';
-import { NODE_HELP, NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
+import { Progress, formatCount, formatDuration, formatRate, formatUnit, startingStatus } from './progress.js';
+import { TX_NODE_HELP, TX_NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, holdForPrompt, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit register --key FILE [options]
@@ -24,7 +24,7 @@ Options:
   --force             register even though the key file already names a wallet
                       (a tpkit node answers with the wallet the key already has)
 ${PASSPHRASE_HELP}
-${NODE_HELP}`;
+${TX_NODE_HELP}`;
 
 /** Records the wallet in the key file; the wallet exists either way, so a failure only warns. */
 function saveWallet(path: string, wallet: { address: string; chain?: number; node: string }): boolean {
@@ -40,7 +40,7 @@ function saveWallet(path: string, wallet: { address: string; chain?: number; nod
 
 export function run(argv: string[]): Promise<number> {
   return runWalletCommand('register', async () => {
-    const { values } = parseCommandArgs('register', { args: argv, options: { ...NODE_OPTIONS, ...PASSPHRASE_OPTION, key: { type: 'string' }, threads: { type: 'string' }, force: { type: 'boolean' } } });
+    const { values } = parseCommandArgs('register', { args: argv, options: { ...TX_NODE_OPTIONS, ...PASSPHRASE_OPTION, key: { type: 'string' }, threads: { type: 'string' }, force: { type: 'boolean' } } });
     if (values.help) {
       console.log(HELP);
       return 0;
@@ -50,17 +50,21 @@ export function run(argv: string[]): Promise<number> {
     if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 256)) throw new ArgumentError(`--threads expected an integer 1..256, got '${values.threads}'`);
     // Checked before the passphrase: a key file names one wallet, and a second is rarely meant.
     const known = readKeyFileInfo(values.key);
+    holdForPrompt(values, !known.plain);
     if (known.address && !values.force) {
       const where = originText(known);
       throw new ArgumentError(`${values.key} already names wallet ${known.address}${where ? ` (${where})` : ''}`, {
         details: 'use it with `tpkit send --key`, or pass --force to register the key again',
       });
     }
+    // The node is asked before the passphrase: scrypt's seconds are wasted on a node that is down.
+    const client = clientFrom(values);
+    client.checkTransport();
+    const chain = (await client.nodeStatus({ signal: interruptSignal() })).chain;
     // The miner starts and warms up while the passphrase is typed and derived (scrypt runs
     // on libuv's threads), so mining starts at full speed. A failure here shows when mining.
     void warmMiner().catch(() => undefined);
     const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
-    const client = clientFrom(values);
     const bar = new Progress({ width: 10 });
     let stopSpinning = () => {};
     try {
@@ -90,12 +94,11 @@ export function run(argv: string[]): Promise<number> {
           }
           const p95Hashes = (p.expected.p95Ms / 1000) * p.hashRate;
           if (Number.isFinite(p95Hashes) && p95Hashes > 0) bar.setTotal(p95Hashes);
-          bar.update(p.hashes, `${formatCount(p.hashRate, 1)}H/s  ${formatCount(p.hashes, 1)}H  ${formatDuration(p.elapsedMs)}  ETA median ${formatDuration(p.expected.medianMs)}, p95 ${formatDuration(p.expected.p95Ms)}`);
+          bar.update(p.hashes, `${formatRate(p.hashRate, 1)}  ${formatUnit(p.hashes, 'H', 1)}  ${formatDuration(p.elapsedMs)}  ETA median ${formatDuration(p.expected.medianMs)}, p95 ${formatDuration(p.expected.p95Ms)}`);
         },
       });
       stopSpinning();
       bar.finish();
-      const chain = await client.nodeStatus().then((s) => s.chain, () => undefined);
       const saved = info.plain ? 'plain' : saveWallet(values.key, { address: result.address, chain, node: client.baseUrl.replace(/\/+$/, '') });
       if (info.address === result.address) console.error(`note: the node answered with the wallet this key already has, ${result.address}`);
       // The rate of the search itself: worker start-up is not mining.
@@ -118,7 +121,7 @@ export function run(argv: string[]): Promise<number> {
         console.log(`txid     ${result.txid}`);
         console.log(`block    ${result.block ?? '?'}`);
         console.log(
-          `mined    difficulty ${result.difficulty}: ${formatCount(result.mined.hashes)} hashes in ${formatDuration(result.mined.searchMs)} of hashing (${formatCount(rate)}H/s), ${formatDuration(result.mined.elapsedMs)} with worker start-up`,
+          `mined    difficulty ${result.difficulty}: ${formatCount(result.mined.hashes)} hashes in ${formatDuration(result.mined.searchMs)} of hashing (${formatRate(rate)}), ${formatDuration(result.mined.elapsedMs)} with worker start-up`,
         );
         if (result.mined.kernel === 'js') console.error(`note: ${result.mined.kernelReason}`);
         if (result.mined.poolFailure) console.error(`note: the miner threads did not start (${result.mined.poolFailure}); this thread mined alone`);

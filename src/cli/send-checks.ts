@@ -3,7 +3,7 @@
 // and has this key, holds the currency and enough of it, the recipient exists (unless
 // --create says a new wallet is meant), and, once the fee is known, amount and fee are covered.
 
-import { ApiError, type TpkitClient, type TransferPlan, type WalletInfo } from '../client/index.js';
+import { ApiError, type NodeStatus, type TpkitClient, type TransferPlan, type WalletInfo } from '../client/index.js';
 import { bytesToHex } from '../bytes.js';
 import { TpkitError } from '../errors.js';
 
@@ -84,4 +84,9 @@ export function checkFeeCovered(plan: Pick<SendPlan, 'from' | 'currency' | 'amou
   if (cur !== currency && fee.fee > held) {
     throw refused(`the fee of ${fee.fee} ${cur} is more than wallet ${from} holds (${held} ${cur})`, `fund the wallet with ${cur}, or pay the fee in another currency (--fee-currency)`);
   }
+}
+
+/** How the node makes blocks, when it says (a tpkit node does); a node that will not say is waited for as before. */
+export async function blockMaking(client: TpkitClient, signal?: AbortSignal): Promise<NodeStatus['blocks']> {
+  return client.nodeStatus({ signal }).then((status) => status.blocks, () => undefined);
 }

@@ -4,12 +4,12 @@
 import { transfer } from '../client/index.js';
 import { ArgumentError } from '../errors.js';
 import { addressArgument } from './input.js';
-import { openKeyFile } from './key-file.js';
+import { openKeyFile, readKeyFileInfo } from './key-file.js';
 import { warnIfElsewhere } from './key-file-origin.js';
-import { checkBeforeSigning, checkFeeCovered } from './send-checks.js';
+import { blockMaking, checkBeforeSigning, checkFeeCovered } from './send-checks.js';
 import { noAddressAdvice } from './wallet-owner.js';
 import { Progress } from './progress.js';
-import { NODE_HELP, NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, parseAmount, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
+import { DEFAULT_NODE, TX_NODE_HELP, TX_NODE_OPTIONS, PASSPHRASE_HELP, PASSPHRASE_OPTION, clientFrom, interruptSignal, keepSpinning, parseAmount, holdForPrompt, passphraseFrom, printJson, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
 
 const HELP = `Usage: tpkit send --key FILE --to ADDRESS --amount N --currency CUR [options]
@@ -30,7 +30,7 @@ Options:
   --create            send to an address that has no wallet yet (it creates one)
   --no-wait           print the txid without waiting for the block
 ${PASSPHRASE_HELP}
-${NODE_HELP}
+${TX_NODE_HELP}
 
 Before signing it checks that the sending wallet exists and has this key, holds the
 currency, the amount and the fee, and that the recipient exists (unless --create).`;
@@ -40,7 +40,7 @@ export function run(argv: string[]): Promise<number> {
     const { values } = parseCommandArgs('send', {
       args: argv,
       options: {
-        ...NODE_OPTIONS,
+        ...TX_NODE_OPTIONS,
         ...PASSPHRASE_OPTION,
         key: { type: 'string' },
         from: { type: 'string' },
@@ -68,7 +68,10 @@ export function run(argv: string[]): Promise<number> {
     // Typos in addresses are caught before the passphrase is asked for; messages use text form.
     const to = addressArgument(values.to, '--to');
     const given = values.from === undefined ? undefined : addressArgument(values.from, '--from');
-    const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
+    // Everything the node can check is checked before the passphrase: scrypt takes seconds,
+    // and a node that is down or a wallet that cannot pay makes them wasted.
+    const info = readKeyFileInfo(values.key);
+    holdForPrompt(values, !info.plain);
     const from = given ?? info.address;
     if (!from) throw new ArgumentError(`${values.key} records no wallet address`, { details: noAddressAdvice(values.key) });
     if (from === to) {
@@ -79,9 +82,17 @@ export function run(argv: string[]): Promise<number> {
     const signal = interruptSignal();
     if (given === undefined) await warnIfElsewhere(info, client, signal);
     const spinner = new Progress({ label: 'send' });
-    const stop = keepSpinning(spinner, 'checking');
+    let stop = keepSpinning(spinner, 'checking');
     try {
       const sender = await checkBeforeSigning({ client, from, to, currency: values.currency, amount, publicKey: info.publicKey, keyPath: values.key, fromGiven: given !== undefined, create: values.create === true, signal });
+      const blocks = await blockMaking(client, signal);
+      stop();
+      spinner.clear();
+      const { secretKey } = await openKeyFile(values.key, passphraseFrom(values));
+      if (blocks === 'on-demand' && !values['no-wait']) {
+        console.error(`note: this node makes blocks only on demand: run \`tpkit dev mine${client.baseUrl === `${DEFAULT_NODE}/` ? '' : ` --node ${client.baseUrl.replace(/\/+$/, '')}`}\` to include the transfer (or send with --no-wait)`);
+      }
+      stop = keepSpinning(spinner, 'signing');
       const sent = await transfer({
         client,
         secretKey,

@@ -7,8 +7,12 @@ import { ArgumentError } from '../errors.js';
 
 const quoted = (message: string) => /'([^']+)'/.exec(message)?.[1];
 
-/** parseArgs, with its errors turned into ArgumentErrors that name the flag and suggest one. */
-export function parseCommandArgs<T extends ParseArgsConfig>(command: string, config: T): ReturnType<typeof parseArgs<T>> {
+/**
+ * parseArgs, with its errors turned into ArgumentErrors that name the flag and suggest one.
+ * `signed` lists the flags that take negative numbers (written `--flag=-5`); any other flag
+ * given one is told it takes none.
+ */
+export function parseCommandArgs<T extends ParseArgsConfig>(command: string, config: T, signed: readonly string[] = []): ReturnType<typeof parseArgs<T>> {
   try {
     return parseArgs(config);
   } catch (err) {
@@ -28,6 +32,9 @@ export function parseCommandArgs<T extends ParseArgsConfig>(command: string, con
       // parseArgs will not take a value that starts with '-' after a space (it could be a flag).
       const args = config.args ?? [];
       const next = args[args.indexOf(flag) + 1];
+      if (/ambiguous/.test(message) && next !== undefined && /^-\d/.test(next) && !signed.includes(flag)) {
+        throw new ArgumentError(`${flag} takes no negative number, got '${next}'`, { details: help });
+      }
       if (/ambiguous/.test(message) && next !== undefined) {
         throw new ArgumentError(`${flag} needs a value, and '${next}' looks like an option`, { details: `write ${flag}=${next} if it is the value; ${help}` });
       }

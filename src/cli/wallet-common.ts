@@ -3,10 +3,12 @@
 // codes and to advice on what to do next.
 
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { createClient, type TpkitClient } from '../client/index.js';
 import { ArgumentError, TpkitError } from '../errors.js';
 import { nodeUrlFrom } from './node-url.js';
+import { holdTerminal, promptHidden, releaseTerminal } from './hidden-prompt.js';
+
+export { promptHidden };
 import type { PassphraseSource } from './key-file.js';
 import type { Progress } from './progress.js';
 
@@ -17,15 +19,20 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, unreachable: 3, interrupted: 1
 
 export const NODE_OPTIONS = {
   node: { type: 'string' },
-  'allow-insecure': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 export const NODE_HELP = `  --node URL          node to talk to (default: $TPKIT_NODE, else ${DEFAULT_NODE})
-  --allow-insecure    allow sending transactions over plain http:// to another host
   --json              print JSON (amounts as decimal strings)
   -h, --help          show this help`;
+
+/** The commands that submit transactions (register, send): they alone meet the plain-HTTP rule. */
+export const TX_NODE_OPTIONS = { ...NODE_OPTIONS, 'allow-insecure': { type: 'boolean' } } as const;
+
+export const TX_NODE_HELP = `${NODE_HELP.split('\n')[0]}
+  --allow-insecure    allow sending transactions over plain http:// to another host
+${NODE_HELP.split('\n').slice(1).join('\n')}`;
 
 export function clientFrom(values: { node?: string; 'allow-insecure'?: boolean }): TpkitClient {
   const baseUrl =
@@ -57,29 +64,6 @@ export function printJson(value: unknown): void {
   console.log(JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v), 2));
 }
 
-/** Reads a line from the terminal without echoing it (passphrases, imported keys). */
-export function promptHidden(question: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-    const output = rl as unknown as { _writeToOutput: (s: string) => void };
-    let asked = false;
-    output._writeToOutput = (s: string) => {
-      // Echo the question once, never the typed characters.
-      if (!asked) process.stderr.write(s);
-      asked = true;
-    };
-    rl.question(question, (answer) => {
-      rl.close();
-      process.stderr.write('\n');
-      resolve(answer);
-    });
-    rl.on('SIGINT', () => {
-      rl.close();
-      reject(new TpkitError('ABORTED', 'Operation aborted', { details: 'passphrase prompt interrupted' }));
-    });
-  });
-}
-
 /** The passphrase: --passphrase-file, else $TPKIT_PASSPHRASE, else a prompt on a terminal. */
 export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm = false): PassphraseSource {
   const source: PassphraseSource = async () => {
@@ -108,6 +92,14 @@ export function passphraseFrom(values: { 'passphrase-file'?: string }, confirm =
     return first;
   };
   return source;
+}
+
+/**
+ * When the passphrase will be typed at a prompt that comes only after the node is asked,
+ * echo goes off now: what is typed meanwhile is not shown, and answers the prompt.
+ */
+export function holdForPrompt(values: { 'passphrase-file'?: string }, encrypted: boolean): void {
+  if (encrypted && !values['passphrase-file'] && process.env.TPKIT_PASSPHRASE === undefined) holdTerminal();
 }
 
 /** Characters a new key file's passphrase needs, wherever it comes from. */
@@ -153,12 +145,27 @@ export function keepSpinning(bar: Progress, text?: string): () => void {
   return () => clearInterval(timer);
 }
 
-const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
-  NETWORK_ERROR: (err) =>
-    /answers plain HTTP, not TLS/.test(err.details ?? '')
-      ? 'the node runs, without TLS: give its URL with http:// (`tpkit node` serves HTTPS only with --tls-cert or --tls-self-signed).'
-      : 'is `tpkit node` running? Pass --node URL or set TPKIT_NODE.',
-  TIMEOUT: () => 'the node is slow or not making blocks; check later with `tpkit status TXID`.',
+/** A TLS certificate this process does not trust (self-signed, unknown issuer), from the fetch error under a NetworkError. */
+function untrustedCertificate(err: TpkitError): boolean {
+  const tls = (err.cause as { cause?: { code?: unknown } } | undefined)?.cause;
+  return /SELF_SIGNED|UNABLE_TO_(VERIFY_LEAF|GET_ISSUER)|CERT_UNTRUSTED/.test(String(tls?.code ?? ''));
+}
+
+const ADVICE: Partial<Record<string, (err: TpkitError) => string | undefined>> = {
+  NETWORK_ERROR: (err) => {
+    const details = err.details ?? '';
+    if (/answers plain HTTP, not TLS/.test(details)) return 'the node runs, without TLS: give its URL with http:// (`tpkit node` serves HTTPS only with --tls-cert or --tls-self-signed).';
+    if (untrustedCertificate(err)) {
+      return 'the node runs, with a certificate this machine does not trust. For `tpkit node --tls-self-signed`, trust its development certificate: NODE_EXTRA_CA_CERTS=DATA_DIR/tls/dev-cert.pem (the path the node prints at start; DATA_DIR is its --data-dir, default .tpkit/node).';
+    }
+    return 'is `tpkit node` running? Pass --node URL or set TPKIT_NODE.';
+  },
+  TIMEOUT: (err) => {
+    const txid = (err as TpkitError & { txid?: string }).txid;
+    return txid ? `the node is slow or not making blocks; check later with \`tpkit status ${txid}\`.` : 'the node did not answer in time: it may be overloaded or stopped; try again, or check --node.';
+  },
+  BAD_RESPONSE: (err) =>
+    /is not a ThePower node/.test(err.message) ? 'check --node (or TPKIT_NODE): that URL is another server; `tpkit node` prints its URL when it starts.' : 'the node answered outside the API; check --node.',
   INSECURE_TRANSPORT: () => 'use an https:// node URL, or --allow-insecure on a network you trust.',
   KEYFILE_PASSPHRASE: () => 'check the passphrase (--passphrase-file or TPKIT_PASSPHRASE).',
   KEYFILE_INVALID: () => 'pass the file written by `tpkit keygen --out`.',
@@ -184,9 +191,15 @@ const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
     if (nodeError === 'TIMESTAMP_OUT_OF_WINDOW') return "this machine's clock is an hour or more away from the node's; set it right.";
     if (nodeError === 'WRONG_CHAIN') return 'the address belongs to another chain than this node.';
     if (nodeError === 'MEMPOOL_FULL') return 'the node is busy; try again in a few seconds.';
-    if (nodeError === 'DEV_API_DISABLED') return 'the node runs with --no-dev-api; restart it without that flag.';
-    if (nodeError === 'ROUTE_NOT_FOUND') return 'this node has no such endpoint (the faucet and accounts exist only on `tpkit node`).';
-    return 'the node refused the request.';
+    if (nodeError === 'DEV_API_DISABLED') return 'restart the node with its development API on: without --no-dev-api, and with --dev-api when it listens beyond this machine.';
+    if (nodeError === 'ROUTE_NOT_FOUND') return 'this node has no such endpoint (the faucet, accounts and test controls exist only on `tpkit node`).';
+    if (nodeError === 'SNAPSHOT_NOT_FOUND') return '`tpkit dev snapshot --list` shows the snapshots the node holds (a revert drops those taken after its target).';
+    if (nodeError === 'HOST_NOT_ALLOWED') return 'reach the node as 127.0.0.1 or localhost, or start it with --allow-host NAME.';
+    if (nodeError === 'NODE_INTERNAL') return "the node failed while handling it; the node's log says why.";
+    const request = (err as TpkitError & { request?: string }).request ?? '';
+    if (nodeError === 'BAD_REQUEST_PARAM' && request.includes('/api/dev/')) return '`tpkit dev --help` shows what each action takes.';
+    // Otherwise the node's own reason, in the message, is the whole story.
+    return undefined;
   },
   ADDRESS_INVALID: () => 'check the address; `tpkit address ADDR` explains one.',
   ADDRESS_CHECKSUM: () => 'a digit is mistyped; copy the address again.',
@@ -194,6 +207,11 @@ const ADVICE: Partial<Record<string, (err: TpkitError) => string>> = {
   PRECHECK_FAILED: () => 'nothing was signed or sent.',
   FEE_UNKNOWN: () => 'pay the fee in a currency the node has a rate for (--fee-currency; `tpkit settings current.fee` lists them), or give --fee N.',
 };
+
+/** The line of advice printed under an error, when there is one to give. */
+export function adviceFor(err: TpkitError): string | undefined {
+  return ADVICE[err.code]?.(err);
+}
 
 /** Exit code for an error: usage for what the user typed, 3 for the network, 1 otherwise. */
 
@@ -241,11 +259,13 @@ export async function runWalletCommand(name: string, body: () => Promise<number>
       err = new ArgumentError((err as Error).message, { details: `see \`tpkit ${name} --help\`` });
     }
     if (!(err instanceof TpkitError)) throw err;
-    const advice = ADVICE[err.code]?.(err);
+    const advice = adviceFor(err);
     const code = exitCodeFor(err);
     if (err.code === 'ABORTED') console.error(`tpkit ${name}: interrupted`);
     else console.error(`tpkit ${name}: ${err.message} [${err.code}]${advice ? `\n  ${advice}` : ''}`);
     if (json) printJson(errorJson(err, advice, code));
     return code;
+  } finally {
+    releaseTerminal();
   }
 }

@@ -47,8 +47,12 @@ export class NetworkError extends TpkitError {
 /** A request, or the wait for a transaction, ran out of time. */
 export class TimeoutError extends TpkitError {
   override name = 'TimeoutError';
-  constructor(details: string, options: TpkitErrorOptions = {}) {
+  /** The transaction waited for, when the wait (not a request) ran out of time. */
+  readonly txid?: string;
+
+  constructor(details: string, options: TpkitErrorOptions & { txid?: string } = {}) {
     super('TIMEOUT', 'Timed out', { details, ...options });
+    this.txid = options.txid;
   }
 }
 
@@ -73,5 +77,20 @@ export class TxFailedError extends TpkitError {
     super('TX_FAILED', 'Transaction failed', { details: `${txid}: ${reason}` });
     this.txid = txid;
     this.reason = reason;
+  }
+}
+
+/**
+ * The URL answers, but not as a ThePower node: an HTML page or other text where the API
+ * answers JSON (a static file server, a web app's dev server, a wrong port).
+ */
+export class NotANodeError extends TpkitError {
+  override name = 'NotANodeError';
+  /** The origin that answered. */
+  readonly origin: string;
+
+  constructor(origin: string, details: string, options: TpkitErrorOptions = {}) {
+    super('BAD_RESPONSE', `${origin} is not a ThePower node`, { details, ...options });
+    this.origin = origin;
   }
 }

@@ -165,7 +165,7 @@ export function createClient(options: ClientOptions): TpkitClient {
         const status = await getTxStatus(txid, wait);
         if (status) return status;
         const left = limitMs - (Date.now() - started);
-        if (left <= 0) throw new TimeoutError(`${txid} not included within ${limitMs} ms`);
+        if (left <= 0) throw new TimeoutError(`${txid} not included within ${limitMs} ms`, { txid });
         await abortableSleep(Math.min(delay, left), wait.signal);
         delay = Math.min(delay * 1.5, MAX_POLL_MS);
       }

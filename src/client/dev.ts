@@ -2,18 +2,14 @@
 // demand, the development accounts. A network node has none of them (404).
 
 import { addressFromText, addressToText } from '../codec/address.js';
-import { hexToBytes } from '../bytes.js';
+import { bytesToHex, hexToBytes } from '../bytes.js';
+import type { DevAccount } from '../dev-wire.js';
 import { toBigInt } from './api-json.js';
 import { requestJson, type CallOptions, type HttpSettings, type JsonObject } from './http.js';
 import { devControlApi, type DevControlApi } from './dev-control.js';
 
-export interface DevAccountInfo {
-  index: number;
-  address: string;
-  hex: string;
-  publicKey: string;
-  /** Development key: public knowledge, never for a real chain. */
-  secretKey: Uint8Array;
+/** A development account as `startNode().accounts` gives it, with its balances now. */
+export interface DevAccountInfo extends DevAccount {
   amount: Record<string, bigint>;
 }
 
@@ -55,12 +51,16 @@ export function devApi(http: HttpSettings): DevApi {
       return (answer.accounts as JsonObject[]).map((a) => {
         const amount: Record<string, bigint> = {};
         for (const [cur, v] of Object.entries((a.amount ?? {}) as JsonObject)) amount[cur] = toBigInt(v) ?? 0n;
+        const publicKey = hexToBytes(String(a.public_key));
+        const secretKey = hexToBytes(String(a.secret_key));
         return {
           index: Number(a.index),
           address: String(a.address),
           hex: String(a.hex),
-          publicKey: String(a.public_key),
-          secretKey: hexToBytes(String(a.secret_key)),
+          publicKey,
+          publicKeyHex: bytesToHex(publicKey, true),
+          secretKey,
+          secretKeyHex: bytesToHex(secretKey),
           amount,
         };
       });

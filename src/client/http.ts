@@ -4,7 +4,7 @@
 
 import { AbortError, TpkitError } from '../errors.js';
 import { parseApiJson } from './api-json.js';
-import { ApiError, NetworkError, TimeoutError } from './client-errors.js';
+import { ApiError, NetworkError, NotANodeError, TimeoutError } from './client-errors.js';
 
 export interface HttpSettings {
   baseUrl: URL;
@@ -75,6 +75,15 @@ function apiErrorFrom(status: number, body: unknown, text: string, request: stri
   });
 }
 
+/** A body that is not JSON, named without its markup: a page's title (or words) says what answered. */
+function describeBody(type: string, text: string): string {
+  if (/html/i.test(type) || /^\s*</.test(text)) {
+    const words = (/<title[^>]*>([^<]*)/i.exec(text)?.[1] ?? text.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim().slice(0, 60);
+    return `an HTML page instead of JSON${words ? ` ("${words}")` : ''}`;
+  }
+  return text.trim() ? `text instead of JSON: ${JSON.stringify(text.trim().slice(0, 60))}` : 'an empty answer instead of JSON';
+}
+
 export async function requestJson(http: HttpSettings, path: string, options: RequestOptions = {}): Promise<JsonObject> {
   const method = options.method ?? 'GET';
   const request = `${method} ${path}`;
@@ -82,6 +91,7 @@ export async function requestJson(http: HttpSettings, path: string, options: Req
   const limit = deadline(http.timeoutMs, options.signal);
   let text: string;
   let status: number;
+  let type: string;
   try {
     const res = await http.fetch(joinUrl(http.baseUrl, path), {
       method,
@@ -90,6 +100,7 @@ export async function requestJson(http: HttpSettings, path: string, options: Req
       signal: limit.signal,
     });
     status = res.status;
+    type = res.headers.get('content-type') ?? '';
     text = await res.text();
   } catch (err) {
     if (err instanceof TpkitError) throw err;
@@ -109,8 +120,10 @@ export async function requestJson(http: HttpSettings, path: string, options: Req
   try {
     body = parseApiJson(text);
   } catch (err) {
-    if (status >= 400) throw apiErrorFrom(status, undefined, text, request);
-    throw new TpkitError('BAD_RESPONSE', 'Node answer is not JSON', { details: `${request}: HTTP ${status}, ${JSON.stringify(text.slice(0, 80))}`, cause: err });
+    // A gateway's error page stands for the node behind it; anything else that answers
+    // the API's paths with a page is another server (a static file server, a dev server).
+    if (status >= 500) throw apiErrorFrom(status, undefined, describeBody(type, text), request);
+    throw new NotANodeError(http.baseUrl.origin, `${request}: HTTP ${status}, ${describeBody(type, text)}`, { cause: err });
   }
   const object = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as JsonObject) : undefined;
   if (status >= 400 || object?.ok === false) throw apiErrorFrom(status, body, text, request);

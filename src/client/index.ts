@@ -2,7 +2,7 @@
 // Browser-safe: it needs only fetch.
 
 export { createClient, type CallOptions, type ClientOptions, type TpkitClient, type WaitOptions } from './client.js';
-export { ApiError, NetworkError, TimeoutError, TxFailedError, UnknownTxError, type ApiErrorInfo } from './client-errors.js';
+export { ApiError, NetworkError, NotANodeError, TimeoutError, TxFailedError, UnknownTxError, type ApiErrorInfo } from './client-errors.js';
 export type { NodeStatus, TxStatus, WalletInfo } from './responses.js';
 export type { AddressChange, BlockSummary, ChainReset, WatchOptions, WebSocketFactory } from './watch.js';
 export type { DevAccountInfo, DevApi, MinedBlock } from './dev.js';

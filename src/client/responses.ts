@@ -35,6 +35,11 @@ export interface NodeStatus {
   /** Hash of the last block, uppercase hex. */
   hash: string;
   nodename?: string;
+  /**
+   * How a local tpkit node makes blocks: every blocktime while transactions wait, as soon
+   * as they arrive, or only when asked (`tpkit dev mine`). Absent on other nodes.
+   */
+  blocks?: 'interval' | 'instant' | 'on-demand';
   raw: JsonObject;
 }
 
@@ -112,6 +117,8 @@ export function nodeStatusFrom(answer: JsonObject, request: string): NodeStatus 
   };
   const nodename = optionalString(status.nodename);
   if (nodename !== undefined) out.nodename = nodename;
+  const blocks = (status.tpkit as JsonObject | null | undefined)?.blocks;
+  if (blocks === 'interval' || blocks === 'instant' || blocks === 'on-demand') out.blocks = blocks;
   return out;
 }
 

@@ -179,7 +179,7 @@ export async function watchTx(http: HttpSettings, txid: string, options: WatchOp
     }, { ...options, signal: limit.signal, abortRejects: true, afterReset })) as TxStatus;
   } catch (err) {
     if (err instanceof ApiError && err.nodeError === 'TX_NOT_FOUND') throw new UnknownTxError(txid, { cause: err });
-    if (timedOut) throw new TimeoutError(`${txid} not included within ${options.timeoutMs} ms`, { cause: err });
+    if (timedOut) throw new TimeoutError(`${txid} not included within ${options.timeoutMs} ms`, { cause: err, txid });
     throw err;
   } finally {
     clearTimeout(timer);

@@ -52,8 +52,11 @@ export function plainObjectArg(value: unknown, label: string): BodyExtraInput {
 export function payloadItemArg(item: PayloadItemInput, label: string): MsgValue[] {
   objectArg(item, label);
   const purpose = purposeNumber(item.purpose as number | PurposeName, `${label}.purpose`);
-  if (item.purposeName !== undefined && item.purposeName !== purposeName(purpose)) {
-    throw new ArgumentError(`"${label}.purposeName" is "${String(item.purposeName)}" but purpose ${purpose} is "${purposeName(purpose) ?? 'unnamed'}"`, { field: `${label}.purposeName` });
+  // A decoded item carries its purpose three ways; they must agree.
+  for (const [key, value, expected] of [['purposeNumber', item.purposeNumber, purpose], ['purposeName', item.purposeName, purposeName(purpose)]] as const) {
+    if (value !== undefined && value !== expected) {
+      throw new ArgumentError(`"${label}.${key}" is ${JSON.stringify(value)} but purpose ${purpose} is "${purposeName(purpose) ?? 'unnamed'}"`, { field: `${label}.${key}` });
+    }
   }
   if (typeof item.currency !== 'string' || item.currency.length === 0) {
     throw new ArgumentError(`"${label}.currency" expected a non-empty string, got ${describeValue(item.currency)}`, { field: `${label}.currency` });

@@ -131,7 +131,7 @@ function payload(node: MsgNode): PayloadItem[] {
     if (currency === undefined) throw fail('BODY_BAD_FIELD', `${field}.currency`, 'currency name is not UTF-8');
     const amount = unsigned(item.items[2], `${field}.amount`);
     const name = purposeName(purpose);
-    return name === undefined ? { purpose, currency, amount } : { purpose, purposeName: name, currency, amount };
+    return name === undefined ? { purpose, purposeNumber: purpose, currency, amount } : { purpose: name, purposeNumber: purpose, purposeName: name, currency, amount };
   });
 }
 

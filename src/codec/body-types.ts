@@ -4,18 +4,25 @@
 import type { KindName, PurposeName } from './constants.js';
 import type { MsgMapNode, MsgNode, MsgValue } from './msgpack-types.js';
 
-/** A payload item `[purpose, currency, amount]` as decoded. */
+/**
+ * A payload item `[purpose, currency, amount]` as decoded, in the shape the builders take:
+ * `purpose` is the name when tx_const.json has one ('transfer', 'srcfee'), else the number,
+ * and `purposeNumber` is always the number (as a body's `kind` and `kindNumber`).
+ */
 export interface PayloadItem {
-  purpose: number;
-  /** Present when tx_const.json names the purpose. */
+  purpose: PurposeName | number;
+  purposeNumber: number;
+  /** @deprecated the same as `purpose` when the purpose is named; kept for callers of 0.1. */
   purposeName?: PurposeName;
   currency: string;
   amount: bigint;
 }
 
-/** A payload item for the builders: purpose by number or name, amount a non-negative integer. */
+/** A payload item for the builders: purpose by name or number, amount a non-negative integer. */
 export interface PayloadItemInput {
-  purpose: number | PurposeName;
+  purpose: PurposeName | number;
+  /** Ignored when it agrees with `purpose` (a decoded item passes back as it is); an ArgumentError when it does not. */
+  purposeNumber?: number;
   /** Ignored when it agrees with `purpose`; an ArgumentError when it does not. */
   purposeName?: string;
   currency: string;

@@ -42,8 +42,12 @@ export interface DecodedBsig {
   signature: Uint8Array;
   /** The first pubkey TLV's value, as carried (not checked here). */
   publicKey: Uint8Array;
-  /** First 8-byte timestamp TLV, ms. The reference ignores a timestamp of another length. */
-  timestamp?: bigint;
+  /**
+   * First 8-byte timestamp TLV: ms since the UNIX epoch, a number as every timestamp tpkit
+   * decodes (body `t` too). A value above 2^53 (no clock's) is rounded; its exact bytes are
+   * in `fields`. The reference ignores a timestamp of another length.
+   */
+  timestamp?: number;
   createDuration?: bigint;
   expire?: bigint;
   purpose?: string;
@@ -132,7 +136,7 @@ export function decodeBsig(bsig: Uint8Array): DecodedBsig {
   }
   const decoded: DecodedBsig = { signature, publicKey, fields, signedFields };
   const timestamp = firstU64(BSIG_TAG.timestamp);
-  if (timestamp !== undefined) decoded.timestamp = timestamp;
+  if (timestamp !== undefined) decoded.timestamp = Number(timestamp);
   const createDuration = firstU64(BSIG_TAG.createduration, 4);
   if (createDuration !== undefined) decoded.createDuration = createDuration;
   const expire = firstU64(BSIG_TAG.expire);

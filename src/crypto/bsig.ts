@@ -82,7 +82,8 @@ export interface BsigVerification {
   valid: boolean;
   /** The public key as carried in the BSig (33 or 65 bytes when usable). */
   publicKey: Uint8Array;
-  timestamp?: bigint;
+  /** ms since the UNIX epoch, as DecodedBsig gives it. */
+  timestamp?: number;
   reason?: BsigInvalidReason;
   /** What exactly failed, for logs. */
   details?: string;

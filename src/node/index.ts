@@ -4,6 +4,7 @@
 
 import { addressToHex, addressToText, parseAddress } from '../codec/address.js';
 import { bytesToHex } from '../bytes.js';
+import type { DevAccount } from '../dev-wire.js';
 import { applyConfigObject, checkConfig, defaultConfig, type NodeConfig, type NodeConfigInput } from './config/config.js';
 import { ValidationError } from '../errors.js';
 import type { LogLevel } from './base/log.js';
@@ -50,16 +51,7 @@ export interface StartNodeOptions {
   config?: NodeConfigInput;
 }
 
-export interface DevAccount {
-  index: number;
-  /** Text address, e.g. AA100000001677721780. */
-  address: string;
-  hex: string;
-  /** Public knowledge: never use it on a real chain. */
-  secretKey: Uint8Array;
-  secretKeyHex: string;
-  publicKey: Uint8Array;
-}
+export type { DevAccount };
 
 export interface RunningNode {
   /** Base URL of the API, e.g. http://127.0.0.1:40123 (endpoints under /api). */
@@ -144,13 +136,14 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Running
   return {
     url: node.url,
     wsUrl: node.url.replace(/^http/, 'ws') + '/api/ws',
-    accounts: chain.accounts.map((a) => ({
+    accounts: chain.accounts.map((a): DevAccount => ({
       index: a.index,
       address: addressToText(a.address),
       hex: addressToHex(a.address),
-      secretKey: a.secretKey,
+      publicKey: Uint8Array.from(a.publicKey),
+      publicKeyHex: bytesToHex(a.publicKey, true),
+      secretKey: Uint8Array.from(a.secretKey),
       secretKeyHex: bytesToHex(a.secretKey),
-      publicKey: a.publicKey,
     })),
     height: () => chain.height,
     async faucet(address, amount, currency = 'SK') {

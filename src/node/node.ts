@@ -1,12 +1,14 @@
 // Starts a local node: store, chain, HTTP(S) server; and stops it cleanly.
 
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ValidationError } from '../errors.js';
 import { Chain, type ChainOptions } from './ledger/chain.js';
 import type { NodeConfig } from './config/config.js';
 import type { HttpTimeouts } from './http/guards.js';
 import { startServer, type RunningServer } from './http/server.js';
 import { isLoopbackListen } from './http/host-policy.js';
-import { createStaticHandler, defaultStaticRoots } from './http/static.js';
+import { APP_PREFIX, createStaticHandler, defaultStaticRoots, type StaticRoot } from './http/static.js';
 import { createLogger, type Logger } from './base/log.js';
 import { createDevRoutes } from './dev/dev-routes.js';
 import { DevControl } from './dev/dev-control.js';
@@ -52,9 +54,30 @@ function exposureChecked(config: NodeConfig, logger: Logger): NodeConfig {
   return config;
 }
 
+/** The folder --static names, checked before anything starts. */
+function staticRoots(config: NodeConfig): StaticRoot[] {
+  if (config.staticDir === undefined) return defaultStaticRoots();
+  let folder = false;
+  try {
+    folder = statSync(config.staticDir).isDirectory();
+  } catch {
+    // not there: said below
+  }
+  if (!folder) throw new ValidationError('CONFIG_INVALID', `--static: no such folder: ${resolve(config.staticDir)}`, { field: 'staticDir' });
+  return [{ prefix: APP_PREFIX, dir: resolve(config.staticDir) }, ...defaultStaticRoots()];
+}
+
 export async function startNode(config: NodeConfig, options: NodeOptions = {}): Promise<LocalNode> {
   const logger: Logger = options.logger ?? createLogger(config.logLevel);
   config = exposureChecked(config, logger);
+  if (config.mineOnDemand && !config.devApi && !isLoopbackListen(config.host)) {
+    // Beyond loopback the development API went off above, and with it the only way to a block.
+    throw new ValidationError('CONFIG_INVALID', `--mine-on-demand: no block could ever be made, since blocks come only from POST /api/dev/mine and the development API is off on ${config.host}`, {
+      field: 'mineOnDemand',
+      details: 'add --dev-api to keep it on beyond this machine, or let the node make blocks itself (--block-time MS or --instant)',
+    });
+  }
+  const roots = staticRoots(config);
   const tls = loadTls(config);
   const ledgerDir = config.memory ? undefined : join(config.dataDir, 'ledger');
   await ensurePortFree(config.host, config.port);
@@ -80,7 +103,7 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
         maxRequestBytes: config.limits.maxRequestBytes,
         tls,
         logger,
-        staticFiles: createStaticHandler(defaultStaticRoots()),
+        staticFiles: createStaticHandler(roots),
         timeouts: options.httpTimeouts,
         intercept: (req, next, reply) => control.faults.intercept(req, next, reply),
         access,

@@ -131,8 +131,8 @@ test('WalletApi.makeNewTx moves the balances; our node charges the formula cost,
   const bodyLength = decodeTx(container).body.length;
   const cost = feeCost(bodyLength, RATE);
   assert.equal(body.payload, [
-    { purpose: 0, purposeName: 'transfer', currency: 'SK', amount: 1_500_000_000n },
-    { purpose: 1, purposeName: 'srcfee', currency: 'SK', amount: BigInt(sdkFeeOffer(bodyLength)) },
+    { purpose: 'transfer', purposeNumber: 0, purposeName: 'transfer', currency: 'SK', amount: 1_500_000_000n },
+    { purpose: 'srcfee', purposeNumber: 1, purposeName: 'srcfee', currency: 'SK', amount: BigInt(sdkFeeOffer(bodyLength)) },
   ]);
   assert.ok(BigInt(sdkFeeOffer(bodyLength)) > cost, `offered ${sdkFeeOffer(bodyLength)}, cost ${cost}`);
   assert.equal(body.extra, { msg: 'hi' });

@@ -136,11 +136,12 @@ test('plain hex key files still work with a warning; --no-wait, then status --wa
 });
 
 /** Runs tpkit on a pseudo-terminal (util-linux `script`), answering each prompt as it appears. */
-function onTerminal(args: string[], answers: [RegExp, string][]): Promise<{ code: number | null; screen: string }> {
+function onTerminal(args: string[], answers: [RegExp, string][], early?: string): Promise<{ code: number | null; screen: string }> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, TPKIT_NODE: node.url };
     delete env.TPKIT_PASSPHRASE;
     const child = spawnTpkit(args, { env, tty: true });
+    if (early !== undefined) child.stdin.write(early);
     let screen = '';
     // Only what appeared since the last answer is matched: the same prompt may come again.
     let answeredAt = 0;
@@ -154,7 +155,12 @@ function onTerminal(args: string[], answers: [RegExp, string][]): Promise<{ code
       }
     });
     child.on('error', (err) => reject(new Error(`util-linux 'script' is needed for the terminal test: ${err.message}`)));
-    child.on('close', (code) => resolve({ code, screen }));
+    // Not a speed limit: a command left waiting at a prompt fails its test instead of the file's time limit.
+    const stuck = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('close', (code) => {
+      clearTimeout(stuck);
+      resolve({ code, screen });
+    });
   });
 }
 
@@ -172,25 +178,72 @@ test('on a terminal keygen asks for the passphrase twice and echoes neither; a m
   assert.match(differ.screen, /The two passphrases differ/);
   // three tries at the prompt, as sudo and ssh give; then the command stops
   const wrong = 'wrong passphrase';
-  const sendArgs = ['send', '--key', file, '--from', dev.address, '--to', address, '--amount', '1', '--currency', 'SK'];
-  const sent = await onTerminal(sendArgs, [[/Passphrase: /, wrong], [/Passphrase: /, wrong], [/Passphrase: /, wrong]]);
-  assert.is(sent.code, 1, sent.screen);
-  assert.is(sent.screen.match(/Passphrase: /g)?.length, 3, sent.screen);
-  assert.match(sent.screen, /Wrong passphrase; 2 tries left\.[^]*Wrong passphrase; 1 try left\.[^]*KEYFILE_PASSPHRASE/);
-  // a mistyped passphrase, then the right one: the key opens, and send goes on to its own
-  // checks (this new key does not own the development wallet, so it stops there)
-  const second = await onTerminal(sendArgs, [[/Passphrase: /, wrong], [/Passphrase: /, secret]]);
-  assert.match(second.screen, /Wrong passphrase; 2 tries left\.[^]*is not the key of wallet/, second.screen);
+  const exportArgs = ['export', '--key', file, '--address', address, '--out', join(dir, 'never-export.json')];
+  const tried = await onTerminal(exportArgs, [[/Passphrase: /, wrong], [/Passphrase: /, wrong], [/Passphrase: /, wrong]]);
+  assert.is(tried.code, 1, tried.screen);
+  assert.is(tried.screen.match(/Passphrase: /g)?.length, 3, tried.screen);
+  assert.match(tried.screen, /Wrong passphrase; 2 tries left\.[^]*Wrong passphrase; 1 try left\.[^]*KEYFILE_PASSPHRASE/);
+  // a mistyped passphrase, then the right one: the key opens, and export goes on to ask
+  // for its own passphrase (too short here, so it stops there)
+  const second = await onTerminal(exportArgs, [[/Passphrase: /, wrong], [/Passphrase: /, secret], [/Passphrase for the export file: /, 'short']]);
+  assert.match(second.screen, /Wrong passphrase; 2 tries left\.[^]*Passphrase for the export file: [^]*at least 12 characters/, second.screen);
   assert.not.match(second.screen, /KEYFILE_PASSPHRASE/);
   assert.not.ok(second.screen.includes(secret), 'the passphrase is not echoed');
+  // send checks the wallet before it asks: this key does not own the development wallet,
+  // so no passphrase is asked for at all
+  const sent = await onTerminal(['send', '--key', file, '--from', dev.address, '--to', address, '--amount', '1', '--currency', 'SK'], []);
+  assert.is(sent.code, 1, sent.screen);
+  assert.match(sent.screen, /is not the key of wallet/);
+  assert.not.match(sent.screen, /Passphrase: /);
+});
+
+test('on a terminal, text typed before the prompt is ignored (it was echoed), and a repeat typed ahead answers the second prompt', async () => {
+  const file = join(dir, 'typed-ahead.key');
+  const secret = 'typed ahead on the terminal';
+  // The early line is written at once, before the command can show its prompt; both
+  // answers then come in one write, so the second prompt must find its line already read.
+  const made = await onTerminal(['keygen', '--out', file], [[/Passphrase: /, `${secret}\n${secret}`]], 'written too early\n');
+  assert.is(made.code, 0, made.screen);
+  assert.match(made.screen, /typed before the prompt was shown on the screen, so it is ignored/);
+  assert.match(made.screen, /Repeat passphrase: /);
+  assert.not.ok(made.screen.includes(secret), 'the passphrase is not echoed');
+  const opened = await openKeyFile(file, async () => secret);
+  assert.ok(!opened.info.plain, 'sealed under the passphrase typed at the prompt, not the early text');
+});
+
+test('send on a terminal: a passphrase typed while it checks with the node is not echoed, and answers the prompt', async () => {
+  // The node answers the checks slowly, so the passphrase is surely typed before the prompt.
+  const slow = await node.post('/api/dev/faults', JSON.stringify({ rules: [{ path: 'address', action: 'delay', delayMs: 1500, count: 2 }] }));
+  assert.is(slow.status, 200);
+  const sent = await onTerminal(['send', '--key', walletFile, '--to', dev.address, '--amount', '1', '--currency', 'SK'], [[/checking/, PASSPHRASE]]);
+  assert.is(sent.code, 0, sent.screen);
+  assert.match(sent.screen, /Passphrase: [^]*txid {5}\S+-tpkit/);
+  assert.not.ok(sent.screen.includes(PASSPHRASE), 'the passphrase is not echoed');
+  assert.not.match(sent.screen, /ignored/, 'typed after the command started: used, not thrown away');
 });
 
 test('a wrong passphrase from a file or $TPKIT_PASSPHRASE fails at once: nothing can type it again', async () => {
   const file = join(dir, 'typed.key');
-  const run = await tpkit(['send', '--key', file, '--from', dev.address, '--to', address, '--amount', '1', '--currency', 'SK'], { env: { TPKIT_PASSPHRASE: 'not it' } });
+  const run = await tpkit(['export', '--key', file, '--address', address, '--out', join(dir, 'never-export.json')], { env: { TPKIT_PASSPHRASE: 'not it', TPKIT_WALLET_PASSPHRASE: 'a long export passphrase' } });
   assert.is(run.code, 1);
   assert.match(run.err, /KEYFILE_PASSPHRASE/);
   assert.not.match(run.err, /tries left/);
+});
+
+// A wrong passphrase shows whether the key file was opened (scrypt, seconds): each refusal
+// below must come first, so the key file is never opened.
+test('send with the node down, and export with no export passphrase, refuse before opening the key file', async () => {
+  const notIt = { TPKIT_PASSPHRASE: 'not the passphrase' };
+  const down = await tpkit(['send', '--key', walletFile, '--to', dev.address, '--amount', '1', '--currency', 'SK', '--node', 'http://127.0.0.1:9'], { env: notIt });
+  assert.is(down.code, 3, down.err);
+  assert.match(down.err, /NETWORK_ERROR/);
+  assert.not.match(down.err, /KEYFILE_PASSPHRASE/);
+  const noExportPassphrase = await tpkit(['export', '--key', walletFile, '--out', join(dir, 'never-export.json')], { env: notIt });
+  assert.is(noExportPassphrase.code, 2, noExportPassphrase.err);
+  assert.match(noExportPassphrase.err, /The export needs a passphrase and there is no terminal to ask on/);
+  const shortExport = await tpkit(['export', '--key', walletFile, '--out', join(dir, 'never-export.json')], { env: { ...notIt, TPKIT_WALLET_PASSPHRASE: 'short' } });
+  assert.is(shortExport.code, 2);
+  assert.match(shortExport.err, /at least 12 characters/);
 });
 
 test('Ctrl-C while mining stops the workers and exits 130; the key file is left as it was', async () => {

@@ -44,7 +44,7 @@ test('README example: build, sign, decode and verify a transfer', () => {
   const check = tpkit.verifyTx(base64);
   assert.ok(check.valid);
   assert.equal(check.signatures[0].publicKey, publicKey);
-  assert.is(check.signatures[0].timestamp, 1_700_000_000_000n);
+  assert.is(check.signatures[0].timestamp, 1_700_000_000_000);
 });
 
 /** Leading zero bits of SHA-512 over `bytes`, counted from node:crypto's digest. */

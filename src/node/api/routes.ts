@@ -147,6 +147,13 @@ export function createRoutes(chain: Chain, address: NodeAddress = { url: '' }): 
           is_sync: true,
           pending,
           ver: VERSION,
+          // This node's own facts, beside the reference's: how it makes blocks (a client
+          // waiting for one on a node that mines on demand says how to make it) and whether
+          // its development API is on.
+          tpkit: {
+            blocks: chain.config.mineOnDemand ? 'on-demand' : chain.config.instant ? 'instant' : 'interval',
+            devApi: chain.config.devApi,
+          },
         },
         ok: true,
       });

@@ -86,7 +86,7 @@ function signatureView(bsig: Uint8Array): JsonValue {
 }
 
 function payloadView(payload: readonly PayloadItem[]): JsonValue {
-  return payload.map((p) => ({ purpose: p.purposeName ?? p.purpose, cur: p.currency, amount: p.amount }));
+  return payload.map((p) => ({ purpose: p.purpose, cur: p.currency, amount: p.amount }));
 }
 
 /** A stored transaction as block answers list it (after the reference node's prettify_tx). */

@@ -69,6 +69,8 @@ export interface NodeConfig {
   allowHosts: string[];
   /** Origins granted CORS beyond this machine's pages (--allow-origin; '*' for any). */
   allowOrigins: string[];
+  /** A folder served under /app/ on the node's origin (--static), or none. */
+  staticDir: string | undefined;
   allocGroup: number;
   /** Wallet number the allocation block starts after; the first registration gets last + 1. */
   allocLast: number | undefined;
@@ -249,6 +251,9 @@ function logLevel(field: string, value: unknown): LogLevel {
   return value as LogLevel;
 }
 
+/** A flag's value as every command's --help writes it: an upper-case word (FILE, N). */
+const placeholder = (value: string) => value.toUpperCase();
+
 export interface FlagSpec {
   flag: string;
   value?: string;
@@ -304,7 +309,7 @@ export function parseNodeArgs(argv: readonly string[], readFile: (path: string) 
       values.push([arg, true]);
     } else {
       const v = inline ?? argv[++i];
-      if (v === undefined) throw invalid(arg, `expects a value <${spec.value}>`);
+      if (v === undefined) throw invalid(arg, `expects a value (${placeholder(spec.value)})`);
       values.push([arg, v]);
     }
   }
@@ -395,10 +400,17 @@ export function checkConfig(config: NodeConfig): void {
     throw invalid('--tls-self-signed', 'cannot be combined with --tls-cert');
   }
   if (config.instant && config.mineOnDemand) throw invalid('--mine-on-demand', 'cannot be combined with --instant');
+  if (config.mineOnDemand && !config.devApi) {
+    throw new ValidationError('CONFIG_INVALID', '--mine-on-demand: no block could ever be made, since blocks come only from POST /api/dev/mine and --no-dev-api switches that off', {
+      field: 'mineOnDemand',
+      details: 'drop --no-dev-api, or let the node make blocks itself (--block-time MS or --instant)',
+    });
+  }
 }
 
 export function nodeHelp(): string {
-  const width = Math.max(...NODE_FLAGS.map((f) => (f.flag + (f.value ? ` <${f.value}>` : '')).length));
-  const lines = NODE_FLAGS.map((f) => `  ${(f.flag + (f.value ? ` <${f.value}>` : '')).padEnd(width)}  ${f.help}`);
+  const usage = (f: FlagSpec) => f.flag + (f.value ? ` ${placeholder(f.value)}` : '');
+  const width = Math.max(...NODE_FLAGS.map((f) => usage(f).length));
+  const lines = NODE_FLAGS.map((f) => `  ${usage(f).padEnd(width)}  ${f.help}`);
   return `Usage: tpkit node [options]\n\nRuns a local ThePower node: the full HTTP API on a persistent ledger that makes blocks.\n\nOptions:\n${lines.join('\n')}`;
 }

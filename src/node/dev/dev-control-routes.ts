@@ -41,7 +41,7 @@ export function createDevControlRoutes(control: DevControl): Route[] {
     prefix: ['dev', name],
     params: 0,
     handler: async (ctx) => {
-      if (!on) disabled();
+      if (!on) disabled(control.chain.config);
       return reply(await handler(jsonBody(ctx)));
     },
   });
@@ -50,7 +50,7 @@ export function createDevControlRoutes(control: DevControl): Route[] {
     prefix: ['dev', name],
     params: 0,
     handler: () => {
-      if (!on) disabled();
+      if (!on) disabled(control.chain.config);
       return reply(handler());
     },
   });

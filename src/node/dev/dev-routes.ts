@@ -6,6 +6,8 @@ import { bytesToHex } from '../../bytes.js';
 import { addressToHex, addressToText, parseAddress } from '../../codec/address.js';
 import { ValidationError } from '../../errors.js';
 import type { Chain } from '../ledger/chain.js';
+import type { NodeConfig } from '../config/config.js';
+import { isLoopbackListen } from '../http/host-policy.js';
 import type { DevControl } from './dev-control.js';
 import type { RequestContext, Route } from '../http/server.js';
 import { toJson, type JsonValue } from '../base/json.js';
@@ -36,8 +38,12 @@ export function wholeAmount(value: unknown, field = 'amount'): bigint {
   });
 }
 
-export function disabled(): never {
-  throw new ValidationError('DEV_API_DISABLED', 'The development API is off', { details: 'this node runs with --no-dev-api' });
+/** The refusal of every /api/dev call when the API is off, with the reason that applies to this node. */
+export function disabled(config: Pick<NodeConfig, 'host'>): never {
+  const details = isLoopbackListen(config.host)
+    ? 'this node runs with --no-dev-api'
+    : `this node listens on ${config.host}, beyond this machine, where the development API stays off unless it is started with --dev-api`;
+  throw new ValidationError('DEV_API_DISABLED', 'The development API is off', { details });
 }
 
 export function createDevRoutes(chain: Chain, control?: DevControl): Route[] {
@@ -49,7 +55,7 @@ export function createDevRoutes(chain: Chain, control?: DevControl): Route[] {
       prefix: ['dev', 'accounts'],
       params: 0,
       handler: () => {
-        if (!on) disabled();
+        if (!on) disabled(chain.config);
         const accounts: JsonValue[] = chain.accounts.map((a) => {
           const amount: { [key: string]: JsonValue } = {};
           for (const [cur, v] of chain.wallets.get(bytesToHex(a.address))?.amount ?? []) amount[cur] = v;
@@ -70,7 +76,7 @@ export function createDevRoutes(chain: Chain, control?: DevControl): Route[] {
       prefix: ['dev', 'faucet'],
       params: 0,
       handler: async (ctx) => {
-        if (!on) disabled();
+        if (!on) disabled(chain.config);
         const body = jsonBody(ctx);
         if (typeof body.address !== 'string') throw new ValidationError('BAD_REQUEST_PARAM', 'Missing "address"', { field: 'address', details: 'expected {"address": "AA…", "amount": 1000, "currency": "SK"}' });
         const address = parseAddress(body.address);
@@ -88,7 +94,7 @@ export function createDevRoutes(chain: Chain, control?: DevControl): Route[] {
       prefix: ['dev', 'mine'],
       params: 0,
       handler: async (ctx) => {
-        if (!on) disabled();
+        if (!on) disabled(chain.config);
         const body = jsonBody(ctx);
         const count = body.blocks === undefined ? 1 : body.blocks;
         if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 1 || count > MAX_BLOCKS_PER_CALL) {

@@ -58,6 +58,9 @@ export interface StaticRoot {
   dir: string;
 }
 
+/** Where `--static DIR` serves DIR: the user's own pages, beside the playground. */
+export const APP_PREFIX = '/app/';
+
 /** The built bundle and page, found relative to this module so an installed package works. */
 export function defaultStaticRoots(): StaticRoot[] {
   const dist = fileURLToPath(new URL('../../../', import.meta.url));

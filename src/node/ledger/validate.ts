@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { bytesToHex, equalBytes } from '../../bytes.js';
 import { addressParts } from '../../codec/address.js';
 import { decodeBody } from '../../codec/body-decode.js';
-import type { Body } from '../../codec/body-types.js';
+import type { Body, PayloadItem } from '../../codec/body-types.js';
 import { decodeTx } from '../../codec/container.js';
 import { decodeBsig, type DecodedBsig } from '../../crypto/bsig-tlv.js';
 import { keysHash } from '../../codec/keys-hash.js';
@@ -16,7 +16,7 @@ import { normalizePublicKey } from '../../crypto/keys.js';
 import { CryptoError, TpkitError, ValidationError } from '../../errors.js';
 import { powBits } from '../../pow/bits.js';
 import type { NodeLimits } from '../config/config.js';
-import { TIMESTAMP_WINDOW_MS, type NodeTx, type NodeTxBody } from './node-tx.js';
+import { TIMESTAMP_WINDOW_MS, type NodeTx, type NodeTxBody, type PayloadItem as NodeTxPayloadItem } from './node-tx.js';
 import { verifyJob, type VerifyJob, type VerifyOutcome } from './verifier.js';
 import type { Wallet } from './wallet.js';
 
@@ -183,6 +183,9 @@ function checkSeq(seq: bigint): void {
   throw new ValidationError('BODY_BAD_FIELD', 'Invalid body field "s"', { field: 's', details: `seq ${seq} is 2^63 or more; the largest allowed is ${MAX_SEQ}` });
 }
 
+/** The ledger's payload items: purposes by number, as apply.ts compares them. */
+const ledgerPayload = (payload: readonly PayloadItem[]): NodeTxPayloadItem[] => payload.map((p) => ({ purpose: p.purposeNumber, currency: p.currency, amount: p.amount }));
+
 function nodeBody(body: Body, sigs: DecodedBsig[], bytes: Uint8Array, ctx: SubmissionContext, options: SubmissionOptions): [NodeTxBody, SignatureCheck] {
   switch (body.kind) {
     case 'register':
@@ -193,14 +196,14 @@ function nodeBody(body: Body, sigs: DecodedBsig[], bytes: Uint8Array, ctx: Submi
       checkWindow(body.timestamp, ctx, options);
       checkSeq(body.seq);
       const check = senderCheck(body.from, bytes, sigs, ctx, options);
-      return [{ kind: 'generic', from: body.from, to: body.to, seq: body.seq, t: body.timestamp, payload: body.payload }, check];
+      return [{ kind: 'generic', from: body.from, to: body.to, seq: body.seq, t: body.timestamp, payload: ledgerPayload(body.payload) }, check];
     }
     case 'notify': {
       checkOnChain(body.from, 'f', ctx.chain);
       checkWindow(body.timestamp, ctx, options);
       checkSeq(body.seq);
       const check = senderCheck(body.from, bytes, sigs, ctx, options);
-      return [{ kind: 'notify', from: body.from, seq: body.seq, t: body.timestamp, payload: body.payload }, check];
+      return [{ kind: 'notify', from: body.from, seq: body.seq, t: body.timestamp, payload: ledgerPayload(body.payload) }, check];
     }
     case 'chkey': {
       checkOnChain(body.from, 'f', ctx.chain);

@@ -184,7 +184,9 @@ export class JournalStore implements Store {
         ops.push({ type: 'del', key });
       }
       for (const [key, value] of restore) ops.push(value === undefined ? { type: 'del', key } : { type: 'put', key, value });
-      const dropped = this.list().filter((s) => s.seq > target.seq);
+      // Taken after the target, by id (ids only grow): with no write between them a later
+      // snapshot has the target's seq, and it goes too.
+      const dropped = this.list().filter((s) => Number(s.id) > Number(target.id));
       for (const s of dropped) ops.push({ type: 'del', key: 'snap:' + s.id });
       ops.push(this.headOp(target.seq, this.nextId));
       await this.inner.batch(ops, { sync: true });

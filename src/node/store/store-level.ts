@@ -32,7 +32,9 @@ export class LevelStore implements Store {
     } catch (cause) {
       const locked = (cause as { cause?: { code?: string } }).cause?.code === 'LEVEL_LOCKED';
       throw new ValidationError('CONFIG_INVALID', `Cannot open the data directory ${dir}`, {
-        details: locked ? 'another node process holds it' : String((cause as Error).message),
+        details: locked
+          ? 'another node process holds it; stop that node, or run this one on another folder (--data-dir DIR) or with nothing on disk (--memory)'
+          : String((cause as Error).message),
         cause,
       });
     }
