@@ -101,6 +101,10 @@ export const ERROR_CODES = {
   INSECURE_TRANSPORT: 'A transaction would travel over plain HTTP to a host that is not this machine.',
   TX_FAILED: 'The transaction was included in a block with an error result.',
   FEE_UNKNOWN: "The node's settings give no fee rate for the fee currency.",
+  RESPONSE_TOO_LARGE: "The node's answer exceeds the client's byte cap (maxResponseBytes).",
+  REDIRECT_REFUSED: 'The node answered a transaction or other state-changing request with a redirect, which the client does not follow.',
+  DIFFICULTY_TOO_HIGH: "The node asks for more proof of work than the caller's maxDifficulty allows.",
+  FEE_TOO_HIGH: "The fee computed from the node's settings exceeds the caller's maxFee.",
   // key files (tpkit CLI)
   KEYFILE_INVALID: 'A key file is malformed, tampered with, or uses unsupported parameters.',
   KEYFILE_PASSPHRASE: 'The passphrase does not open the key file.',

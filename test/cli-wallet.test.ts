@@ -213,7 +213,7 @@ test('Ctrl-C while mining stops the workers and exits 130; the key file is left 
     assert.is((await tpkit(['keygen', '--out', keyFile])).code, 0);
     const before = readFileSync(keyFile, 'utf8');
     let sentAt = 0;
-    const run = await tpkit(['register', '--key', keyFile, '--node', hard.url], {
+    const run = await tpkit(['register', '--key', keyFile, '--node', hard.url, '--max-difficulty', '40'], {
       started: (child) => {
         asked.then(() =>
           setTimeout(() => {

@@ -26,7 +26,7 @@ const CORE = [
   // proof of work
   'leadingZeroBits', 'powBits', 'estimateMining', 'hashesForProbability', 'calibrate', 'availableKernels', 'createKernel', 'loadKernel', 'KERNEL_NAMES', 'mineBody', 'mineRegister', 'warmMiner',
   // client
-  'createClient', 'ApiError', 'NetworkError', 'TimeoutError', 'TxFailedError', 'UnknownTxError', 'feeRates', 'chooseFeeCurrency', 'autoFee', 'registerWallet', 'transfer',
+  'createClient', 'ApiError', 'NetworkError', 'TimeoutError', 'TxFailedError', 'UnknownTxError', 'DifficultyTooHighError', 'feeRates', 'chooseFeeCurrency', 'autoFee', 'registerWallet', 'transfer',
 ];
 /** Keys of the official wallets: the package root, and tpkit/browser/keys in browsers. */
 const KEYS = [
