@@ -146,6 +146,9 @@ function onTerminal(args: string[], answers: [RegExp, string][]): Promise<{ code
     let screen = '';
     // Only what appeared since the last answer is matched: the same prompt may come again.
     let answeredAt = 0;
+    // A prompt after the last answer (a fourth try, say) would wait for ever: it ends the
+    // command at once, and a deadline ends any other wait, so the test fails in seconds.
+    const deadline = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.stdout.on('data', (chunk) => {
       screen += chunk;
       const next = answers[0];
@@ -153,10 +156,16 @@ function onTerminal(args: string[], answers: [RegExp, string][]): Promise<{ code
         answers.shift();
         answeredAt = screen.length;
         child.stdin.write(`${next[1]}\n`);
+      } else if (!next && /Passphrase: /.test(screen.slice(answeredAt))) {
+        screen += '\n[asked again after the last answer]';
+        child.kill('SIGKILL');
       }
     });
     child.on('error', (err) => reject(new Error(`util-linux 'script' is needed for the terminal test: ${err.message}`)));
-    child.on('close', (code) => resolve({ code, screen }));
+    child.on('close', (code) => {
+      clearTimeout(deadline);
+      resolve({ code, screen });
+    });
   });
 }
 
