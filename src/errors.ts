@@ -88,6 +88,8 @@ export const ERROR_CODES = {
   PORT_IN_USE: 'Another process already listens on the port the node was asked to use.',
   DEPENDENCY_MISSING: 'A package the local node needs for this setting is not installed (classic-level for a data directory).',
   CONFIG_INVALID: 'The node configuration is invalid.',
+  STORE_DAMAGED: "The node's data directory holds a damaged or incomplete chain; the node refuses to start on it and deletes nothing (`tpkit node --check` lists what is missing).",
+  DATA_DIR_UNUSABLE: 'The data directory cannot be used: no space left, no permission, a read-only file system, or a file where a directory should be.',
   // mining
   ABORTED: 'The operation was aborted by its signal.',
   WASM_UNAVAILABLE: 'WebAssembly could not be instantiated.',

@@ -28,6 +28,7 @@ import { buildGenesis, devAccounts, type DevAccount } from './genesis.js';
 import type { JsonValue } from './json.js';
 import { silentLogger, type Logger } from './log.js';
 import { GroupCommit } from './group-commit.js';
+import { storeDamaged, storeIsEmpty } from './store-check.js';
 import { Mempool } from './mempool.js';
 import { merkleRoot } from './merkle.js';
 import type { NodeTx } from './node-tx.js';
@@ -67,6 +68,8 @@ export interface ChainOptions {
   /** Milliseconds since the epoch; tests inject a fixed clock to replay old vectors. */
   clock?: () => number;
   logger?: Logger;
+  /** Where the store lives, for messages about it (the ledger directory). */
+  storeName?: string;
 }
 
 interface Meta {
@@ -167,7 +170,9 @@ export class Chain {
     try {
       const meta = await store.get('meta');
       if (meta) await chain.resume(json(meta) as Meta);
-      else await chain.createGenesis();
+      // Genesis only where nothing is: a store with records but no head lost its head.
+      else if (await storeIsEmpty(store)) await chain.createGenesis();
+      else throw storeDamaged(options.storeName ?? 'the store', ['the chain head (key "meta") is missing, yet the store holds chain records']);
     } catch (err) {
       await chain.verifier.close();
       throw err;

@@ -289,6 +289,8 @@ export const NODE_FLAGS: FlagSpec[] = [
   { flag: '--allow-host', value: 'name', help: 'also answer requests for this Host name, repeatable; .example allows it and every name under it (default: localhost, *.localhost, IP addresses)' },
   { flag: '--allow-origin', value: 'origin', help: "let web pages of this origin use the node, repeatable; * for any (default: this machine's pages)" },
   { flag: '--reset', help: 'delete the chain in the data dir and start a fresh one from genesis' },
+  { flag: '--check', help: 'check the chain in the data dir (every block, link and transaction record), report, and exit: 0 sound, 1 damaged' },
+  { flag: '--export', value: 'file', help: 'with --check: write every intact block and its transactions to file, one JSON object a line' },
   { flag: '--alloc-group', value: 'n', help: 'address group of registered wallets (default 10)' },
   { flag: '--alloc-last', value: 'n', help: 'wallet number the allocation starts after (default: after the genesis wallets)' },
   { flag: '--fee', value: 'CUR:base:baseextra:kb', help: 'fee rate for a currency, repeatable; "--fee none" charges no fee (default SK:1:64:1000)' },
@@ -321,6 +323,8 @@ export interface ParsedNodeArgs {
   genesisFlags: string[];
   /** Whether the port was chosen by the user (a TLS node otherwise moves to the HTTPS default). */
   portGiven: boolean;
+  /** --check: check the store and exit; with `export`, write the intact blocks there. */
+  check?: { export?: string };
 }
 
 /** Parses `tpkit node` flags over defaults and an optional --config file. */
@@ -432,7 +436,13 @@ export function parseNodeArgs(argv: readonly string[], readFile: (path: string) 
   checkConfig(config);
   const reset = values.some(([f]) => f === '--reset');
   if (reset && config.memory) throw invalid('--reset', 'a --memory node starts fresh anyway; give one of them');
-  return { help: false, config, portGiven, reset, genesisFlags };
+  const exportTo = values.find(([f]) => f === '--export')?.[1];
+  const checking = values.some(([f]) => f === '--check');
+  if (exportTo !== undefined && !checking) throw invalid('--export', 'is a part of --check: give --check --export FILE');
+  if (checking && (config.memory || reset)) throw invalid('--check', `checks the data dir; ${config.memory ? '--memory has none' : '--reset would delete it'}`);
+  const parsed: ParsedNodeArgs = { help: false, config, portGiven, reset, genesisFlags };
+  if (checking) parsed.check = typeof exportTo === 'string' ? { export: exportTo } : {};
+  return parsed;
 }
 
 /** Checks that hold across fields. */

@@ -2,11 +2,12 @@
 // and kept in the data directory so a browser exception or a pinned CA keeps working across
 // restarts.
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ValidationError } from '../errors.js';
 import type { NodeConfig } from './config.js';
 import { generateSelfSignedCert } from './self-signed-cert.js';
+import { dataDirError } from './data-dir-error.js';
 
 export interface TlsMaterial {
   cert: string;
@@ -20,6 +21,24 @@ function read(path: string, flag: string): string {
     return readFileSync(path, 'utf8');
   } catch (cause) {
     throw new ValidationError('CONFIG_INVALID', `${flag}: cannot read ${path}`, { field: flag, details: (cause as Error).message, cause });
+  }
+}
+
+/** Writes `text` to a temporary file, flushes it, and renames it over `path`. */
+function writeAtomically(path: string, text: string, mode: number): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    const fd = openSync(temporary, 'w', mode);
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (err) {
+    rmSync(temporary, { force: true });
+    throw err;
   }
 }
 
@@ -38,8 +57,13 @@ export function loadTls(config: NodeConfig): TlsMaterial | undefined {
     return { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8'), devCertPath: certPath };
   }
   const generated = generateSelfSignedCert(hosts);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(keyPath, generated.key, { mode: 0o600 });
-  writeFileSync(certPath, generated.cert);
+  try {
+    mkdirSync(dir, { recursive: true });
+    // Each file appears whole or not at all: a full disk leaves no empty key behind.
+    writeAtomically(keyPath, generated.key, 0o600);
+    writeAtomically(certPath, generated.cert, 0o644);
+  } catch (cause) {
+    throw dataDirError(dir, cause);
+  }
   return { ...generated, devCertPath: certPath };
 }
