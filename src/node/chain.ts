@@ -482,7 +482,7 @@ export class Chain {
    * block is applied and serialized (a 5000-transaction block is ~100 ms of work).
    */
   private async produce(options: { force?: boolean; mints?: Mint[] } = {}): Promise<BlockRecord | undefined> {
-    const txs = this.mempool.peek(this.config.limits.maxBlockTxs);
+    const txs = this.mempool.peek(this.config.limits.maxBlockTxs, this.config.limits.maxBlockBytes);
     const mints = options.mints ?? [];
     if (txs.length === 0 && !options.force) return undefined;
     const now = this.now();

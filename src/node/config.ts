@@ -40,6 +40,13 @@ export interface NodeLimits {
   /** Pending transactions of one sending wallet held before its next gets 503. */
   maxPendingPerSender: number;
   maxBlockTxs: number;
+  /**
+   * Bytes of transaction containers one block may hold: what bounds the largest answer the
+   * node ever builds (GET /api/block, the live stream's block message).
+   */
+  maxBlockBytes: number;
+  /** Milliseconds a reader may leave an answer unread before its connection is closed. */
+  stallTimeoutMs: number;
   /** Live-stream connections in all, and from one remote address. */
   wsConnections: number;
   wsConnectionsPerAddress: number;
@@ -130,6 +137,8 @@ export function defaultConfig(): NodeConfig {
       maxPendingBytes: 256 * 1024 * 1024,
       maxPendingPerSender: 10_000,
       maxBlockTxs: 20_000,
+      maxBlockBytes: 4 * 1024 * 1024,
+      stallTimeoutMs: 30_000,
       wsConnections: DEFAULT_WS_LIMITS.connections,
       wsConnectionsPerAddress: DEFAULT_WS_LIMITS.connectionsPerAddress,
       wsBufferedBytes: DEFAULT_WS_LIMITS.bufferedBytes,
@@ -454,6 +463,9 @@ export function checkConfig(config: NodeConfig): void {
     throw invalid('--tls-self-signed', 'cannot be combined with --tls-cert');
   }
   if (config.instant && config.mineOnDemand) throw invalid('--mine-on-demand', 'cannot be combined with --instant');
+  if (config.limits.maxTxBytes > config.limits.maxBlockBytes) {
+    throw invalid('limits.maxBlockBytes', `must hold the largest transaction (limits.maxTxBytes ${config.limits.maxTxBytes}), got ${config.limits.maxBlockBytes}`);
+  }
 }
 
 export function nodeHelp(): string {

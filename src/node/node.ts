@@ -87,6 +87,7 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
       {
         routes: [...createDevRoutes(chain, control), ...createDevControlRoutes(control), ...createRoutes(chain, address)],
         maxRequestBytes: config.limits.maxRequestBytes,
+        stallTimeoutMs: config.limits.stallTimeoutMs,
         tls,
         logger,
         staticFiles: createStaticHandler(defaultStaticRoots()),

@@ -88,6 +88,8 @@ export async function writeFullBlock(
   onlyAddress?: Uint8Array,
   /** Containers already in memory (a block just committed), read before the store. */
   known?: ReadonlyMap<string, Uint8Array>,
+  /** Called after each transaction: an answer sent as it is made hands its chunks on here. */
+  flush?: () => Promise<void>,
 ): Promise<void> {
   const only = onlyAddress ? bytesToHex(onlyAddress, true) : undefined;
   out.text('{').member('hash', r.hash, true).member('header', headerView(r)).member('time', r.time).text(',"txs":{');
@@ -99,6 +101,7 @@ export async function writeFullBlock(
     if (only !== undefined && !concerns(view, only)) continue;
     out.member(txid, view, included.size === 0);
     included.add(txid);
+    if (flush) await flush();
   }
   const bals: { [key: string]: JsonValue } = {};
   for (const [address, stored] of Object.entries(r.bals)) if (only === undefined || address === only) bals[address] = storedWalletView(stored);
@@ -106,11 +109,20 @@ export async function writeFullBlock(
   out.text('}').member('failed', failed).member('bals', bals).member('sign', []).text('}');
 }
 
-/** GET /api/block and blockn: the block inside the reference's envelope, as byte chunks. */
-async function fullBlockReply(chain: Chain, r: BlockRecord, onlyAddress: Uint8Array | undefined): Promise<Reply> {
-  const out = new JsonBytesWriter().text('{"result":"ok","block":');
-  await writeFullBlock(out, chain, r, onlyAddress);
-  return { json: out.text(',"ok":true}').finish() };
+/**
+ * GET /api/block and blockn: the block inside the reference's envelope, streamed: each
+ * transaction's chunks go to the reader as they fill, and the next is made once it took them.
+ */
+function fullBlockReply(chain: Chain, r: BlockRecord, onlyAddress: Uint8Array | undefined): Reply {
+  return {
+    json: {
+      stream: async (write) => {
+        const out = new JsonBytesWriter().text('{"result":"ok","block":');
+        await writeFullBlock(out, chain, r, onlyAddress, undefined, () => write(out.take()));
+        await write(out.text(',"ok":true}').finish().chunks);
+      },
+    },
+  };
 }
 
 function blockInfo(r: BlockRecord): { [key: string]: JsonValue } {
