@@ -3,9 +3,8 @@
 // before, and every transaction a block lists has its container and its status. A store that
 // fails is refused with what is missing, never repaired by deleting, never started silently.
 
-import { hexToBytes } from '../bytes.js';
 import { TpkitError } from '../errors.js';
-import { blockHash, type BlockRecord } from './block.js';
+import { recordHash, type BlockRecord } from './block.js';
 import type { Store } from './store.js';
 
 export interface StoreCheck {
@@ -37,19 +36,6 @@ export async function storeIsEmpty(store: Store): Promise<boolean> {
     for await (const _ of store.entries(prefix)) return false;
   }
   return true;
-}
-
-function recomputedHash(r: BlockRecord): string {
-  const roots = r.header.roots;
-  const hash = blockHash({
-    chain: r.header.chain,
-    height: r.header.height,
-    parent: hexToBytes(r.header.parent),
-    txroot: hexToBytes(roots.txroot),
-    balroot: hexToBytes(roots.balroot),
-    time: Number(BigInt('0x' + roots.mean_time)),
-  });
-  return Buffer.from(hash).toString('hex').toUpperCase();
 }
 
 /** Checks the whole chain in `store`, genesis to head, in one pass over the blocks. */
@@ -102,7 +88,7 @@ export async function checkStore(store: Store): Promise<StoreCheck> {
       try {
         record = JSON.parse(text.decode(value)) as BlockRecord;
         if (record.header.height !== height) throw new Error(`it says height ${record.header.height}`);
-        if (recomputedHash(record) !== record.hash.toUpperCase()) throw new Error('its contents do not hash to its hash');
+        if (recordHash(record) !== record.hash.toUpperCase()) throw new Error('its contents do not hash to its hash');
       } catch (err) {
         problem(`block ${height} is damaged: ${(err as Error).message}`);
         parent = undefined;
