@@ -140,6 +140,8 @@ export class Chain {
   private readonly resetListeners = new Set<ResetListener>();
   /** Set while a dev operation rewrites the state: no block is made, no submission admitted. */
   private gate: Promise<void> | undefined;
+  /** Counts exclusive changes, so work that awaited across one can tell. */
+  private epoch = 0;
   /** Accepted transactions a fault rule keeps pending forever: never in a block. */
   private readonly held = new Set<string>();
   private scheduled = false;
@@ -319,46 +321,53 @@ export class Chain {
    * included successfully returns the first txid and queues nothing.
    */
   async submit(raw: Uint8Array, options: { hold?: boolean } = {}): Promise<{ txid: string; duplicate: boolean }> {
-    if (this.closed) throw new ValidationError('MEMPOOL_FULL', 'The node is shutting down');
-    while (this.gate) await this.gate;
-    const prepared = prepareSubmission(raw, this.submissionContext());
-    const tx = prepared.complete(prepared.jobs.length ? await this.verifier.verify(prepared.jobs) : []);
-    while (this.gate) await this.gate;
-    if (options.hold) {
-      // Acknowledged and never included: a wallet's "stuck transaction" path (dev API faults).
-      // Held ones count against the pending limit, so a flood under a hold rule stays bounded.
-      if (this.held.size + this.mempool.size >= this.config.limits.maxPending) {
-        throw new ValidationError('MEMPOOL_FULL', 'Too many pending transactions', { details: `${this.held.size} are held by a fault rule; revert, roll back or restart to drop them` });
+    for (;;) {
+      if (this.closed) throw new ValidationError('MEMPOOL_FULL', 'The node is shutting down');
+      while (this.gate) await this.gate;
+      // A revert or rollback between the checks and the queueing would leave the transaction
+      // acknowledged in a mempool the chain no longer has: it is checked again instead.
+      const epoch = this.epoch;
+      const prepared = prepareSubmission(raw, this.submissionContext());
+      const tx = prepared.complete(prepared.jobs.length ? await this.verifier.verify(prepared.jobs) : []);
+      if (this.gate || this.epoch !== epoch) continue;
+      if (options.hold) {
+        // Acknowledged and never included: a wallet's "stuck transaction" path (dev API faults).
+        // Held ones count against the pending limit, so a flood under a hold rule stays bounded.
+        if (this.held.size + this.mempool.size >= this.config.limits.maxPending) {
+          throw new ValidationError('MEMPOOL_FULL', 'Too many pending transactions', { details: `${this.held.size} are held by a fault rule; revert, roll back or restart to drop them` });
+        }
+        const { txid } = this.nextTxid();
+        this.held.add(txid);
+        return { txid, duplicate: false };
       }
-      const { txid } = this.nextTxid();
-      this.held.add(txid);
+      let pending = this.mempool.txidForBody(tx.bodyHash);
+      if (pending) return { txid: pending, duplicate: true };
+      if (this.mayBeIncluded(tx)) {
+        const included = await this.store.get('d:' + tx.bodyHash);
+        if (this.gate || this.epoch !== epoch) continue;
+        if (included) return { txid: text.decode(included), duplicate: true };
+        pending = this.mempool.txidForBody(tx.bodyHash); // it may have arrived meanwhile
+        if (pending) return { txid: pending, duplicate: true };
+      }
+      const full = this.mempool.refusal(tx, this.config.limits);
+      if (full) throw full;
+      // The txid is taken only now, so a rejected or duplicate transaction consumes none.
+      const { txid, timeNs } = this.nextTxid();
+      tx.txid = txid;
+      tx.timeNs = timeNs;
+      // From here an exclusive change waits for this write (pendingWrites.idle) before it starts.
+      this.mempool.add(tx, false);
+      try {
+        await this.pendingWrites.add({ type: 'put', key: 'p:' + txid, value: tx.raw });
+      } catch (cause) {
+        this.mempool.drop(tx);
+        this.logger.error(`writing pending transactions failed: ${(cause as Error).message}`);
+        throw new ValidationError('STORE_UNAVAILABLE', 'The node could not store the transaction', { details: 'it was not accepted; retry later', cause });
+      }
+      this.mempool.markDurable(tx);
+      if (this.config.instant && !this.config.mineOnDemand) this.schedule();
       return { txid, duplicate: false };
     }
-    let pending = this.mempool.txidForBody(tx.bodyHash);
-    if (pending) return { txid: pending, duplicate: true };
-    if (this.mayBeIncluded(tx)) {
-      const included = await this.store.get('d:' + tx.bodyHash);
-      if (included) return { txid: text.decode(included), duplicate: true };
-      pending = this.mempool.txidForBody(tx.bodyHash); // it may have arrived meanwhile
-      if (pending) return { txid: pending, duplicate: true };
-    }
-    const full = this.mempool.refusal(tx, this.config.limits);
-    if (full) throw full;
-    // The txid is taken only now, so a rejected or duplicate transaction consumes none.
-    const { txid, timeNs } = this.nextTxid();
-    tx.txid = txid;
-    tx.timeNs = timeNs;
-    this.mempool.add(tx, false);
-    try {
-      await this.pendingWrites.add({ type: 'put', key: 'p:' + txid, value: tx.raw });
-    } catch (cause) {
-      this.mempool.drop(tx);
-      this.logger.error(`writing pending transactions failed: ${(cause as Error).message}`);
-      throw new ValidationError('STORE_UNAVAILABLE', 'The node could not store the transaction', { details: 'it was not accepted; retry later', cause });
-    }
-    this.mempool.markDurable(tx);
-    if (this.config.instant && !this.config.mineOnDemand) this.schedule();
-    return { txid, duplicate: false };
   }
 
   /** Only a register, or a sender transaction whose seq is already used, can repeat an included one. */
@@ -546,9 +555,14 @@ export class Chain {
       if (i % SLICE === SLICE - 1) await yieldToEventLoop();
     }
     const bals: Record<string, unknown> = {};
+    // Each wallet as it was before this block (null: the block made it), dev API edits
+    // included: what a rollback puts back (rollback.ts).
+    const pre: Record<string, unknown> = {};
     for (let i = 0; i < addresses.length; i++) {
       const a = addresses[i];
       const w = draft.changed.get(a)!;
+      const before = this.wallets.get(a);
+      pre[a.toUpperCase()] = before ? storedWallet(before) : null;
       w.preblk = w.lastblk;
       w.lastblk = hash;
       const stored = storedWallet(w);
@@ -557,6 +571,7 @@ export class Chain {
       if (i % SLICE === SLICE - 1) await yieldToEventLoop();
     }
     const record = blockRecord(header, hash, { txs: txs.map((tx) => tx.txid), failed, registered, bals });
+    record.pre = pre;
     if (mints.length > 0) record.mint = mints.map((m) => ({ address: addressToText(hexToBytes(m.address)), currency: m.currency, amount: String(m.amount) }));
     ops.push({ type: 'put', key: heightKey(height), value: Buffer.from(JSON.stringify(record)) });
     ops.push({ type: 'put', key: 'h:' + hashHex, value: Buffer.from(String(height)) });
@@ -630,6 +645,7 @@ export class Chain {
     if (this.closed) throw new ValidationError('MEMPOOL_FULL', 'The node is shutting down');
     let open!: () => void;
     this.gate = new Promise<void>((resolve) => (open = resolve));
+    this.epoch++;
     try {
       while (this.producing) await this.producing.catch(() => undefined);
       await this.pendingWrites.idle();
