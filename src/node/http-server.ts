@@ -15,6 +15,7 @@ import type { Logger } from './log.js';
 import { isBodyTooLarge, readBody } from './request-body.js';
 import { checkDevContentType, checkRequest, LOCAL_ONLY, type AccessPolicy } from './access-policy.js';
 import { corsHeaders } from './origin-policy.js';
+import { guardDescriptors } from './fd-guard.js';
 
 export interface RequestContext {
   method: string;
@@ -332,6 +333,7 @@ export async function startServer(options: ServerOptions, host: string, port: nu
     ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, listener)
     : http.createServer(serverOptions, listener);
   server.on('clientError', onClientError(options.logger));
+  guardDescriptors(server, options.logger);
   server.on('connect', onConnect);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
