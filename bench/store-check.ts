@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bytesToHex } from '../src/bytes.js';
 import { encodeTxid } from '../src/codec/txid.js';
-import { blockHash, blockRecord } from '../src/node/block.js';
-import { checkStore } from '../src/node/store-check.js';
-import { LevelStore } from '../src/node/store-level.js';
-import type { StoreOp } from '../src/node/store.js';
+import { blockHash, blockRecord } from '../src/node/ledger/block.js';
+import { checkStore } from '../src/node/ledger/chain-check.js';
+import { LevelStore } from '../src/node/store/store-level.js';
+import type { StoreOp } from '../src/node/store/store.js';
 
 const { values } = parseArgs({ options: { blocks: { type: 'string', default: '100000' }, txs: { type: 'string', default: '2' } } });
 const BLOCKS = Number(values.blocks);

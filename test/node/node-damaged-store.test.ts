@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { MemoryStore } from '../../src/node/store.js';
-import { checkStore } from '../../src/node/store-check.js';
+import { MemoryStore } from '../../src/node/store/store.js';
+import { checkStore } from '../../src/node/ledger/chain-check.js';
 import { pay, startTestNode, transfer, waitStatus } from '../node-helpers.js';
 import { rejection } from '../helpers.js';
 
