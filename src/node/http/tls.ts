@@ -6,7 +6,7 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, re
 import { join } from 'node:path';
 import { ValidationError } from '../../errors.js';
 import { generateSelfSignedCert } from './self-signed-cert.js';
-import { dataDirError } from '../store/data-dir-error.js';
+import { dataDirError } from '../base/data-dir-error.js';
 
 export interface TlsMaterial {
   cert: string;
