@@ -19,6 +19,8 @@ import { attachWsHub } from './api/ws-hub.js';
 import { MemoryStore, type Store } from './store/store.js';
 import { loadTls, type TlsMaterial } from './http/tls.js';
 import { checkStore, storeDamaged } from './ledger/chain-check.js';
+import { dataDirError } from './store/data-dir-error.js';
+import { TpkitError } from '../errors.js';
 
 export interface NodeOptions extends ChainOptions {
   /** Replaces the store the config names (tests pass a shared MemoryStore to simulate restarts). */
@@ -56,7 +58,14 @@ function exposureChecked(config: NodeConfig, logger: Logger): NodeConfig {
 export async function startNode(config: NodeConfig, options: NodeOptions = {}): Promise<LocalNode> {
   const logger: Logger = options.logger ?? createLogger(config.logLevel);
   config = exposureChecked(config, logger);
-  const tls = loadTls(config);
+  let tls: TlsMaterial | undefined;
+  try {
+    tls = loadTls(config);
+  } catch (cause) {
+    // The development certificate is written in the data dir: its failures are the dir's.
+    if (cause instanceof TpkitError) throw cause;
+    throw dataDirError(join(config.dataDir, 'tls'), cause);
+  }
   const ledgerDir = config.memory ? undefined : join(config.dataDir, 'ledger');
   await ensurePortFree(config.host, config.port);
   // The LevelDB module (and its native binding) is loaded only for a node that keeps a data dir.

@@ -6,7 +6,6 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, re
 import { join } from 'node:path';
 import { ValidationError } from '../../errors.js';
 import { generateSelfSignedCert } from './self-signed-cert.js';
-import { dataDirError } from '../base/data-dir-error.js';
 
 export interface TlsMaterial {
   cert: string;
@@ -64,13 +63,9 @@ export function loadTls(config: TlsSettings): TlsMaterial | undefined {
     return { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8'), devCertPath: certPath };
   }
   const generated = generateSelfSignedCert(hosts);
-  try {
-    mkdirSync(dir, { recursive: true });
-    // Each file appears whole or not at all: a full disk leaves no empty key behind.
-    writeAtomically(keyPath, generated.key, 0o600);
-    writeAtomically(certPath, generated.cert, 0o644);
-  } catch (cause) {
-    throw dataDirError(dir, cause);
-  }
+  mkdirSync(dir, { recursive: true });
+  // Each file appears whole or not at all: a full disk leaves no empty key behind.
+  writeAtomically(keyPath, generated.key, 0o600);
+  writeAtomically(certPath, generated.cert, 0o644);
   return { ...generated, devCertPath: certPath };
 }

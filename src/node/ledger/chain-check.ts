@@ -6,7 +6,7 @@
 import { TpkitError } from '../../errors.js';
 import { META_KEY, PREFIX, statusKey, txKey } from '../store/keys.js';
 import type { Store } from '../store/store.js';
-import { damageAdvice } from '../base/data-dir-error.js';
+import { damageAdvice } from '../store/data-dir-error.js';
 import { recordHash, type BlockRecord } from './block.js';
 
 export interface StoreCheck {

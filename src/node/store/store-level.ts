@@ -7,7 +7,7 @@ import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, sta
 import { join } from 'node:path';
 import type { ClassicLevel } from 'classic-level';
 import { TpkitError } from '../../errors.js';
-import { damageAdvice, dataDirError } from '../base/data-dir-error.js';
+import { damageAdvice, dataDirError } from './data-dir-error.js';
 
 async function loadClassicLevel(): Promise<typeof ClassicLevel> {
   try {
