@@ -25,10 +25,10 @@
 // taken against (default main); --folders the risky folders (default src/client,src/node);
 // --no-fixed leaves the fixed list out; --time-box stops starting mutations after that long
 // (those left are listed as not run); --max-tests caps the test files a fresh mutation runs
-// (default 3).
+// (default 4).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MUTATIONS } from './mutations.mjs';
 import { FAMILIES, changedFiles, drawMutations } from './mutation-operators.mjs';
@@ -51,7 +51,7 @@ const { values } = parseArgs({
 const freshCount = Number(values.fresh ?? 0);
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
 const timeBoxMs = values['time-box'] === undefined ? Infinity : Number(values['time-box']) * 60_000;
-const maxTests = Number(values['max-tests'] ?? 3);
+const maxTests = Number(values['max-tests'] ?? 4);
 for (const [name, v] of [['--fresh', freshCount], ['--seed', seed], ['--time-box', timeBoxMs], ['--max-tests', maxTests]]) {
   if (!(v >= 0)) throw new Error(`${name} expected a number >= 0`);
 }
@@ -120,16 +120,24 @@ function testSources() {
 }
 
 /**
- * The test files a fresh mutation of `file` runs: those the fixed list names for that file,
- * then those importing it directly, then those the fixed list names for its folder; at most
- * `maxTests`, the fixed list's first.
+ * The test files a fresh mutation of `file` runs, at most `maxTests`: those the fixed list names
+ * for that file; then those that import it, or its folder's index; then those whose text names
+ * the module most often (a test of the mempool says "mempool"); then the fixed list's for its
+ * folder.
  */
 function testsFor(file, sources) {
   const fixed = (pred) => MUTATIONS.filter((m) => (Array.isArray(m.file) ? m.file : [m.file]).some(pred)).flatMap((m) => m.tests);
-  const module = file.replace(/^src\//, 'src/').replace(/\.ts$/, '.js');
-  const importers = sources.filter((t) => t.compiled && t.text.includes(`${module}'`)).map((t) => t.compiled);
+  const module = file.replace(/\.ts$/, '.js');
+  const index = `${dirname(file)}/index.js`;
+  const importers = sources.filter((t) => t.compiled && (t.text.includes(`${module}'`) || t.text.includes(`${index}'`))).map((t) => t.compiled);
+  const base = basename(file, '.ts');
+  const mentions = (t) => t.text.split(base).length - 1;
+  const named = sources
+    .filter((t) => t.compiled && base.length >= 4 && mentions(t) > 0)
+    .sort((a, b) => mentions(b) - mentions(a))
+    .map((t) => t.compiled);
   const folder = dirname(file);
-  const ordered = [...fixed((f) => f === file), ...importers, ...fixed((f) => dirname(f) === folder)];
+  const ordered = [...fixed((f) => f === file), ...importers.filter((t) => named.includes(t)), ...importers, ...named, ...fixed((f) => dirname(f) === folder)];
   return [...new Set(ordered)].slice(0, maxTests);
 }
 
