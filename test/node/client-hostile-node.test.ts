@@ -140,6 +140,17 @@ test('a submission answered by a redirect is refused with REDIRECT_REFUSED; the 
   }
 });
 
+test('a submission refused with 400 is the node\'s refusal (ApiError), not a redirect', async () => {
+  const node = await hostile((_req, res) => sendJson(res, { ok: false, code: 10010, msg: 'bad tx', error: 'TX_BAD_FIELD' }, 400));
+  try {
+    const err = await rejection(createClient({ baseUrl: node.url }).submitTx(new Uint8Array([0x81, 0xa3, 0x76, 0x65, 0x72, 0x02])));
+    assert.is(err.code, 'API_ERROR');
+    assert.is((err as unknown as { status: number }).status, 400);
+  } finally {
+    await node.close();
+  }
+});
+
 test('a read that is redirected is still followed: it changes nothing', async () => {
   const target = await hostile((_req, res) => sendJson(res, { ok: true, result: 'ok', seq: 9 }));
   const node = await hostile((req, res) => {
