@@ -66,7 +66,8 @@ async function checkDataDir(dataDir: string, exportTo: string | undefined): Prom
   cpSync(dir, copy, { recursive: true });
   let store;
   try {
-    store = await (await import('../node/store/store-level.js')).LevelStore.open(copy);
+    // The copy is the original kept aside already: no second one beside it.
+    store = await (await import('../node/store/store-level.js')).LevelStore.open(copy, { keepFiles: false });
   } catch (err) {
     rmSync(copy, { recursive: true, force: true });
     if (!(err instanceof TpkitError)) throw err;

@@ -63,7 +63,8 @@ export class LevelStore implements Store {
     this.sequence = sequence;
   }
 
-  static async open(dir: string): Promise<LevelStore> {
+  /** `keepFiles: false` skips the hard links of the files before the open (a copy made for --check). */
+  static async open(dir: string, options: { keepFiles?: boolean } = {}): Promise<LevelStore> {
     const Level = await loadClassicLevel();
     let files: string[];
     try {
@@ -76,7 +77,7 @@ export class LevelStore implements Store {
     const created = files.length === 0;
     // LevelDB replays and then deletes its log when it opens: a damaged log would be gone
     // with the evidence. Hard links keep every file as it was until the chain is found sound.
-    const kept = created ? undefined : keepFiles(dir, files);
+    const kept = created || options.keepFiles === false ? undefined : keepFiles(dir, files);
     // Without CURRENT, LevelDB would make a new database here and delete the old table files.
     if (!created && !files.includes('CURRENT')) {
       throw new TpkitError('STORE_DAMAGED', `The store in ${dir} has lost its CURRENT file; the node will not start on it`, {
