@@ -83,7 +83,7 @@ function apiErrorFrom(status: number, body: unknown, text: string, request: stri
 
 function tooLarge(request: string, cap: number, seen: string): TpkitError {
   return new TpkitError('RESPONSE_TOO_LARGE', 'Node answer exceeds the size limit', {
-    details: `${request}: ${seen}, more than maxResponseBytes ${cap}; raise it in createClient if this node is trusted`,
+    details: `${request}: ${seen}, maxResponseBytes ${cap}`,
   });
 }
 
@@ -125,7 +125,7 @@ function refuseRedirect(res: Response, request: string, origin: string): void {
   if (res.type !== 'opaqueredirect' && !(res.status >= 300 && res.status < 400)) return;
   const to = res.headers.get('location');
   throw new TpkitError('REDIRECT_REFUSED', 'Node answered a state-changing request with a redirect', {
-    details: `${request} to ${origin}: HTTP ${res.status || 'redirect'}${to ? ` to ${to}` : ''}; give the node's final URL as baseUrl`,
+    details: `${request} to ${origin}: HTTP ${res.status || 'redirect'}${to ? ` to ${to}` : ''}`,
   });
 }
 

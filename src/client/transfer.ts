@@ -75,7 +75,7 @@ export const DEFAULT_MAX_FEE = 10n ** 12n;
 
 function feeTooHigh(amount: bigint, currency: string, maxFee: bigint): TpkitError {
   return new TpkitError('FEE_TOO_HIGH', "The node's fee settings ask for more than maxFee", {
-    details: `at least ${amount} ${currency} from current.fee, maxFee ${maxFee}; nothing was signed (pass a larger maxFee, or the fee yourself, if this node is trusted)`,
+    details: `${amount} ${currency} or more, maxFee ${maxFee}; nothing signed`,
     field: 'current.fee',
   });
 }

@@ -412,9 +412,6 @@ export function checkConfig(config: NodeConfig): void {
     throw invalid('--tls-self-signed', 'cannot be combined with --tls-cert');
   }
   if (config.instant && config.mineOnDemand) throw invalid('--mine-on-demand', 'cannot be combined with --instant');
-  if (config.limits.maxTxBytes > config.limits.maxBlockBytes) {
-    throw invalid('limits.maxBlockBytes', `must hold the largest transaction (limits.maxTxBytes ${config.limits.maxTxBytes}), got ${config.limits.maxBlockBytes}`);
-  }
 }
 
 export function nodeHelp(): string {
