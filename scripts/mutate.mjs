@@ -120,24 +120,26 @@ function testSources() {
 }
 
 /**
- * The test files a fresh mutation of `file` runs, at most `maxTests`: those the fixed list names
- * for that file; then those that import it, or its folder's index; then those whose text names
- * the module most often (a test of the mempool says "mempool"); then the fixed list's for its
- * folder.
+ * The test files a fresh mutation runs, at most `maxTests`: those the fixed list names for its
+ * file; then the tests that import the module (or its folder's index) or name it, ranked by
+ * how often they name the identifiers of the mutated line (a test of maxFee says "maxFee");
+ * then the fixed list's for its folder.
  */
-function testsFor(file, sources) {
-  const fixed = (pred) => MUTATIONS.filter((m) => (Array.isArray(m.file) ? m.file : [m.file]).some(pred)).flatMap((m) => m.tests);
+function testsFor(m, sources) {
+  const { file } = m;
+  const fixed = (pred) => MUTATIONS.filter((x) => (Array.isArray(x.file) ? x.file : [x.file]).some(pred)).flatMap((x) => x.tests);
   const module = file.replace(/\.ts$/, '.js');
   const index = `${dirname(file)}/index.js`;
-  const importers = sources.filter((t) => t.compiled && (t.text.includes(`${module}'`) || t.text.includes(`${index}'`))).map((t) => t.compiled);
   const base = basename(file, '.ts');
-  const mentions = (t) => t.text.split(base).length - 1;
-  const named = sources
-    .filter((t) => t.compiled && base.length >= 4 && mentions(t) > 0)
-    .sort((a, b) => mentions(b) - mentions(a))
-    .map((t) => t.compiled);
+  const words = [...new Set((m.original.match(/[A-Za-z_$][\w$]{4,}/g) ?? []).filter((w) => !/^(const|await|return|throw|typeof|undefined|string|number|boolean|options|value|length)$/.test(w)))];
+  const count = (text, word) => Math.min(20, text.split(word).length - 1);
+  const related = sources
+    .filter((t) => t.compiled && (t.text.includes(`${module}'`) || t.text.includes(`${index}'`) || (base.length >= 4 && t.text.includes(base))))
+    .map((t) => ({ name: t.compiled, score: words.reduce((sum, w) => sum + count(t.text, w), 0) + (t.text.includes(`${module}'`) ? 5 : 0) }))
+    .sort((a, b) => b.score - a.score)
+    .map((t) => t.name);
   const folder = dirname(file);
-  const ordered = [...fixed((f) => f === file), ...importers.filter((t) => named.includes(t)), ...importers, ...named, ...fixed((f) => dirname(f) === folder)];
+  const ordered = [...fixed((f) => f === file), ...related, ...fixed((f) => dirname(f) === folder)];
   return [...new Set(ordered)].slice(0, maxTests);
 }
 
@@ -151,7 +153,7 @@ if (freshCount > 0) {
   const exclude = (f) => /\/(generated|constants)\b|\.generated\./.test(f);
   const draw = drawMutations({ root: ROOT, folders, changed, count: freshCount, seed, exclude });
   const sources = testSources();
-  fresh = draw.drawn.map((m) => ({ ...m, tests: testsFor(m.file, sources), why: `${m.original}  ->  ${m.mutated}` })).filter((m) => {
+  fresh = draw.drawn.map((m) => ({ ...m, tests: testsFor(m, sources), why: `${m.original}  ->  ${m.mutated}` })).filter((m) => {
     if (m.tests.length === 0) console.log(`no test   ${m.id}: no test file names or imports ${m.file}`);
     return m.tests.length > 0;
   });

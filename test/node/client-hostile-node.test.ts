@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { createClient, DifficultyTooHighError, registerWallet, transfer } from '../../src/client/index.js';
 import { addressToText, makeAddress } from '../../src/codec/address.js';
 import { encodeTxid } from '../../src/codec/txid.js';
+import { decodeBody } from '../../src/codec/body-decode.js';
+import { decodeTx } from '../../src/codec/container.js';
 import { closeSharedMinerPool } from '../../src/pow/pool.node.js';
 import { rejection } from '../helpers.js';
 
@@ -114,6 +116,31 @@ test('an answer of exactly maxResponseBytes is read; one byte more is not', asyn
   }
 });
 
+test('the default cap is 64 MiB: one byte more is refused', async () => {
+  const cap = 64 * 1024 * 1024;
+  const node = await hostile((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    let sent = 0;
+    const pump = () => {
+      while (sent < cap + 1 && !res.destroyed) {
+        const piece = sent + chunk.length > cap + 1 ? chunk.subarray(0, cap + 1 - sent) : chunk;
+        sent += piece.length;
+        if (!res.write(piece)) return void res.once('drain', pump);
+      }
+      res.end();
+    };
+    pump();
+  });
+  try {
+    const err = await rejection(createClient({ baseUrl: node.url }).nodeStatus());
+    assert.is(err.code, 'RESPONSE_TOO_LARGE');
+    assert.match(err.message, /67108865 bytes so far, maxResponseBytes 67108864/);
+  } finally {
+    await node.close();
+  }
+});
+
 test('maxResponseBytes must be a positive integer', () => {
   for (const bad of [0, -1, 1.5, Number.NaN, '10' as unknown as number]) {
     assert.throws(() => createClient({ baseUrl: 'http://127.0.0.1:1', maxResponseBytes: bad }), (e: { code?: string }) => e.code === 'INVALID_ARGUMENT');
@@ -208,6 +235,9 @@ test('a difficulty at maxDifficulty is mined, one above it is not; maxDifficulty
     for (const bad of [-1, 65, 2.5, '8' as unknown as number]) {
       assert.is((await rejection(registerWallet({ client, secretKeys: KEY, maxDifficulty: bad }))).code, 'INVALID_ARGUMENT');
     }
+    for (const bad of [0, -5, Number.NaN, Infinity]) {
+      assert.is((await rejection(registerWallet({ client, secretKeys: KEY, hashRate: bad }))).code, 'INVALID_ARGUMENT');
+    }
     assert.is(easy.requests.length, before, 'a bad maxDifficulty never reaches the node');
   } finally {
     await easy.close();
@@ -225,7 +255,7 @@ function feeNode(fee: unknown): Handler {
   };
 }
 
-const send = (url: string, more: { maxFee?: bigint } = {}) =>
+const send = (url: string, more: { maxFee?: bigint; fee?: bigint } = {}) =>
   transfer({ client: createClient({ baseUrl: url }), secretKey: KEY, from: ADDR, to: OTHER, currency: 'SK', amount: 10n, wait: false, ...more });
 
 test('a fee of 9·10^17 from the settings is refused with FEE_TOO_HIGH; nothing is signed or sent', async () => {
@@ -250,6 +280,12 @@ test('the fee bound is the caller\'s: at maxFee it is paid, one below it is refu
     assert.is(paid.fee, 5000n);
     assert.is((await rejection(send(node.url, { maxFee: 4999n }))).code, 'FEE_TOO_HIGH');
     assert.is((await rejection(send(node.url, { maxFee: -1n }))).code, 'INVALID_ARGUMENT');
+    // A fee of 0n given by the caller: no srcfee item at all, as documented.
+    const free = await send(node.url, { fee: 0n });
+    assert.is(free.fee, 0n);
+    assert.is(free.feeCurrency, undefined);
+    const body = decodeBody(decodeTx(free.tx).body) as unknown as { payload: { purpose: string }[] };
+    assert.not.ok(body.payload.some((p) => p.purpose === 'srcfee'));
   } finally {
     await node.close();
   }

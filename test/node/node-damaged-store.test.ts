@@ -117,6 +117,10 @@ test('the log truncated to half: refused, the acknowledged writes it lost are na
     assert.is(err.code, 'STORE_DAMAGED', err.message);
     assert.match(err.message, /lost acknowledged writes|missing/);
     nothingLost(ledger, before);
+    // The refused start let go of the store: the next one is refused for the damage again, not
+    // because a lock is still held.
+    const again = await rejection(startTestNode(overrides(dir)));
+    assert.is(again.code, 'STORE_DAMAGED', again.message);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -183,6 +187,16 @@ test('records missing or altered are each named: a block, a status, a container,
       /block 3 is damaged: its contents do not hash to its hash/,
     ],
     ['the head', async (s) => s.batch([{ type: 'del', key: 'meta' }]), /the chain head \(key "meta"\) is missing/],
+    [
+      'a block above the head',
+      async (s) => {
+        const keys = await keysOf(s, 'b:');
+        const top = keys[keys.length - 1];
+        const above = 'b:' + (parseInt(top.slice(2), 16) + 1).toString(16).padStart(12, '0');
+        await s.batch([{ type: 'put', key: above, value: (await s.get(top))! }]);
+      },
+      /lies above the head/,
+    ],
   ];
   for (const [what, damage, expected] of cases) {
     const { store } = await memoryChain();

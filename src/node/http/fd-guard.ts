@@ -42,9 +42,10 @@ export function guardDescriptors(server: Server, logger: Logger, limit = openFil
   const high = limit === undefined ? Infinity : Math.max(16, Math.floor(limit * HIGH_WATER));
   const low = limit === undefined ? Infinity : Math.max(8, Math.floor(limit * LOW_WATER));
   const makeRoom = () => {
+    const excess = sockets.size - low;
     let closed = 0;
-    for (const [socket, state] of sockets) {
-      if (sockets.size - closed <= low) break;
+    for (const [socket, state] of [...sockets]) {
+      if (closed >= excess) break;
       if (state.busy || state.upgraded) continue;
       socket.destroy();
       closed++;
