@@ -12,6 +12,7 @@ import { decodeBody } from '../../src/codec/body-decode.js';
 import { decodeTx } from '../../src/codec/container.js';
 import { closeSharedMinerPool } from '../../src/pow/pool.node.js';
 import { rejection } from '../helpers.js';
+import { TpkitError } from '../../src/errors.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -255,7 +256,7 @@ function feeNode(fee: unknown): Handler {
   };
 }
 
-const send = (url: string, more: { maxFee?: bigint; fee?: bigint } = {}) =>
+const send = (url: string, more: { maxFee?: bigint; fee?: bigint; beforeSigning?: () => Promise<void> } = {}) =>
   transfer({ client: createClient({ baseUrl: url }), secretKey: KEY, from: ADDR, to: OTHER, currency: 'SK', amount: 10n, wait: false, ...more });
 
 test('a fee of 9·10^17 from the settings is refused with FEE_TOO_HIGH; nothing is signed or sent', async () => {
@@ -280,6 +281,11 @@ test('the fee bound is the caller\'s: at maxFee it is paid, one below it is refu
     assert.is(paid.fee, 5000n);
     assert.is((await rejection(send(node.url, { maxFee: 4999n }))).code, 'FEE_TOO_HIGH');
     assert.is((await rejection(send(node.url, { maxFee: -1n }))).code, 'INVALID_ARGUMENT');
+    // A check before signing that fails later (async) stops the transfer: nothing is sent.
+    const posts = node.requests.filter((r) => r === 'POST /api/tx/new').length;
+    const refusedLater = await rejection(send(node.url, { beforeSigning: async () => Promise.reject(new TpkitError('PRECHECK_FAILED', 'no')) }));
+    assert.is(refusedLater.code, 'PRECHECK_FAILED');
+    assert.is(node.requests.filter((r) => r === 'POST /api/tx/new').length, posts);
     // A fee of 0n given by the caller: no srcfee item at all, as documented.
     const free = await send(node.url, { fee: 0n });
     assert.is(free.fee, 0n);

@@ -1,5 +1,6 @@
 // What the node must give back or remember exactly: a live-stream connection that closed no
-// longer counts against the limit, and a key's wallet is found again in a later block.
+// longer counts against the limit, a key's wallet is found again in a later block; and the
+// contract paths it does not serve say so.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
@@ -36,6 +37,21 @@ test('a key registered again in a later block gets the wallet it has', async () 
     const address = (await waitStatus(node, first.body.txid)).address;
     const second = await node.submit(register(key, Date.now() + 1, 0));
     assert.is((await waitStatus(node, second.body.txid)).address, address);
+  } finally {
+    await node.close();
+  }
+});
+
+test('contract storage paths of an address are 501 NOT_IMPLEMENTED, other sub-paths 404', async () => {
+  const node = await startTestNode({ accounts: 1 });
+  try {
+    const address = (await node.get('/api/dev/accounts')).body.accounts[0].address;
+    for (const sub of ['code', 'statekeys', 'state', 'lstore', 'verify']) {
+      const answer = await node.get(`/api/address/${address}/${sub}`);
+      assert.is(answer.status, 501, sub);
+      assert.is(answer.body.error, 'NOT_IMPLEMENTED', sub);
+    }
+    assert.is((await node.get(`/api/address/${address}/nothing`)).status, 404);
   } finally {
     await node.close();
   }
