@@ -9,19 +9,52 @@
 // apart, never run, so the list can be brought up to date after the code moves. Every named test
 // file first runs once without any mutation: a mutation naming one that already fails is not run.
 //
-//   node scripts/mutate.mjs [--only REGEX] [--timeout SECONDS] [--check]
+// On top of the fixed list, each run draws fresh mutations (mutation-operators.mjs) from
+// operator families over the files changed since --base and the risky folders, reproducible by
+// --seed; each runs the test files the fixed list names for its file, else those that import
+// it. The report gives the kill rate per family and per folder, and lists every survivor.
 //
-// --only runs the mutations whose id matches; --check only reports stale ones (no build, no
-// test); --timeout is the per-file limit (default 240 s: four times the longest named file, at
-// load average 10 on a 2-core machine).
+//   node scripts/mutate.mjs [--only REGEX] [--timeout SECONDS] [--check]
+//                           [--fresh N] [--seed S] [--base REF] [--folders a,b] [--no-fixed]
+//                           [--time-box MINUTES] [--max-tests N]
+//
+// --only runs the fixed mutations whose id matches; --check only reports stale ones (no build,
+// no test); --timeout is the per-file limit (default 240 s: four times the longest named file,
+// at load average 10 on a 2-core machine). --fresh draws N fresh mutations (default 0; the
+// seed is printed, so a run can be repeated); --base is the git ref the changed files are
+// taken against (default main); --folders the risky folders (default src/client,src/node);
+// --no-fixed leaves the fixed list out; --time-box stops starting mutations after that long
+// (those left are listed as not run); --max-tests caps the test files a fresh mutation runs
+// (default 4).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MUTATIONS } from './mutations.mjs';
+import { FAMILIES, changedFiles, drawMutations } from './mutation-operators.mjs';
 import { ROOT, runTestFile } from './test-file.mjs';
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, timeout: { type: 'string' }, check: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    timeout: { type: 'string' },
+    check: { type: 'boolean' },
+    fresh: { type: 'string' },
+    seed: { type: 'string' },
+    base: { type: 'string' },
+    folders: { type: 'string' },
+    'no-fixed': { type: 'boolean' },
+    'time-box': { type: 'string' },
+    'max-tests': { type: 'string' },
+  },
+});
+const freshCount = Number(values.fresh ?? 0);
+const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
+const timeBoxMs = values['time-box'] === undefined ? Infinity : Number(values['time-box']) * 60_000;
+const maxTests = Number(values['max-tests'] ?? 4);
+for (const [name, v] of [['--fresh', freshCount], ['--seed', seed], ['--time-box', timeBoxMs], ['--max-tests', maxTests]]) {
+  if (!(v >= 0)) throw new Error(`${name} expected a number >= 0`);
+}
 const timeoutMs = Number(values.timeout ?? 240) * 1000;
 if (!(timeoutMs > 0)) throw new Error(`--timeout expected seconds, got ${values.timeout}`);
 const only = values.only ? new RegExp(values.only) : undefined;
@@ -78,9 +111,58 @@ function occurrences(text, find) {
   return n;
 }
 
-const selected = MUTATIONS.filter((m) => !only || only.test(m.id));
+/** Test source files (every .ts under test/) and the compiled name of each test file among them. */
+function testSources() {
+  return readdirSync(join(ROOT, 'test'), { recursive: true })
+    .map((name) => String(name).split(sep).join('/'))
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => ({ name, text: readFileSync(join(ROOT, 'test', name), 'utf8'), compiled: name.endsWith('.test.ts') ? name.replace(/\.ts$/, '.js') : undefined }));
+}
+
+/**
+ * The test files a fresh mutation runs, at most `maxTests`: those the fixed list names for its
+ * file; then the tests that import the module (or its folder's index) or name it, ranked by
+ * how often they name the identifiers of the mutated line (a test of maxFee says "maxFee");
+ * then the fixed list's for its folder.
+ */
+function testsFor(m, sources) {
+  const { file } = m;
+  const fixed = (pred) => MUTATIONS.filter((x) => (Array.isArray(x.file) ? x.file : [x.file]).some(pred)).flatMap((x) => x.tests);
+  const module = file.replace(/\.ts$/, '.js');
+  const index = `${dirname(file)}/index.js`;
+  const base = basename(file, '.ts');
+  const words = [...new Set((m.original.match(/[A-Za-z_$][\w$]{4,}/g) ?? []).filter((w) => !/^(const|await|return|throw|typeof|undefined|string|number|boolean|options|value|length)$/.test(w)))];
+  const count = (text, word) => Math.min(20, text.split(word).length - 1);
+  const related = sources
+    .filter((t) => t.compiled && (t.text.includes(`${module}'`) || t.text.includes(`${index}'`) || (base.length >= 4 && t.text.includes(base))))
+    .map((t) => ({ name: t.compiled, score: words.reduce((sum, w) => sum + count(t.text, w), 0) + (t.text.includes(`${module}'`) ? 5 : 0) }))
+    .sort((a, b) => b.score - a.score)
+    .map((t) => t.name);
+  const folder = dirname(file);
+  const ordered = [...fixed((f) => f === file), ...related, ...fixed((f) => dirname(f) === folder)];
+  return [...new Set(ordered)].slice(0, maxTests);
+}
+
+const fixedSelected = values['no-fixed'] ? [] : MUTATIONS.filter((m) => !only || only.test(m.id)).map((m) => ({ ...m, family: 'fixed' }));
+let fresh = [];
+if (freshCount > 0) {
+  const base = values.base ?? 'main';
+  const folders = (values.folders ?? 'src/client,src/node').split(',').filter(Boolean);
+  const changed = changedFiles(ROOT, base);
+  // Generated sources and the browser entry points are not where a bug is written by hand.
+  const exclude = (f) => /\/(generated|constants)\b|\.generated\./.test(f);
+  const draw = drawMutations({ root: ROOT, folders, changed, count: freshCount, seed, exclude });
+  const sources = testSources();
+  fresh = draw.drawn.map((m) => ({ ...m, tests: testsFor(m, sources), why: `${m.original}  ->  ${m.mutated}` })).filter((m) => {
+    if (m.tests.length === 0) console.log(`no test   ${m.id}: no test file names or imports ${m.file}`);
+    return m.tests.length > 0;
+  });
+  console.log(`fresh: seed ${seed}, ${fresh.length} drawn from ${draw.files.length} files (${changed.length} changed since ${base}: ${changed.join(', ') || 'none'}); folders ${folders.join(', ')}`);
+  console.log(`fresh: sites per family: ${Object.entries(draw.sites).map(([f, n]) => `${f} ${n}`).join(', ')}`);
+}
+const selected = [...fixedSelected, ...fresh];
 const ids = new Set();
-for (const m of MUTATIONS) {
+for (const m of [...MUTATIONS, ...fresh]) {
   if (ids.has(m.id)) throw new Error(`mutation id ${m.id} appears twice`);
   ids.add(m.id);
   for (const t of m.tests) if (!/\.test\.js$/.test(t)) throw new Error(`${m.id}: test "${t}" is not a compiled test file name`);
@@ -140,6 +222,10 @@ const results = [];
 const ORDER = ['wasm', 'ts', 'browser'];
 let dirty = new Set();
 for (const [i, m] of runnable.entries()) {
+  if (performance.now() - began > timeBoxMs) {
+    results.push({ ...m, outcome: 'time-box', detail: 'not started: the time box ran out' });
+    continue;
+  }
   const failing = m.tests.filter((t) => baselineFailing.has(t));
   if (failing.length) {
     results.push({ ...m, outcome: 'baseline', detail: `${failing.join(', ')} fail without the mutation` });
@@ -200,7 +286,7 @@ const pct = (n) => (scored ? ((100 * n) / scored).toFixed(1) : '0.0');
 console.log('');
 if (survivors.length) {
   console.log('Survivors (a bug no named test catches):');
-  for (const s of survivors) console.log(`  ${s.id}  ${s.file}: ${s.why}  [${s.tests.join(', ')}]`);
+  for (const s of survivors) console.log(`  ${s.id}  ${s.file}${s.line ? `:${s.line}` : ''}: ${s.why}  [${s.tests.join(', ')}]`);
 }
 if (noBuild.length) {
   console.log('Did not build (fix the mutation):');
@@ -215,6 +301,27 @@ if (stale.length) {
   console.log('Stale (the code moved; update the list):');
   for (const s of stale) console.log(`  ${s.id}  ${s.file}: ${s.why}`);
 }
+const boxed = results.filter((r) => r.outcome === 'time-box');
+if (boxed.length) console.log(`Not run (time box of ${timeBoxMs / 60000} min): ${boxed.length} mutations`);
+
+// Kill rates per family and per folder, over the mutations that ran and built.
+const rate = (list) => {
+  const scoredHere = list.filter((r) => ['killed', 'timeout', 'survived'].includes(r.outcome));
+  const killedHere = scoredHere.filter((r) => r.outcome !== 'survived').length;
+  return scoredHere.length ? `${killedHere}/${scoredHere.length} (${((100 * killedHere) / scoredHere.length).toFixed(0)} %)` : '-';
+};
+const table = (title, keyOf, keys) => {
+  console.log(`\nKill rate per ${title}:`);
+  for (const key of keys) {
+    const here = results.filter((r) => keyOf(r) === key);
+    if (here.length) console.log(`  ${key.padEnd(24)} ${rate(here).padEnd(14)} ${here.filter((r) => r.outcome === 'no-build').length ? `(${here.filter((r) => r.outcome === 'no-build').length} did not build)` : ''}`);
+  }
+};
+table('family', (r) => r.family, ['fixed', ...FAMILIES]);
+table('folder', (r) => dirname(r.file), [...new Set(results.map((r) => dirname(r.file)))].sort());
+const freshResults = results.filter((r) => r.family !== 'fixed');
+if (freshResults.length) console.log(`\nfresh mutations (seed ${seed}): ${rate(freshResults)} killed`);
+
 const minutes = ((performance.now() - began) / 60000).toFixed(1);
 console.log(
   `\n${selected.length} mutations in ${minutes} min: ${killed} killed by a failure, ${timeouts} killed by the time limit, ` +

@@ -89,6 +89,8 @@ export const ERROR_CODES = {
   PORT_IN_USE: 'Another process already listens on the port the node was asked to use.',
   DEPENDENCY_MISSING: 'A package the local node needs for this setting is not installed (classic-level for a data directory).',
   CONFIG_INVALID: 'The node configuration is invalid.',
+  STORE_DAMAGED: 'The data directory holds a damaged chain: the node does not start on it (tpkit node --check).',
+  DATA_DIR_UNUSABLE: 'The data directory is unusable: no space, no permission, read-only, or a file in the way.',
   // mining
   ABORTED: 'The operation was aborted by its signal.',
   WASM_UNAVAILABLE: 'WebAssembly could not be instantiated.',
@@ -102,6 +104,10 @@ export const ERROR_CODES = {
   INSECURE_TRANSPORT: 'A transaction would travel over plain HTTP to a host that is not this machine.',
   TX_FAILED: 'The transaction was included in a block with an error result.',
   FEE_UNKNOWN: "The node's settings give no fee rate for the fee currency.",
+  RESPONSE_TOO_LARGE: "The node's answer exceeds maxResponseBytes.",
+  REDIRECT_REFUSED: 'The node answered a POST with a redirect, which is not followed.',
+  DIFFICULTY_TOO_HIGH: 'The node asks for more proof of work than maxDifficulty.',
+  FEE_TOO_HIGH: "The fee from the node's settings exceeds maxFee.",
   // key files (tpkit CLI)
   KEYFILE_INVALID: 'A key file is malformed, tampered with, or uses unsupported parameters.',
   KEYFILE_PASSPHRASE: 'The passphrase does not open the key file.',

@@ -3,6 +3,8 @@
 // records the new address in the key file.
 
 import { registerWallet } from '../client/index.js';
+import { DEFAULT_MAX_DIFFICULTY } from '../client/register-wallet.js';
+import { MAX_MINE_DIFFICULTY } from '../pow/bits.js';
 import { ArgumentError } from '../errors.js';
 import { closeSharedMinerPool } from '../pow/pool.node.js';
 import { warmMiner } from '../pow/warm.js';
@@ -23,6 +25,8 @@ Options:
   --threads N         mining threads (default: one per core)
   --force             register even though the key file already names a wallet
                       (a tpkit node answers with the wallet the key already has)
+  --max-difficulty N  mine at most N bits without asking (default ${DEFAULT_MAX_DIFFICULTY}); a node
+                      asking for more is refused with the expected time
 ${PASSPHRASE_HELP}
 ${TX_NODE_HELP}`;
 
@@ -40,7 +44,7 @@ function saveWallet(path: string, wallet: { address: string; chain?: number; nod
 
 export function run(argv: string[]): Promise<number> {
   return runWalletCommand('register', async () => {
-    const { values } = parseCommandArgs('register', { args: argv, options: { ...TX_NODE_OPTIONS, ...PASSPHRASE_OPTION, key: { type: 'string' }, threads: { type: 'string' }, force: { type: 'boolean' } } });
+    const { values } = parseCommandArgs('register', { args: argv, options: { ...TX_NODE_OPTIONS, ...PASSPHRASE_OPTION, key: { type: 'string' }, threads: { type: 'string' }, force: { type: 'boolean' }, 'max-difficulty': { type: 'string' } } });
     if (values.help) {
       console.log(HELP);
       return 0;
@@ -48,6 +52,11 @@ export function run(argv: string[]): Promise<number> {
     if (!values.key) throw new ArgumentError('--key is required: the key file to register (tpkit keygen --out FILE makes one)');
     const threads = values.threads === undefined ? undefined : Number(values.threads);
     if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 256)) throw new ArgumentError(`--threads expected an integer 1..256, got '${values.threads}'`);
+    const maxText = values['max-difficulty'];
+    const maxDifficulty = maxText === undefined ? undefined : Number(maxText);
+    if (maxDifficulty !== undefined && !(/^\d+$/.test(maxText!) && maxDifficulty <= MAX_MINE_DIFFICULTY)) {
+      throw new ArgumentError(`--max-difficulty expected an integer 0..${MAX_MINE_DIFFICULTY}, got '${maxText}'`);
+    }
     // Checked before the passphrase: a key file names one wallet, and a second is rarely meant.
     const known = readKeyFileInfo(values.key);
     holdForPrompt(values, !known.plain);
@@ -66,22 +75,31 @@ export function run(argv: string[]): Promise<number> {
     void warmMiner().catch(() => undefined);
     const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
     const bar = new Progress({ width: 10 });
+    // Without a terminal the bar is not drawn: each stage is a line on stderr instead, so a
+    // log or a pipe shows at once what the command is waiting for.
+    const say = (text: string) => {
+      if (bar.enabled) bar.status(text);
+      else console.error(`register: ${text}`);
+    };
+    let rateShown = false;
     let stopSpinning = () => {};
     try {
       const result = await registerWallet({
         client,
         secretKeys: [secretKey],
         threads,
+        maxDifficulty,
         signal: interruptSignal(),
         // A terminal shows the bar from the first tenth of a second, however short the search.
         progressIntervalMs: 100,
-        onStage: (stage) => {
-          if (stage === 'settings') bar.status('reading the difficulty');
-          if (stage === 'mining') bar.status('mining');
-          if (stage === 'submitting') bar.status('submitting');
+        onStage: (stage, difficulty) => {
+          if (stage === 'settings') say(`reading the difficulty from ${client.baseUrl}`);
+          if (stage === 'mining') say(`mining ${difficulty} bits`);
+          if (stage === 'submitting') say('submitting');
           if (stage === 'waiting') {
             bar.setTotal(undefined);
-            stopSpinning = keepSpinning(bar, 'waiting for a block');
+            say('waiting for a block');
+            if (bar.enabled) stopSpinning = keepSpinning(bar);
           }
         },
         onProgress: (p) => {
@@ -91,6 +109,10 @@ export function run(argv: string[]): Promise<number> {
           if (p.hashes === 0 || !(p.hashRate > 0)) {
             bar.status(startingStatus(p.elapsedMs));
             return;
+          }
+          if (!bar.enabled && !rateShown) {
+            rateShown = true;
+            say(`${formatCount(p.hashRate, 1)}H/s here: a median of ${formatDuration(p.expected.medianMs)}, 95 % within ${formatDuration(p.expected.p95Ms)}`);
           }
           const p95Hashes = (p.expected.p95Ms / 1000) * p.hashRate;
           if (Number.isFinite(p95Hashes) && p95Hashes > 0) bar.setTotal(p95Hashes);

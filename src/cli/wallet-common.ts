@@ -205,6 +205,10 @@ const ADVICE: Partial<Record<string, (err: TpkitError) => string | undefined>> =
   ADDRESS_CHECKSUM: () => 'a digit is mistyped; copy the address again.',
   TXID_INVALID: () => 'pass the txid printed by `tpkit send` or `tpkit register`.',
   PRECHECK_FAILED: () => 'nothing was signed or sent.',
+  DIFFICULTY_TOO_HIGH: () => 'nothing was mined; pass --max-difficulty N to mine that much anyway, or use a node that asks for less.',
+  FEE_TOO_HIGH: () => 'nothing was signed; check the node (`tpkit settings current.fee`) or give --fee N yourself.',
+  RESPONSE_TOO_LARGE: () => 'the node sent far more than any answer needs; check --node.',
+  REDIRECT_REFUSED: () => "nothing was sent on; give the node's final URL with --node.",
   FEE_UNKNOWN: () => 'pay the fee in a currency the node has a rate for (--fee-currency; `tpkit settings current.fee` lists them), or give --fee N.',
 };
 

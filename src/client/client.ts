@@ -7,7 +7,7 @@ import { addressFromText, addressToText } from '../codec/address.js';
 import { decodeTxid } from '../codec/txid.js';
 import { AbortError, ArgumentError, TpkitError } from '../errors.js';
 import { ApiError, TimeoutError, UnknownTxError } from './client-errors.js';
-import { requestJson, type CallOptions, type HttpSettings } from './http.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, requestJson, type CallOptions, type HttpSettings } from './http.js';
 import { nodeStatusFrom, seqFrom, txidFrom, txStatusFrom, walletInfoFrom, type NodeStatus, type TxStatus, type WalletInfo } from './responses.js';
 import { checkTransactionTransport } from './transport-policy.js';
 import { devApi, type DevApi } from './dev.js';
@@ -24,6 +24,11 @@ export interface ClientOptions {
   allowInsecure?: boolean;
   /** Per-request time limit in ms (default 15000). */
   timeoutMs?: number;
+  /**
+   * Longest answer read, in bytes (default 64 MiB); a longer one is abandoned mid-stream
+   * with RESPONSE_TOO_LARGE, so a hostile node cannot fill the caller's memory.
+   */
+  maxResponseBytes?: number;
 }
 
 export interface WaitOptions extends CallOptions {
@@ -111,7 +116,11 @@ export function createClient(options: ClientOptions): TpkitClient {
   if (typeof fetchImpl !== 'function') throw new ArgumentError('"fetch" expected a function (no global fetch here)');
   const timeoutMs = options.timeoutMs ?? 15_000;
   if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new ArgumentError(`"timeoutMs" expected a positive number, got ${String(timeoutMs)}`);
-  const http: HttpSettings = { baseUrl, fetch: (input, init) => fetchImpl(input, init), timeoutMs };
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!(Number.isSafeInteger(maxResponseBytes) && maxResponseBytes > 0)) {
+    throw new ArgumentError(`"maxResponseBytes" expected a positive integer, got ${String(maxResponseBytes)}`);
+  }
+  const http: HttpSettings = { baseUrl, fetch: (input, init) => fetchImpl(input, init), timeoutMs, maxResponseBytes };
   const allowInsecure = options.allowInsecure === true;
 
   const getTxStatus = async (txid: string, call: CallOptions = {}): Promise<TxStatus | null> => {

@@ -1,6 +1,7 @@
-// One JSON request to a node: joins the path to the base URL, bounds it with a timeout,
-// and turns every way it can go wrong into a typed error: the caller's abort, a timeout,
-// an unreachable node, an API error answer, or an answer that is not JSON.
+// One JSON request to a node: joins the path to the base URL, bounds it with a timeout and
+// its answer with a byte cap, and turns every way it can go wrong into a typed error: the
+// caller's abort, a timeout, an unreachable node, an answer too large, a redirect on a
+// request that changes state, an API error answer, or an answer that is not JSON.
 
 import { AbortError, TpkitError } from '../errors.js';
 import { parseApiJson } from './api-json.js';
@@ -10,7 +11,12 @@ export interface HttpSettings {
   baseUrl: URL;
   fetch: typeof fetch;
   timeoutMs: number;
+  /** Longest answer read, in bytes; the read stops past it. */
+  maxResponseBytes: number;
 }
+
+/** The default cap on one answer: far above the largest block a tpkit node serves. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 export interface RequestOptions {
   method?: 'GET' | 'POST';
@@ -84,6 +90,54 @@ function describeBody(type: string, text: string): string {
   return text.trim() ? `text instead of JSON: ${JSON.stringify(text.trim().slice(0, 60))}` : 'an empty answer instead of JSON';
 }
 
+function tooLarge(request: string, cap: number, seen: string): TpkitError {
+  return new TpkitError('RESPONSE_TOO_LARGE', 'Node answer exceeds the size limit', {
+    details: `${request}: ${seen}, maxResponseBytes ${cap}`,
+  });
+}
+
+/** The answer's text, read chunk by chunk and abandoned as soon as it passes `cap` bytes. */
+async function readCapped(res: Response, cap: number, request: string): Promise<string> {
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (declared > cap) {
+    await res.body?.cancel().catch(() => undefined);
+    throw tooLarge(request, cap, `Content-Length ${declared}`);
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > cap) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(request, cap, `${total} bytes so far`);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/**
+ * A request that changes state is never sent on to where a redirect points: another host
+ * would get the signed transaction and its answer would be taken for the node's.
+ */
+function refuseRedirect(res: Response, request: string, origin: string): void {
+  if (res.type !== 'opaqueredirect' && !(res.status >= 300 && res.status < 400)) return;
+  const to = res.headers.get('location');
+  throw new TpkitError('REDIRECT_REFUSED', 'Node answered a state-changing request with a redirect', {
+    details: `${request} to ${origin}: HTTP ${res.status || 'redirect'}${to ? ` to ${to}` : ''}`,
+  });
+}
+
 export async function requestJson(http: HttpSettings, path: string, options: RequestOptions = {}): Promise<JsonObject> {
   const method = options.method ?? 'GET';
   const request = `${method} ${path}`;
@@ -98,10 +152,13 @@ export async function requestJson(http: HttpSettings, path: string, options: Req
       headers: options.json === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
       body: options.json === undefined ? undefined : JSON.stringify(options.json),
       signal: limit.signal,
+      // A GET may follow a redirect (it changes nothing); a POST stops at it.
+      redirect: method === 'POST' ? 'manual' : 'follow',
     });
+    if (method === 'POST') refuseRedirect(res, request, http.baseUrl.origin);
     status = res.status;
     type = res.headers.get('content-type') ?? '';
-    text = await res.text();
+    text = await readCapped(res, http.maxResponseBytes, request);
   } catch (err) {
     if (err instanceof TpkitError) throw err;
     if (options.signal?.aborted) throw new AbortError(`${request} aborted`, { cause: err });

@@ -8,5 +8,5 @@ export type { AddressChange, BlockSummary, ChainReset, WatchOptions, WebSocketFa
 export type { DevAccountInfo, DevApi, MinedBlock } from './dev.js';
 export type { ChainMoved, DevControlApi, Fault, FaultRuleSpec, Snapshot } from './dev-control.js';
 export { feeRates, chooseFeeCurrency, autoFee } from './fee.js';
-export { registerWallet, type RegisterStage, type RegisterWalletOptions, type RegisteredWallet } from './register-wallet.js';
+export { DifficultyTooHighError, registerWallet, type RegisterStage, type RegisterWalletOptions, type RegisteredWallet } from './register-wallet.js';
 export { transfer, type TransferOptions, type TransferPlan, type TransferResult, type TransferStage } from './transfer.js';

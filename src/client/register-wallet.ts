@@ -7,6 +7,8 @@ import type { RegisterBodyInput } from '../codec/body-types.js';
 import { publicKeyOf, toSecretKeyBytes, type SecretKeyInput } from '../crypto/keys.js';
 import { signTx } from '../crypto/sign-tx.js';
 import { ArgumentError, TpkitError } from '../errors.js';
+import { MAX_MINE_DIFFICULTY } from '../pow/bits.js';
+import { estimateMining, type MiningEstimate } from '../pow/estimate.js';
 import type { MineResult } from '../pow/mine-body.js';
 import { mineRegister } from '../pow/mine-register.js';
 import type { MinerPool, MiningProgress } from '../pow/search.js';
@@ -31,11 +33,20 @@ export interface RegisterWalletOptions {
   extra?: RegisterBodyInput['extra'];
   /** Longest wait for inclusion in ms (default 60000). */
   timeoutMs?: number;
+  /**
+   * The most proof of work mined without being told (default 28 bits: a median of about
+   * 19 s at 10 MH/s). A node asking for more gets DIFFICULTY_TOO_HIGH, with the expected
+   * time, before any mining; raise it to mine anyway.
+   */
+  maxDifficulty?: number;
+  /** Hashes per second the expected time in that error assumes (default 10 M, a desktop with every thread). */
+  hashRate?: number;
   signal?: AbortSignal;
   onProgress?: (progress: MiningProgress) => void;
   /** Milliseconds between onProgress calls (default 250). */
   progressIntervalMs?: number;
-  onStage?: (stage: RegisterStage) => void;
+  /** Called as each stage starts; 'mining' comes with the difficulty. */
+  onStage?: (stage: RegisterStage, difficulty?: number) => void;
 }
 
 export interface RegisteredWallet {
@@ -47,6 +58,37 @@ export interface RegisteredWallet {
   /** The node's `current.register.diff` that the body was mined to. */
   difficulty: number;
   mined: MineResult;
+}
+
+export const DEFAULT_MAX_DIFFICULTY = 28;
+const REFERENCE_HASH_RATE = 10_000_000;
+
+/** The node asked for more proof of work than the caller agreed to mine. */
+export class DifficultyTooHighError extends TpkitError {
+  override name = 'DifficultyTooHighError';
+  readonly difficulty: number;
+  readonly maxDifficulty: number;
+  readonly expected: MiningEstimate;
+
+  constructor(difficulty: number, maxDifficulty: number, hashRate: number) {
+    const expected = estimateMining(difficulty, hashRate);
+    super('DIFFICULTY_TOO_HIGH', 'The node asks for more proof of work than allowed', {
+      details: `${difficulty} bits, maxDifficulty ${maxDifficulty}: a median of ${roughDuration(expected.medianMs)} (95 % within ${roughDuration(expected.p95Ms)}) at ${hashRate / 1e6} MH/s`,
+      field: 'current.register.diff',
+    });
+    this.difficulty = difficulty;
+    this.maxDifficulty = maxDifficulty;
+    this.expected = expected;
+  }
+}
+
+/** A time a person weighs before waiting: seconds, or hours. */
+const roughDuration = (ms: number) => (ms < 3.6e6 ? `${Math.round(ms / 1000)} s` : `${(ms / 3.6e6).toFixed(1)} h`);
+
+function boundedInteger(value: unknown, label: string, max: number): void {
+  if (!(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= max)) {
+    throw new ArgumentError(`"${label}" expected an integer 0..${max}, got ${String(value)}`);
+  }
 }
 
 /** `current.register.diff`; a node without register settings requires no proof of work. */
@@ -71,11 +113,16 @@ export async function registerWallet(options: RegisterWalletOptions): Promise<Re
   const list: readonly SecretKeyInput[] = given instanceof Uint8Array || typeof given === 'string' ? [given] : Array.isArray(given) ? given : [];
   if (list.length === 0) throw new ArgumentError('"secretKeys" expected a secret key or a non-empty array of them');
   const keys = list.map((key, i) => toSecretKeyBytes(key, list === given ? `secretKeys[${i}]` : 'secretKeys'));
+  const maxDifficulty = options.maxDifficulty ?? DEFAULT_MAX_DIFFICULTY;
+  boundedInteger(maxDifficulty, 'maxDifficulty', MAX_MINE_DIFFICULTY);
+  const hashRate = options.hashRate ?? REFERENCE_HASH_RATE;
+  if (!(Number.isFinite(hashRate) && hashRate > 0)) throw new ArgumentError(`"hashRate" expected a positive number, got ${String(hashRate)}`);
 
   client.checkTransport();
   options.onStage?.('settings');
   const difficulty = await registerDifficulty(client, signal);
-  options.onStage?.('mining');
+  if (difficulty > maxDifficulty) throw new DifficultyTooHighError(difficulty, maxDifficulty, hashRate);
+  options.onStage?.('mining', difficulty);
   const mined = await mineRegister({
     publicKeys: keys.map(publicKeyOf),
     extra: options.extra,

@@ -7,7 +7,7 @@ import type { BodyExtraInput, PayloadItemInput } from '../codec/body-types.js';
 import { expectBytes } from '../bytes.js';
 import { toSecretKeyBytes, type SecretKeyInput } from '../crypto/keys.js';
 import { signTx } from '../crypto/sign-tx.js';
-import { ArgumentError } from '../errors.js';
+import { ArgumentError, TpkitError } from '../errors.js';
 import type { TpkitClient } from './client.js';
 import { autoFee, chooseFeeCurrency, feeRates } from './fee.js';
 import { ApiError, TxFailedError } from './client-errors.js';
@@ -27,6 +27,12 @@ export interface TransferOptions {
   message?: string;
   /** 'auto' (default): the node's fee for this body; a bigint: that srcfee amount (0n: none). */
   fee?: 'auto' | bigint;
+  /**
+   * The largest fee 'auto' pays (default 10^12 of the smallest unit); a node whose settings
+   * ask for more gets FEE_TOO_HIGH before anything is signed. A fee given as a bigint is
+   * the caller's own and is not bounded.
+   */
+  maxFee?: bigint;
   /** Currency the fee is paid in (default: the transferred one if the node has a rate for it). */
   feeCurrency?: string;
   /** Seq to use (default: the node's seq for `from` + 1). */
@@ -65,6 +71,15 @@ export interface TransferResult {
   tx: Uint8Array;
 }
 
+export const DEFAULT_MAX_FEE = 10n ** 12n;
+
+function feeTooHigh(amount: bigint, currency: string, maxFee: bigint): TpkitError {
+  return new TpkitError('FEE_TOO_HIGH', "The node's fee settings ask for more than maxFee", {
+    details: `${amount} ${currency} or more, maxFee ${maxFee}; nothing signed`,
+    field: 'current.fee',
+  });
+}
+
 function address(value: string | Uint8Array, label: string): Uint8Array {
   return typeof value === 'string' ? addressFromText(value) : expectBytes(value, label, 8);
 }
@@ -85,6 +100,8 @@ export async function transfer(options: TransferOptions): Promise<TransferResult
   if (typeof currency !== 'string' || currency === '') throw new ArgumentError('"currency" expected a non-empty string');
   const fee = options.fee ?? 'auto';
   if (fee !== 'auto' && (typeof fee !== 'bigint' || fee < 0n)) throw new ArgumentError(`"fee" expected 'auto' or a bigint >= 0, got ${String(fee)}`);
+  const maxFee = options.maxFee ?? DEFAULT_MAX_FEE;
+  if (typeof maxFee !== 'bigint' || maxFee < 0n) throw new ArgumentError(`"maxFee" expected a bigint >= 0, got ${String(maxFee)}`);
   const secretKey = toSecretKeyBytes(options.secretKey, 'secretKey');
   const from = address(options.from, 'from');
   const to = address(options.to, 'to');
@@ -101,7 +118,13 @@ export async function transfer(options: TransferOptions): Promise<TransferResult
   if (fee === 'auto') {
     const rates = feeRates(await feeSettings(client, signal));
     feeCurrency = chooseFeeCurrency(rates, currency, options.feeCurrency);
-    if (feeCurrency !== undefined) feeAmount = autoFee(input, feeCurrency, rates.get(feeCurrency)!);
+    if (feeCurrency !== undefined) {
+      const rate = rates.get(feeCurrency)!;
+      // Checked on the base first: an absurd rate might not even fit a body's amount.
+      if (rate.base > maxFee) throw feeTooHigh(rate.base, feeCurrency, maxFee);
+      feeAmount = autoFee(input, feeCurrency, rate);
+      if (feeAmount > maxFee) throw feeTooHigh(feeAmount, feeCurrency, maxFee);
+    }
   } else if (fee > 0n) {
     feeAmount = fee;
     feeCurrency = options.feeCurrency ?? currency;

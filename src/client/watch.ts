@@ -46,12 +46,17 @@ export interface AddressChange {
   txs?: Record<string, unknown>;
 }
 
-async function socketFactory(custom?: WebSocketFactory): Promise<WebSocketFactory> {
+async function socketFactory(maxMessageBytes: number, custom?: WebSocketFactory): Promise<WebSocketFactory> {
   if (custom) return custom;
   const global = (globalThis as { WebSocket?: WebSocketFactory }).WebSocket;
   if (typeof global === 'function') return global;
-  const ws = await import('ws');
-  return ws.WebSocket as unknown as WebSocketFactory;
+  const { WebSocket } = await import('ws');
+  // The same cap as an HTTP answer: the ws package would otherwise take 100 MiB messages.
+  return class CappedSocket extends WebSocket {
+    constructor(url: string) {
+      super(url, { maxPayload: maxMessageBytes });
+    }
+  } as unknown as WebSocketFactory;
 }
 
 function streamUrl(base: URL): string {
@@ -92,7 +97,7 @@ async function stream(
     if (options.abortRejects) throw new AbortError('watch aborted');
     return undefined;
   }
-  const Socket = await socketFactory(options.WebSocket);
+  const Socket = await socketFactory(http.maxResponseBytes, options.WebSocket);
   return new Promise((resolve, reject) => {
     let finished = false;
     let socket: StreamSocket;
@@ -116,6 +121,8 @@ async function stream(
       return;
     }
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    // Aborted while the WebSocket implementation loaded: no event will come for it.
+    if (options.signal?.aborted) return onAbort();
     socket.addEventListener('open', () => socket.send(JSON.stringify(subscription)));
     socket.addEventListener('error', () => finish(undefined, new NetworkError(`the stream ${streamUrl(http.baseUrl)} failed`)));
     socket.addEventListener('close', () => finish(undefined, new NetworkError(`the node closed the stream ${streamUrl(http.baseUrl)}`)));
@@ -153,6 +160,8 @@ export function watchBlocks(http: HttpSettings, onBlock: (block: BlockSummary) =
 }
 
 export async function watchTx(http: HttpSettings, txid: string, options: WatchOptions & { timeoutMs?: number } = {}): Promise<TxStatus> {
+  // An 'abort' event never fires for a signal aborted already: it would wait for ever.
+  if (options.signal?.aborted) throw new AbortError('watch aborted');
   // A time limit ends the stream like an abort, but rejects with TimeoutError.
   const limit = new AbortController();
   const onAbort = () => limit.abort();

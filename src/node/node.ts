@@ -20,6 +20,9 @@ import { createRoutes } from './api/routes.js';
 import { attachWsHub } from './api/ws-hub.js';
 import { MemoryStore, type Store } from './store/store.js';
 import { loadTls, type TlsMaterial } from './http/tls.js';
+import { checkStore, storeDamaged } from './ledger/chain-check.js';
+import { dataDirError } from './store/data-dir-error.js';
+import { TpkitError } from '../errors.js';
 
 export interface NodeOptions extends ChainOptions {
   /** Replaces the store the config names (tests pass a shared MemoryStore to simulate restarts). */
@@ -78,16 +81,31 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
     });
   }
   const roots = staticRoots(config);
-  const tls = loadTls(config);
+  let tls: TlsMaterial | undefined;
+  try {
+    tls = loadTls(config);
+  } catch (cause) {
+    // The development certificate is written in the data dir: its failures are the dir's.
+    if (cause instanceof TpkitError) throw cause;
+    throw dataDirError(join(config.dataDir, 'tls'), cause);
+  }
   const ledgerDir = config.memory ? undefined : join(config.dataDir, 'ledger');
   await ensurePortFree(config.host, config.port);
   // The LevelDB module (and its native binding) is loaded only for a node that keeps a data dir.
-  const base = options.store ?? (ledgerDir ? await (await import('./store/store-level.js')).LevelStore.open(ledgerDir) : new MemoryStore());
+  const base: Store = options.store ?? (ledgerDir ? await (await import('./store/store-level.js')).LevelStore.open(ledgerDir) : new MemoryStore());
   let chain: Chain;
   let store: JournalStore | undefined;
   try {
+    if (ledgerDir !== undefined || options.store) {
+      // The whole chain is checked before anything is served or written.
+      const check = await checkStore(base);
+      const kept = base.keptFiles;
+      if (check.problems.length > 0) throw storeDamaged(ledgerDir ?? 'the store', kept ? [...check.problems, `the files as they were before this start are kept in ${kept}`] : check.problems);
+      base.discardKeptFiles?.();
+      if (check.head) logger.info(`checked the chain: ${check.blocks} blocks and ${check.txs} transactions in ${Math.round(check.ms)} ms`);
+    }
     store = await JournalStore.open(base);
-    chain = await Chain.open(config, store, { ...options, logger });
+    chain = await Chain.open(config, store, { ...options, logger, storeName: ledgerDir });
   } catch (err) {
     await base.close();
     throw err;
@@ -101,6 +119,7 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
       {
         routes: [...createDevRoutes(chain, control), ...createDevControlRoutes(control), ...createRoutes(chain, address)],
         maxRequestBytes: config.limits.maxRequestBytes,
+        stallTimeoutMs: config.limits.stallTimeoutMs,
         tls,
         logger,
         staticFiles: createStaticHandler(roots),

@@ -1,4 +1,5 @@
 // Small helpers the test files share.
+import type { Callback, Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TpkitError } from '../../src/errors.js';
 
@@ -45,4 +46,30 @@ export async function rejection(promise: Promise<unknown>): Promise<TpkitError> 
   }
   assert.unreachable('expected a rejection');
   throw new Error('unreachable');
+}
+
+/**
+ * Settles as `promise` does, or rejects naming `what` after `ms`. A test that would wait for
+ * ever fails in seconds and by name: without a pending timer the event loop empties and uvu
+ * only says "Exiting early", and with one a hang lasts until the file's time limit.
+ */
+export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const guard = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, guard]).finally(() => clearTimeout(timer));
+}
+
+/** A uvu suite whose every test and hook fails by name after `ms` (see `within`). */
+export function withDeadlines<C>(inner: Test<C>, ms: number): Test<C> {
+  const bound = (what: string, handler: Callback<C>): Callback<C> => (context) => within(Promise.resolve().then(() => handler(context)), ms, what);
+  const hook = (register: (h: Callback<C>) => void, what: string) => (handler: Callback<C>) => register(bound(what, handler));
+  const wrapped = ((name: string, handler: Callback<C>) => inner(name, bound(`test "${name}"`, handler))) as Test<C>;
+  wrapped.only = (name, handler) => inner.only(name, bound(`test "${name}"`, handler));
+  wrapped.skip = inner.skip;
+  wrapped.before = Object.assign(hook(inner.before, 'before'), { each: hook(inner.before.each, 'before.each') });
+  wrapped.after = Object.assign(hook(inner.after, 'after'), { each: hook(inner.after.each, 'after.each') });
+  wrapped.run = () => inner.run();
+  return wrapped;
 }

@@ -186,6 +186,8 @@ test('an aborted registration rejects with ABORTED, stops mining and registers n
         client: hardClient,
         secretKeys: [generateSecretKey()],
         pool,
+        // Above the default bound of 28: this caller chose to mine it, and aborts.
+        maxDifficulty: 40,
         signal: controller.signal,
         onProgress: (p) => {
           if (!controller.signal.aborted && p.hashes > 50_000) {

@@ -9,6 +9,7 @@ import { TpkitError } from '../../src/errors.js';
 import { ApiError, NetworkError, TimeoutError, UnknownTxError, createClient, type ChainReset, type TpkitClient } from '../../src/client/index.js';
 import { startNode, type RunningNode } from '../../src/node/index.js';
 import { pay, transfer } from '../helpers/node-helpers.js';
+import { withDeadlines } from '../helpers/helpers.js';
 
 /** Resolves when `promise` rejects with an error `check` accepts; fails the test otherwise. */
 async function rejects(promise: Promise<unknown>, check: (e: unknown) => boolean, message?: string): Promise<void> {
@@ -20,7 +21,8 @@ async function rejects(promise: Promise<unknown>, check: (e: unknown) => boolean
   else if (!check(outcome.error)) assert.unreachable(`${message ?? 'unexpected error'}: ${String(outcome.error)}`);
 }
 
-const wallet = suite<{ node: RunningNode; client: TpkitClient; from: string; key: Uint8Array }>('wallet suite');
+// A test that waits on something that never comes fails by name within a minute.
+const wallet = withDeadlines(suite<{ node: RunningNode; client: TpkitClient; from: string; key: Uint8Array }>('wallet suite'), 60_000);
 const stranger = addressToText(makeAddress({ group: 10, block: 1, wallet: 7777 }));
 
 wallet.before(async (ctx) => {

@@ -83,7 +83,7 @@ test('register on a terminal shows the mining bar from the first report, then Ct
     const keygen = onTerminal(['keygen', '--out', join(dir, 'w.key')], env, /public key/);
     assert.is(await keygen.exited, 0, keygen.screen());
     const bar = /\[[#-]{10}\]\s+\d+% [\d. kMG]+H\/s  [\d. kMG]+H  ([^ ]+ [^ ]+)  ETA median/;
-    const run = onTerminal(['register', '--key', join(dir, 'w.key'), '--threads', '1'], env, bar);
+    const run = onTerminal(['register', '--key', join(dir, 'w.key'), '--threads', '1', '--max-difficulty', '40'], env, bar);
     after.push(run.stop);
     await run.seen;
     assert.match(run.screen(), bar, 'the bar is drawn');

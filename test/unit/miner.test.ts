@@ -40,6 +40,20 @@ function recordingPool(): MinerPool & { settled: { at: number; found: boolean; h
   return recording;
 }
 
+/**
+ * Waits until no task waits in the shared pool's queue. A search returns at its first
+ * solution while its other tasks may still be queued, to return at once behind the stop
+ * flag; a test that counts the queue starts after those of earlier tests are gone. The
+ * deadline fails a stuck queue in seconds instead of at the file's time limit.
+ */
+async function queueDrained(what = 'earlier tasks leave the queue'): Promise<void> {
+  const until = Date.now() + 20_000;
+  while (pool.queueSize > 0) {
+    if (Date.now() > until) assert.unreachable(`queue still holds ${pool.queueSize} tasks after 20 s: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 const sha512Bits = (body: Uint8Array) => leadingZeroBits(createHash('sha512').update(body).digest());
 
 test('mines a body on two threads; the answer holds under node:crypto', async () => {
@@ -66,6 +80,7 @@ test("kernel 'auto' (the default) mines with the WASM kernels and reports what e
 
 test('the first solution stops every thread; a thread still starting returns unawaited and does no work', async () => {
   for (let trial = 0; trial < 3; trial++) {
+    await queueDrained();
     const recording = recordingPool();
     const result = await mineBody(randomBytes(80), { difficulty: 18, pool: recording, kernel: 'scalar' });
     const settledBefore = recording.settled.length;
@@ -73,7 +88,11 @@ test('the first solution stops every thread; a thread still starting returns una
     // Every task handed to the pool settles soon after (the flag is up); none waits in the
     // queue. (When the calling thread finds the nonce before the modules are compiled, the
     // pool gets no task at all.)
-    while (recording.settled.length < recording.tasks.length) await new Promise((resolve) => setTimeout(resolve, 5));
+    const until = Date.now() + 20_000;
+    while (recording.settled.length < recording.tasks.length) {
+      if (Date.now() > until) assert.unreachable(`${recording.tasks.length - recording.settled.length} tasks unsettled 20 s after the result`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     assert.is(pool.queueSize, 0);
     assert.is(recording.flagLeftRunning, 0, 'a thread that found the nonce raised the shared stop flag');
     // The result counts every hash: the calling thread's and those of the tasks it awaited;
@@ -85,6 +104,7 @@ test('the first solution stops every thread; a thread still starting returns una
 });
 
 test('abort raises the shared stop flag at once and rejects with AbortError (ABORTED); progress events arrive meanwhile', async () => {
+  await queueDrained();
   const recording = recordingPool();
   const controller = new AbortController();
   const events: MiningProgress[] = [];

@@ -27,7 +27,7 @@ const CORE = [
   'leadingZeroBits', 'powBits', 'estimateMining', 'hashesForProbability', 'calibrate', 'availableKernels', 'createKernel', 'loadKernel', 'KERNEL_NAMES', 'mineBody', 'mineRegister', 'warmMiner',
   'minerSupport',
   // client
-  'createClient', 'ApiError', 'NetworkError', 'NotANodeError', 'TimeoutError', 'TxFailedError', 'UnknownTxError', 'feeRates', 'chooseFeeCurrency', 'autoFee', 'registerWallet', 'transfer',
+  'createClient', 'ApiError', 'NetworkError', 'NotANodeError', 'TimeoutError', 'TxFailedError', 'UnknownTxError', 'DifficultyTooHighError', 'feeRates', 'chooseFeeCurrency', 'autoFee', 'registerWallet', 'transfer',
 ];
 /** Keys of the official wallets: the package root, and tpkit/browser/keys in browsers. */
 const KEYS = [

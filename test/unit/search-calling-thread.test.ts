@@ -10,6 +10,7 @@ import { createKernel } from '../../src/pow/kernel.js';
 import { mineBody } from '../../src/pow/mine-body.js';
 import { SOLVED, runSearchTask, type SearchTask, type SearchTaskResult } from '../../src/pow/search-task.js';
 import { searchNonce, soloWindowMs, type MinerPool } from '../../src/pow/search.js';
+import { within } from '../helpers/helpers.js';
 
 const sha512Bits = (body: Uint8Array) => leadingZeroBits(createHash('sha512').update(body).digest());
 
@@ -26,14 +27,6 @@ function stalledPool(threads: number) {
   return { pool, waiting, start };
 }
 
-/** Fails the test instead of hanging when a search waits for threads that never start. */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not settle`)), ms);
-  });
-  return Promise.race([promise, guard]).finally(() => clearTimeout(timer));
-}
 
 test('the calling thread finds the nonce while no pool thread has started; the search does not wait for them', async () => {
   const { pool, waiting, start } = stalledPool(2);
@@ -72,7 +65,7 @@ function instantPool(threads: number) {
 test('the calling thread stops hashing once every pool thread has started', async () => {
   const { pool, seen, countedAtLastStart } = instantPool(2);
   // Difficulty 40: the calling thread does not find one; the pool's threads do at once.
-  const result = await searchNonce({ body: randomBytes(80), difficulty: 40, pool, kernel: 'scalar' });
+  const result = await within(searchNonce({ body: randomBytes(80), difficulty: 40, pool, kernel: 'scalar' }), 20_000, 'the search');
   assert.is(seen.length, 2);
   assert.ok([seen[0].start, seen[1].start].includes(result.nonce));
   assert.is(result.callingThreadHashes, countedAtLastStart(), 'no slice on the calling thread after the hand-over');
@@ -81,10 +74,10 @@ test('the calling thread stops hashing once every pool thread has started', asyn
 
 test('callingThread: false leaves the search to the pool; tasks carry the calling thread\'s compiled modules', async () => {
   const { pool, seen } = instantPool(1);
-  const alone = await searchNonce({ body: randomBytes(70), difficulty: 40, pool, kernel: 'auto', callingThread: false });
+  const alone = await within(searchNonce({ body: randomBytes(70), difficulty: 40, pool, kernel: 'auto', callingThread: false }), 20_000, 'the pool-only search');
   assert.is(alone.callingThreadHashes, 0);
   assert.is(seen[0].start, 0n);
-  await searchNonce({ body: randomBytes(70), difficulty: 40, pool, kernel: 'auto' });
+  await within(searchNonce({ body: randomBytes(70), difficulty: 40, pool, kernel: 'auto' }), 20_000, 'the search');
   // The calling thread took the first range; the binaries 'auto' runs were compiled once, here.
   assert.is(seen[1].start, 1n << 56n);
   assert.instance(seen[1].modules?.simd, WebAssembly.Module);
@@ -120,9 +113,13 @@ function slowStartPool(threads: number) {
 test('an exhausted search covers the rest of the range the calling thread handed over', async () => {
   const { pool, ranges } = slowStartPool(2);
   const range = 400_000n;
-  const err = await searchNonce({ body: randomBytes(80), difficulty: 512, pool, kernel: 'scalar', rangePerThread: range }).then(
-    () => undefined,
-    (e: { code?: string; details?: string }) => e,
+  const err = await within(
+    searchNonce({ body: randomBytes(80), difficulty: 512, pool, kernel: 'scalar', rangePerThread: range }).then(
+      () => undefined,
+      (e: { code?: string; details?: string }) => e,
+    ),
+    60_000,
+    'the exhausted search',
   );
   assert.is(err?.code, 'MINING_EXHAUSTED');
   // The pool's two ranges, then the calling thread's rest: 0 .. 3 * range, each nonce once.
@@ -167,7 +164,7 @@ test('a cold pool sleeps through the window a short search is expected to need, 
     if (short.tasks.length > 0) firstTaskAt = performance.now() - began;
   }
   controller.abort();
-  await search;
+  await within(search, 20_000, 'the aborted short search');
   if (firstTaskAt !== undefined) assert.ok(firstTaskAt >= window - 1, `the pool was started after ${firstTaskAt} ms, within the ${window} ms window`);
   // Difficulty 30: no waiting, the pool gets its tasks as soon as the modules are compiled.
   const long = coldPool(2);
@@ -176,7 +173,7 @@ test('a cold pool sleeps through the window a short search is expected to need, 
   for (let i = 0; i < 2000 && long.tasks.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
   assert.is(long.tasks.length, 2);
   stop.abort();
-  assert.ok((await longSearch) instanceof AbortError);
+  assert.ok((await within(longSearch, 20_000, 'the aborted long search')) instanceof AbortError);
 });
 
 test.run();

@@ -26,6 +26,8 @@ export async function writeFullBlock(
   onlyAddress?: Uint8Array,
   /** Containers already in memory (a block just committed), read before the store. */
   known?: ReadonlyMap<string, Uint8Array>,
+  /** Called after each transaction: an answer sent as it is made hands its chunks on here. */
+  flush?: () => Promise<void>,
 ): Promise<void> {
   const only = onlyAddress ? bytesToHex(onlyAddress, true) : undefined;
   out.text('{').member('hash', r.hash, true).member('header', headerView(r)).member('time', r.time).text(',"txs":{');
@@ -37,6 +39,7 @@ export async function writeFullBlock(
     if (only !== undefined && !concerns(view, only)) continue;
     out.member(txid, view, included.size === 0);
     included.add(txid);
+    if (flush) await flush();
   }
   const bals: { [key: string]: JsonValue } = {};
   for (const [address, stored] of Object.entries(r.bals)) if (only === undefined || address === only) bals[address] = storedWalletView(stored);

@@ -72,11 +72,20 @@ async function blockFor(chain: Chain, id: string): Promise<BlockRecord> {
   return record;
 }
 
-/** GET /api/block and blockn: the block inside the reference's envelope, as byte chunks. */
-async function fullBlockReply(chain: Chain, r: BlockRecord, onlyAddress: Uint8Array | undefined): Promise<Reply> {
-  const out = new JsonBytesWriter().text('{"result":"ok","block":');
-  await writeFullBlock(out, chain, r, onlyAddress);
-  return { json: out.text(',"ok":true}').finish() };
+/**
+ * GET /api/block and blockn: the block inside the reference's envelope, streamed: each
+ * transaction's chunks go to the reader as they fill, and the next is made once it took them.
+ */
+function fullBlockReply(chain: Chain, r: BlockRecord, onlyAddress: Uint8Array | undefined): Reply {
+  return {
+    json: {
+      stream: async (write) => {
+        const out = new JsonBytesWriter().text('{"result":"ok","block":');
+        await writeFullBlock(out, chain, r, onlyAddress, undefined, () => write(out.take()));
+        await write(out.text(',"ok":true}').finish().chunks);
+      },
+    },
+  };
 }
 
 function blockInfo(r: BlockRecord): { [key: string]: JsonValue } {

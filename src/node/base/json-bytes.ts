@@ -69,6 +69,12 @@ export class JsonBytesWriter {
     return this.text(`${first ? '' : ','}${JSON.stringify(key)}:`).value(value);
   }
 
+  /** The chunks filled so far (not the one being filled), for an answer sent as it is made. */
+  take(): Buffer[] {
+    this.sealedBytes = 0;
+    return this.sealed.splice(0);
+  }
+
   /** The document as written; the writer is empty afterwards. */
   finish(): JsonChunks {
     this.seal();

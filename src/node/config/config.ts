@@ -41,6 +41,13 @@ export interface NodeLimits {
   /** Pending transactions of one sending wallet held before its next gets 503. */
   maxPendingPerSender: number;
   maxBlockTxs: number;
+  /**
+   * Bytes of transaction containers one block may hold: what bounds the largest answer the
+   * node ever builds (GET /api/block, the live stream's block message).
+   */
+  maxBlockBytes: number;
+  /** Milliseconds a reader may take nothing of a streamed answer before its connection is closed. */
+  stallTimeoutMs: number;
   /** Live-stream connections in all, and from one remote address. */
   wsConnections: number;
   wsConnectionsPerAddress: number;
@@ -269,6 +276,8 @@ export const NODE_FLAGS: FlagSpec[] = [
   COMMAND_FLAGS.config,
   ...SETTINGS.filter((s) => s.flag !== undefined).map((s) => ({ flag: s.flag!, ...(s.value ? { value: s.value } : {}), help: flagHelp(s) })),
   COMMAND_FLAGS.reset,
+  COMMAND_FLAGS.check,
+  COMMAND_FLAGS.export,
   COMMAND_FLAGS.help,
 ];
 
@@ -284,6 +293,8 @@ export interface ParsedNodeArgs {
   genesisFlags: string[];
   /** Whether the port was chosen by the user (a TLS node otherwise moves to the HTTPS default). */
   portGiven: boolean;
+  /** --check: check the store and exit; with `export`, write the intact blocks there. */
+  check?: { export?: string };
 }
 
 /** Parses `tpkit node` flags over defaults and an optional --config file. */
@@ -388,7 +399,13 @@ export function parseNodeArgs(argv: readonly string[], readFile: (path: string) 
   checkConfig(config);
   const reset = values.some(([f]) => f === COMMAND_FLAGS.reset.flag);
   if (reset && config.memory) throw invalid('--reset', 'a --memory node starts fresh anyway; give one of them');
-  return { help: false, config, portGiven, reset, genesisFlags };
+  const exportTo = values.find(([f]) => f === COMMAND_FLAGS.export.flag)?.[1];
+  const checking = values.some(([f]) => f === COMMAND_FLAGS.check.flag);
+  if (exportTo !== undefined && !checking) throw invalid('--export', 'is a part of --check: give --check --export FILE');
+  if (checking && (config.memory || reset)) throw invalid('--check', `checks the data dir; ${config.memory ? '--memory has none' : '--reset would delete it'}`);
+  const parsed: ParsedNodeArgs = { help: false, config, portGiven, reset, genesisFlags };
+  if (checking) parsed.check = typeof exportTo === 'string' ? { export: exportTo } : {};
+  return parsed;
 }
 
 /** Checks that hold across fields. */

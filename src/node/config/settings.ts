@@ -118,6 +118,8 @@ export const SETTINGS: readonly Setting[] = [
   limit('maxPendingBytes', 256 * 1024 * 1024, 'bytes of pending transactions held before new ones get 503 (256 MiB)', '--max-pending-bytes'),
   limit('maxPendingPerSender', 10_000, 'pending transactions of one wallet before its next gets 503', '--max-pending-per-sender'),
   limit('maxBlockTxs', 20_000, 'most transactions in one block'),
+  limit('maxBlockBytes', 4 * 1024 * 1024, 'bytes of transactions one block may hold: bounds the largest answer the node builds (4 MiB)'),
+  limit('stallTimeoutMs', 30_000, 'milliseconds a reader may take nothing of a streamed answer (a block) before it is disconnected'),
   limit('wsConnections', DEFAULT_WS_LIMITS.connections, 'live-stream connections held in all', '--ws-max-connections'),
   limit('wsConnectionsPerAddress', DEFAULT_WS_LIMITS.connectionsPerAddress, 'live-stream connections from one remote address', '--ws-max-per-address'),
   limit('wsBufferedBytes', DEFAULT_WS_LIMITS.bufferedBytes, 'unsent bytes a live-stream client may hold before it is closed as too slow (4 MiB)', '--ws-max-buffered', 'bytes'),
@@ -128,6 +130,8 @@ export const SETTINGS: readonly Setting[] = [
 export const COMMAND_FLAGS = {
   config: { flag: '--config', value: 'file', help: 'JSON config file (keys as in the settings table: host, port, blockTime, fees, balance, wallets, limits, ...); flags override it' },
   reset: { flag: '--reset', help: 'delete the chain in the data dir and start a fresh one from genesis' },
+  check: { flag: '--check', help: 'check the chain in the data dir (every block, link and transaction record), report, and exit: 0 sound, 1 damaged' },
+  export: { flag: '--export', value: 'file', help: 'with --check: write every intact block and its transactions to file, one JSON object a line' },
   help: { flag: '--help', help: 'print this list' },
 } as const satisfies Record<string, CommandFlag>;
 

@@ -104,7 +104,8 @@ export function createDevControlRoutes(control: DevControl): Route[] {
         return { cleared: control.faults.clear(ids), faults: control.faults.list().map(faultView) };
       }
       const rules = Array.isArray(body.rules) ? body.rules.map(parseFaultRule) : [parseFaultRule(body)];
-      return { added: rules.map((r) => faultView(control.faults.add(r))), faults: control.faults.list().map(faultView) };
+      // Every rule is parsed before any is installed, and all fit or none goes in.
+      return { added: control.faults.addAll(rules).map(faultView), faults: control.faults.list().map(faultView) };
     }),
   ];
 }

@@ -78,13 +78,15 @@ export class DevControl {
       throw new ValidationError('BAD_REQUEST_PARAM', 'Give "offsetMs" or "setMs"', { details: 'e.g. {"offsetMs": 7200000} (two hours ahead) or {"setMs": 1700000000000}' });
     }
     const offset = offsetMs ?? setMs! - (this.chain.now() - this.chain.clockOffsetMs);
-    checkInteger(offset, offsetMs === undefined ? 'setMs' : 'offsetMs', -MAX_OFFSET_MS, MAX_OFFSET_MS);
+    checkOffset(offset, offsetMs === undefined ? 'setMs' : 'offsetMs');
     await this.chain.exclusive(() => this.chain.setClockOffset(offset));
     return this.chain.announce('clock');
   }
 
   /** Makes `blocks` blocks; with `intervalMs`, the clock moves that far before each one. */
   async mine(blocks: number, intervalMs?: number): Promise<{ hash: string; height: number; txs: number; time: number }[]> {
+    // The clock ends within the bound setTime keeps, or no block is made.
+    if (intervalMs) checkOffset(this.chain.clockOffsetMs + blocks * intervalMs, 'intervalMs');
     const made = [];
     for (let i = 0; i < blocks; i++) {
       if (intervalMs) await this.chain.exclusive(() => this.chain.setClockOffset(this.chain.clockOffsetMs + intervalMs));
@@ -167,8 +169,9 @@ export class DevControl {
   }
 }
 
-function checkInteger(value: number, field: string, min: number, max: number): void {
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new ValidationError('BAD_REQUEST_PARAM', `Invalid "${field}"`, { field, details: `expected an integer within ±${max} ms of the system clock, got ${JSON.stringify(value)}` });
+/** Every path that moves the node clock keeps it within MAX_OFFSET_MS of the system clock. */
+function checkOffset(offset: number, field: string): void {
+  if (!Number.isSafeInteger(offset) || offset < -MAX_OFFSET_MS || offset > MAX_OFFSET_MS) {
+    throw new ValidationError('BAD_REQUEST_PARAM', `Invalid "${field}"`, { field, details: `the node clock must stay an integer within ±${MAX_OFFSET_MS} ms of the system clock; this would put it ${JSON.stringify(offset)} ms off` });
   }
 }

@@ -100,10 +100,19 @@ export class FaultInjector {
   private readonly waiting = new Map<NodeJS.Timeout, http.IncomingMessage>();
 
   add(rule: FaultRule): InstalledFault {
-    if (this.rules.length >= MAX_RULES) throw bad('rule', `a node holds at most ${MAX_RULES} rules; clear some first`);
-    const installed: InstalledFault = { ...rule, id: this.nextId++, fired: 0 };
-    this.rules.push({ rule: installed, segments: rule.path.split('/'), random: generator(rule.seed ?? 1) });
-    return installed;
+    return this.addAll([rule])[0];
+  }
+
+  /** Installs every rule, or none of them when they would not all fit. */
+  addAll(rules: readonly FaultRule[]): InstalledFault[] {
+    if (this.rules.length + rules.length > MAX_RULES) {
+      throw bad('rule', `a node holds at most ${MAX_RULES} rules: ${this.rules.length} installed, ${rules.length} given, none added; clear some first`);
+    }
+    return rules.map((rule) => {
+      const installed: InstalledFault = { ...rule, id: this.nextId++, fired: 0 };
+      this.rules.push({ rule: installed, segments: rule.path.split('/'), random: generator(rule.seed ?? 1) });
+      return installed;
+    });
   }
 
   list(): InstalledFault[] {

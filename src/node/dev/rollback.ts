@@ -1,9 +1,11 @@
 // Rollback to a height (dev API; the reference node's operators have node/rollback): the
 // blocks above it are deleted with their transactions, statuses and duplicate index entries,
-// so those transactions are unknown again, and each wallet they changed is put back as the
-// last block at or below the height left it (each stored wallet names the block of its
-// previous change, so this walks one step per wallet, not the chain). Wallets the dropped
-// blocks created are deleted. Transactions still pending stay pending.
+// so those transactions are unknown again, and each wallet they changed is put back as it was
+// just before the first of them that changed it, dev API edits made before that block
+// included (each block keeps that state in `pre`; for blocks of older nodes, the state after
+// the previous block that changed it). Wallets the dropped blocks created are deleted and
+// their numbers free again; what the dev API made or edited and no dropped block touched is
+// kept as it is, with its number. Transactions still pending stay pending.
 
 import { addressParts } from '../../codec/address.js';
 import { hexToBytes } from '../../bytes.js';
@@ -29,8 +31,8 @@ export async function rollbackPlan(chain: Chain, target: number): Promise<Rollba
   }
   const ops: StoreOp[] = [];
   const droppedTxids = new Set<string>();
-  /** Address hex (uppercase) → its stored wallet before the first dropped block that changed it. */
-  const firstChange = new Map<string, { preblk?: string }>();
+  /** Address hex (uppercase) → its stored wallet after the first dropped block that changed it, and before it when known. */
+  const firstChange = new Map<string, { after: { preblk?: string }; before?: unknown }>();
   const created: number[] = [];
   const heights = Array.from({ length: chain.height - target }, (_, i) => target + 1 + i);
   const stored = await chain.store.getMany(heights.map(heightKey));
@@ -44,16 +46,21 @@ export async function rollbackPlan(chain: Chain, target: number): Promise<Rollba
       droppedTxids.add(txid);
       ops.push({ type: 'del', key: txKey(txid) }, { type: 'del', key: statusKey(txid) });
     }
-    for (const [address, stored] of Object.entries(record.bals)) if (!firstChange.has(address)) firstChange.set(address, stored as { preblk?: string });
+    for (const [address, stored] of Object.entries(record.bals)) {
+      if (!firstChange.has(address)) firstChange.set(address, { after: stored as { preblk?: string }, before: record.pre?.[address] });
+    }
   }
   // The duplicate index maps body hashes to txids; its entries for dropped transactions go too.
   if (droppedTxids.size > 0) {
     for await (const [key, value] of chain.store.entries(PREFIX.body)) if (droppedTxids.has(Buffer.from(value).toString())) ops.push({ type: 'del', key });
   }
-  for (const [address, stored] of firstChange) {
-    const preblk = stored.preblk ?? ZERO_HEX;
-    const before = preblk === ZERO_HEX ? undefined : await chain.blockByHash(preblk);
-    const then = before?.bals[address];
+  for (const [address, change] of firstChange) {
+    let then: unknown;
+    if (change.before !== undefined) then = change.before ?? undefined;
+    else {
+      const preblk = change.after.preblk ?? ZERO_HEX;
+      then = preblk === ZERO_HEX ? undefined : (await chain.blockByHash(preblk))?.bals[address];
+    }
     if (then === undefined) {
       ops.push({ type: 'del', key: walletKey(address) });
       const parts = addressParts(hexToBytes(address));

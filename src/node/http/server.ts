@@ -15,6 +15,7 @@ import type { Logger } from '../base/log.js';
 import { isBodyTooLarge, readBody } from './request-body.js';
 import { checkDevContentType, checkRequest, LOCAL_ONLY, type AccessPolicy } from './access-policy.js';
 import { corsHeaders } from './origin-policy.js';
+import { guardDescriptors } from './fd-guard.js';
 
 export interface RequestContext {
   method: string;
@@ -27,11 +28,20 @@ export interface RequestContext {
   format: 'json' | 'bin';
 }
 
+/**
+ * An answer written while it is made, for the largest ones (a block): `write` resolves once
+ * the reader has taken what was written, so a slow reader slows the writing instead of
+ * growing a buffer, and one that takes nothing for stallTimeoutMs is disconnected.
+ */
+export interface JsonStream {
+  stream(write: (chunks: readonly Buffer[]) => Promise<void>): Promise<void>;
+}
+
 /** A handler answers with ready JSON text (hot paths build it by hand) and an optional status. */
 export interface Reply {
   status?: number;
-  /** The answer's JSON: text, or byte chunks for the largest answers (json-bytes.ts). */
-  json: string | JsonChunks;
+  /** The answer's JSON: text, byte chunks (json-bytes.ts), or a stream for the largest answers. */
+  json: string | JsonChunks | JsonStream;
 }
 
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
@@ -56,6 +66,8 @@ export interface ServerOptions {
   timeouts?: Partial<HttpTimeouts>;
   /** Hosts and origins answered; default: this machine only. */
   access?: AccessPolicy;
+  /** Milliseconds a reader may take nothing of a streamed answer before it is disconnected (default 30000). */
+  stallTimeoutMs?: number;
   /** Sees each request before routing (injected faults): passes it on, answers it, or neither. */
   intercept?: (req: http.IncomingMessage, next: () => void, reply: (status: number, json: string) => void) => void;
 }
@@ -78,6 +90,54 @@ function send(res: http.ServerResponse, status: number, json: string | JsonChunk
   else {
     for (const chunk of json.chunks) res.write(chunk);
     res.end();
+  }
+}
+
+/** Resolves when the reader has taken the buffered data; rejects when it goes away or takes nothing for `ms`. */
+function drained(res: http.ServerResponse, ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (err?: Error) => {
+      clearTimeout(timer);
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onDrain = () => done();
+    const onClose = () => done(new Error('the reader closed the connection'));
+    const timer = setTimeout(() => done(new StalledReader(ms)), ms);
+    res.once('drain', onDrain);
+    res.once('close', onClose);
+  });
+}
+
+class StalledReader extends Error {
+  constructor(readonly ms: number) {
+    super(`took nothing for ${ms} ms`);
+  }
+}
+
+/** A streamed answer: chunked, written as made, with backpressure and a stall limit. */
+async function sendStream(req: http.IncomingMessage, res: http.ServerResponse, status: number, body: JsonStream, cors: Record<string, string> | undefined, stallMs: number, logger: Logger): Promise<void> {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, { ...JSON_HEADERS, ...(cors ?? corsHeaders(undefined, true, undefined, false)) });
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  try {
+    await body.stream(async (chunks) => {
+      for (const chunk of chunks) {
+        if (res.destroyed) throw new Error('the reader closed the connection');
+        if (!res.write(chunk)) await drained(res, stallMs);
+      }
+    });
+    res.end();
+  } catch (err) {
+    if (err instanceof StalledReader) logger.warn(`${req.method} ${req.url}: closed the connection of ${req.socket.remoteAddress ?? '?'}, which ${err.message} of the answer`);
+    else if (!res.destroyed) logger.error(`${req.method} ${req.url}: the answer failed midway: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    // Headers are out: the only way to say the answer is incomplete is to cut it.
+    res.destroy();
   }
 }
 
@@ -141,6 +201,11 @@ function splitPath(url: string): { segments: string[]; query: URLSearchParams; f
 
 export function createRequestListener(options: ServerOptions): http.RequestListener {
   const { routes, maxRequestBytes, logger } = options;
+  const stallMs = options.stallTimeoutMs ?? 30_000;
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse, status: number, json: Reply['json'], cors: Record<string, string> | undefined) => {
+    if (typeof json === 'object' && 'stream' in json) void sendStream(req, res, status, json, cors, stallMs, logger);
+    else send(res, status, json, cors);
+  };
   const policy = options.access ?? LOCAL_ONLY;
   const empty = new Uint8Array(0);
   const debug = logger.level === 'debug';
@@ -225,9 +290,9 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
         return;
       }
       if (reply instanceof Promise) {
-        reply.then((r) => send(res, r.status ?? 200, r.json, cors), (err) => sendError(req, res, err, logger, cors));
+        reply.then((r) => answer(req, res, r.status ?? 200, r.json, cors), (err) => sendError(req, res, err, logger, cors));
       } else {
-        send(res, reply.status ?? 200, reply.json, cors);
+        answer(req, res, reply.status ?? 200, reply.json, cors);
       }
     };
     if (route.method === 'GET') {
@@ -268,6 +333,7 @@ export async function startServer(options: ServerOptions, host: string, port: nu
     ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, listener)
     : http.createServer(serverOptions, listener);
   server.on('clientError', onClientError(options.logger));
+  guardDescriptors(server, options.logger);
   server.on('connect', onConnect);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -2,7 +2,7 @@
 // and kept in the data directory so a browser exception or a pinned CA keeps working across
 // restarts.
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ValidationError } from '../../errors.js';
 import { generateSelfSignedCert } from './self-signed-cert.js';
@@ -19,6 +19,24 @@ function read(path: string, flag: string): string {
     return readFileSync(path, 'utf8');
   } catch (cause) {
     throw new ValidationError('CONFIG_INVALID', `${flag}: cannot read ${path}`, { field: flag, details: (cause as Error).message, cause });
+  }
+}
+
+/** Writes `text` to a temporary file, flushes it, and renames it over `path`. */
+function writeAtomically(path: string, text: string, mode: number): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    const fd = openSync(temporary, 'w', mode);
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (err) {
+    rmSync(temporary, { force: true });
+    throw err;
   }
 }
 
@@ -46,7 +64,8 @@ export function loadTls(config: TlsSettings): TlsMaterial | undefined {
   }
   const generated = generateSelfSignedCert(hosts);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(keyPath, generated.key, { mode: 0o600 });
-  writeFileSync(certPath, generated.cert);
+  // Each file appears whole or not at all: a full disk leaves no empty key behind.
+  writeAtomically(keyPath, generated.key, 0o600);
+  writeAtomically(certPath, generated.cert, 0o644);
   return { ...generated, devCertPath: certPath };
 }

@@ -121,10 +121,15 @@ export async function buildBlock(input: BlockInput): Promise<BuiltBlock> {
     if (i % SLICE === SLICE - 1) await yieldToEventLoop();
   }
   const bals: Record<string, unknown> = {};
+  // Each wallet as it was before this block (null: the block made it), dev API edits
+  // included: what a rollback puts back (dev/rollback.ts).
+  const pre: Record<string, unknown> = {};
   const changed: [string, Wallet][] = [];
   for (let i = 0; i < addresses.length; i++) {
     const a = addresses[i];
     const w = draft.changed.get(a)!;
+    const before = input.wallets.get(a);
+    pre[a.toUpperCase()] = before ? storedWallet(before) : null;
     w.preblk = w.lastblk;
     w.lastblk = hash;
     const stored = storedWallet(w);
@@ -134,6 +139,7 @@ export async function buildBlock(input: BlockInput): Promise<BuiltBlock> {
     if (i % SLICE === SLICE - 1) await yieldToEventLoop();
   }
   const record = blockRecord(header, hash, { txs: txs.map((tx) => tx.txid), failed, registered, bals });
+  record.pre = pre;
   if (mints.length > 0) record.mint = mints.map((m) => ({ address: addressToText(hexToBytes(m.address)), currency: m.currency, amount: String(m.amount) }));
   const head: Head = { height, hash, time: header.time, allocLast: draft.allocLast };
   ops.push({ type: 'put', key: heightKey(height), value: Buffer.from(JSON.stringify(record)) });

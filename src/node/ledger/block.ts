@@ -50,6 +50,8 @@ export interface BlockRecord {
   registered: Record<string, string>;
   /** Wallets this block changed (address hex → stored wallet JSON). */
   bals: Record<string, unknown>;
+  /** Wallets this block changed as they were before it (null: it made them); absent in blocks of older nodes. */
+  pre?: Record<string, unknown>;
   /** Development credits of the faucet (dev API), outside any transaction. */
   mint?: { address: string; currency: string; amount: string }[];
 }

@@ -22,6 +22,7 @@ import { feeRates } from './fees.js';
 import { buildGenesis, devAccounts, type DevAccount } from './genesis.js';
 import { Mempool } from './mempool.js';
 import type { NodeTx } from './node-tx.js';
+import { storeDamaged, storeIsEmpty } from './chain-check.js';
 import { BlockProducer } from './producer.js';
 import { restorePending, Submissions } from './submission.js';
 import type { SubmissionContext } from './validate.js';
@@ -51,6 +52,8 @@ export interface ChainOptions {
   /** Milliseconds since the epoch; tests inject a fixed clock to replay old vectors. */
   clock?: () => number;
   logger?: Logger;
+  /** Where the store lives, for messages about it (the ledger directory). */
+  storeName?: string;
 }
 
 const STATUS_CACHE = 100_000;
@@ -105,6 +108,8 @@ export class Chain {
   private readonly resetListeners = new Set<ResetListener>();
   /** Set while a dev operation rewrites the state: no block is made, no submission admitted. */
   private gate: Promise<void> | undefined;
+  /** Counts dev operations that held the chain, so work that awaited across one can tell. */
+  private epoch = 0;
   /** Accepted transactions a fault rule keeps pending forever: never in a block. */
   private readonly held = new Set<string>();
   private closed = false;
@@ -136,6 +141,7 @@ export class Chain {
       unblocked: async () => {
         while (this.gate) await this.gate;
       },
+      epoch: () => this.epoch,
       accepted: () => {
         if (this.producer.instant) this.schedule();
       },
@@ -159,7 +165,9 @@ export class Chain {
     try {
       const meta = await store.get(META_KEY);
       if (meta) await chain.resume(json(meta) as ChainMeta);
-      else await chain.createGenesis();
+      // Genesis only where nothing is: a store with records but no head lost its head.
+      else if (await storeIsEmpty(store)) await chain.createGenesis();
+      else throw storeDamaged(options.storeName ?? 'the store', ['the chain head (key "meta") is missing, yet the store holds chain records']);
       await chain.makeStartupBlock();
     } catch (err) {
       await chain.verifier.close();
@@ -343,7 +351,7 @@ export class Chain {
 
   /** Builds and commits one block from the front of the mempool, then makes it visible. */
   private async produce(options: { force?: boolean; mints?: Mint[] } = {}): Promise<BlockRecord | undefined> {
-    const txs = this.mempool.peek(this.config.limits.maxBlockTxs);
+    const txs = this.mempool.peek(this.config.limits.maxBlockTxs, this.config.limits.maxBlockBytes);
     const mints = options.mints ?? [];
     if (txs.length === 0 && !options.force) return undefined;
     const block = await buildBlock({
@@ -423,6 +431,7 @@ export class Chain {
     if (this.closed) throw shuttingDown();
     let open!: () => void;
     this.gate = new Promise<void>((resolve) => (open = resolve));
+    this.epoch++;
     try {
       await this.producer.idle();
       await this.submissions.idle();

@@ -84,13 +84,17 @@ export class Mempool {
     return this.byBodyHash.get(bodyHash);
   }
 
-  /** Up to `max` durable transactions from the front, without removing them. */
-  peek(max: number): NodeTx[] {
+  /** Up to `max` durable transactions of at most `maxBytes` container bytes (one at least) from the front, without removing them. */
+  peek(max: number, maxBytes = Infinity): NodeTx[] {
     const out: NodeTx[] = [];
+    let bytes = 0;
     for (let i = this.head; i < this.queue.length && out.length < max; i++) {
       const tx = this.queue[i];
       if (!this.has(tx)) continue;
       if (this.writing.has(tx)) break;
+      // In order, never skipping one: the next block starts with the one that did not fit.
+      if (bytes + tx.raw.length > maxBytes && out.length > 0) break;
+      bytes += tx.raw.length;
       out.push(tx);
     }
     return out;

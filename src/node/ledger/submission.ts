@@ -34,6 +34,8 @@ export interface SubmissionHost {
   admit(): Promise<void>;
   /** Resolves once no dev operation holds the chain. */
   unblocked(): Promise<void>;
+  /** Dev operations that held the chain so far. */
+  epoch(): number;
   /** Called after a transaction was accepted (an instant chain makes a block). */
   accepted(): void;
 }
@@ -54,45 +56,54 @@ export class Submissions {
    */
   async submit(raw: Uint8Array, options: { hold?: boolean } = {}): Promise<{ txid: string; duplicate: boolean }> {
     const host = this.host;
-    await host.admit();
-    const prepared = prepareSubmission(raw, host.context());
-    const tx = prepared.complete(prepared.jobs.length ? await host.verifier.verify(prepared.jobs) : []);
-    await host.unblocked();
-    if (options.hold) {
-      // Acknowledged and never included: a wallet's "stuck transaction" path (dev API faults).
-      // Held ones count against the pending limit, so a flood under a hold rule stays bounded.
-      if (host.held.size + host.mempool().size >= host.config.limits.maxPending) {
-        throw new ValidationError('MEMPOOL_FULL', 'Too many pending transactions', { details: `${host.held.size} are held by a fault rule; revert, roll back or restart to drop them` });
+    for (;;) {
+      await host.admit();
+      // A revert or rollback between the checks and the queueing would leave the transaction
+      // acknowledged in a mempool the chain no longer has: it is checked again instead.
+      const epoch = host.epoch();
+      const prepared = prepareSubmission(raw, host.context());
+      const tx = prepared.complete(prepared.jobs.length ? await host.verifier.verify(prepared.jobs) : []);
+      await host.unblocked();
+      if (host.epoch() !== epoch) continue;
+      if (options.hold) {
+        // Acknowledged and never included: a wallet's "stuck transaction" path (dev API faults).
+        // Held ones count against the pending limit, so a flood under a hold rule stays bounded.
+        if (host.held.size + host.mempool().size >= host.config.limits.maxPending) {
+          throw new ValidationError('MEMPOOL_FULL', 'Too many pending transactions', { details: `${host.held.size} are held by a fault rule; revert, roll back or restart to drop them` });
+        }
+        const { txid } = host.issueTxid();
+        host.held.add(txid);
+        return { txid, duplicate: false };
       }
-      const { txid } = host.issueTxid();
-      host.held.add(txid);
+      let pending = host.mempool().txidForBody(tx.bodyHash);
+      if (pending) return { txid: pending, duplicate: true };
+      if (this.mayBeIncluded(tx)) {
+        const included = await host.store.get(bodyKey(tx.bodyHash));
+        await host.unblocked();
+        if (host.epoch() !== epoch) continue;
+        if (included) return { txid: text.decode(included), duplicate: true };
+        pending = host.mempool().txidForBody(tx.bodyHash); // it may have arrived meanwhile
+        if (pending) return { txid: pending, duplicate: true };
+      }
+      const full = host.mempool().refusal(tx, host.config.limits);
+      if (full) throw full;
+      // The txid is taken only now, so a rejected or duplicate transaction consumes none.
+      const { txid, timeNs } = host.issueTxid();
+      tx.txid = txid;
+      tx.timeNs = timeNs;
+      // From here a dev operation waits for this write (idle()) before it starts.
+      host.mempool().add(tx, false);
+      try {
+        await this.writes.add({ type: 'put', key: pendingKey(txid), value: tx.raw });
+      } catch (cause) {
+        host.mempool().drop(tx);
+        host.logger.error(`writing pending transactions failed: ${(cause as Error).message}`);
+        throw new ValidationError('STORE_UNAVAILABLE', 'The node could not store the transaction', { details: 'it was not accepted; retry later', cause });
+      }
+      host.mempool().markDurable(tx);
+      host.accepted();
       return { txid, duplicate: false };
     }
-    let pending = host.mempool().txidForBody(tx.bodyHash);
-    if (pending) return { txid: pending, duplicate: true };
-    if (this.mayBeIncluded(tx)) {
-      const included = await host.store.get(bodyKey(tx.bodyHash));
-      if (included) return { txid: text.decode(included), duplicate: true };
-      pending = host.mempool().txidForBody(tx.bodyHash); // it may have arrived meanwhile
-      if (pending) return { txid: pending, duplicate: true };
-    }
-    const full = host.mempool().refusal(tx, host.config.limits);
-    if (full) throw full;
-    // The txid is taken only now, so a rejected or duplicate transaction consumes none.
-    const { txid, timeNs } = host.issueTxid();
-    tx.txid = txid;
-    tx.timeNs = timeNs;
-    host.mempool().add(tx, false);
-    try {
-      await this.writes.add({ type: 'put', key: pendingKey(txid), value: tx.raw });
-    } catch (cause) {
-      host.mempool().drop(tx);
-      host.logger.error(`writing pending transactions failed: ${(cause as Error).message}`);
-      throw new ValidationError('STORE_UNAVAILABLE', 'The node could not store the transaction', { details: 'it was not accepted; retry later', cause });
-    }
-    host.mempool().markDurable(tx);
-    host.accepted();
-    return { txid, duplicate: false };
   }
 
   /** Resolves once every accepted transaction's write-ahead is on disk. */

@@ -13,6 +13,10 @@ export interface Store {
   /** Entries whose key starts with `prefix`, in key order; with `after`, only keys above it. */
   entries(prefix: string, after?: string): AsyncIterable<[string, Uint8Array]>;
   close(): Promise<void>;
+  /** On disk: the store's files as they were before this start, kept until the chain is found sound. */
+  readonly keptFiles?: string;
+  /** The chain was found sound: drop the files kept from before the start. */
+  discardKeptFiles?(): void;
 }
 
 export class MemoryStore implements Store {

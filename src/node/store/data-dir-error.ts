@@ -1,0 +1,29 @@
+// Start-up failures of the data directory, named by their cause: a full disk, a missing
+// permission, a read-only file system, a file where a directory should be, another node holding
+// the store; and what to do with a damaged one. None is a bare stack trace.
+
+import { TpkitError } from '../../errors.js';
+
+/** A start-up failure of the file system, with its cause in words and what to do. */
+export function dataDirError(dir: string, cause: unknown): TpkitError {
+  const err = cause as NodeJS.ErrnoException & { cause?: { code?: string; message?: string } };
+  const message = `${err?.message ?? ''} ${err?.cause?.message ?? ''}`;
+  const code = err?.code ?? err?.cause?.code ?? '';
+  let why: string;
+  if (code === 'LEVEL_LOCKED' || (/lock/i.test(message) && /held|unavailable|temporarily/i.test(message))) why = 'another node process holds it; stop that node, or run this one on another folder (--data-dir DIR) or with nothing on disk (--memory)';
+  else if (code === 'ENOSPC' || /no space left/i.test(message)) why = 'no space left on the device (ENOSPC): free some space and start again';
+  else if (code === 'EACCES' || code === 'EPERM' || /permission denied/i.test(message)) why = 'permission denied (EACCES): the user running the node cannot write there';
+  else if (code === 'ENOTDIR' || code === 'EEXIST' || /not a directory/i.test(message)) why = 'a file is in the way where a directory should be (ENOTDIR)';
+  else if (code === 'EROFS' || /read-only file system/i.test(message)) why = 'the file system is read-only (EROFS)';
+  else why = message.trim() || String(cause);
+  return new TpkitError('DATA_DIR_UNUSABLE', `Cannot use the data directory ${dir}`, { details: why, cause });
+}
+
+/** What a user can do about a damaged store in `dir`, without losing what is left. */
+export function damageAdvice(dir: string): string {
+  return (
+    `nothing was changed or deleted. Keep a copy first (cp -a ${dir} ${dir}.damaged); ` +
+    '`tpkit node --check --data-dir DIR` lists what is missing; the intact part can be read with --check --export FILE; ' +
+    'to go on, start the node with another --data-dir, or --reset to begin a fresh chain in this one'
+  );
+}

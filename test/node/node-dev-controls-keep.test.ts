@@ -1,0 +1,130 @@
+// The dev controls keep their word: a submission racing a revert is either known and on disk or
+// unknown and gone, never acknowledged then lost; a rollback keeps dev edits made before the
+// dropped blocks and the wallets the dev API made, with their numbers; a fault batch installs
+// all or nothing; mining with intervalMs keeps the clock within the bound setTime keeps.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { addressParts, addressToText } from '../../src/codec/address.js';
+import { publicKeyOf } from '../../src/crypto/keys.js';
+import { MemoryStore } from '../../src/node/store/store.js';
+import { pay, register, startTestNode, transfer, waitStatus } from '../helpers/node-helpers.js';
+import { rejection } from '../helpers/helpers.js';
+
+const ticks = async (n: number) => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+};
+
+test('register during a revert: known exactly when on disk, and what the revert took back does not return at a restart', async () => {
+  const store = new MemoryStore();
+  const node = await startTestNode({ instant: false, mineOnDemand: true, difficulty: 0 }, { store });
+  const gone: string[] = [];
+  try {
+    await node.control.snapshot('base');
+    for (let i = 0; i < 24; i++) {
+      const key = new Uint8Array(32).fill(i + 1);
+      const raw = Buffer.from(register(key, Date.now(), 0), 'base64');
+      const submitted = node.chain.submit(raw);
+      await ticks(i % 6);
+      const reverted = node.control.revert('base');
+      const [sub, rev] = await Promise.allSettled([submitted, reverted]);
+      assert.is(rev.status, 'fulfilled');
+      if (sub.status !== 'fulfilled') continue;
+      const txid = sub.value.txid;
+      const answer = await node.get(`/api/tx/status/${txid}`);
+      const onDisk = (await store.get(`p:${txid}`)) !== undefined || (await store.get(`s:${txid}`)) !== undefined;
+      assert.is(answer.status === 200, onDisk, `round ${i}: status ${answer.status}, on disk ${onDisk}`);
+      // Acknowledged before the revert began, the revert took it back with the rest of the state.
+      if (answer.status !== 200) gone.push(txid);
+    }
+  } finally {
+    await node.close();
+  }
+  // What was gone stays gone: no pending write of it waits on disk to come back at a restart.
+  const restarted = await startTestNode({ instant: false, mineOnDemand: true, difficulty: 0 }, { store });
+  try {
+    for (const txid of gone) assert.is((await restarted.get(`/api/tx/status/${txid}`)).status, 404, `${txid} came back after a restart`);
+  } finally {
+    await restarted.close();
+  }
+});
+
+test('rollback keeps a balance the dev API set before the dropped block, and dev-made wallets with their numbers', async () => {
+  const node = await startTestNode({ instant: false, mineOnDemand: true, accounts: 2 });
+  try {
+    const [a, b] = node.chain.accounts;
+    await node.control.setBalance(a.address, 'SK', 5000n);
+    const key = new Uint8Array(32).fill(7);
+    const made = await node.control.createWallet({ publicKey: publicKeyOf(key) });
+    const number = addressParts(made.address).wallet;
+    const before = node.chain.height;
+    const sent = await node.submit(transfer({ key: a.secretKey, from: a.address, to: made.address, seq: 1, t: Date.now(), payload: [pay(100)] }));
+    await node.control.mine(1);
+    assert.is((await waitStatus(node, sent.body.txid)).res, 'ok');
+    // A register in the dropped block takes the next number.
+    const regKey = new Uint8Array(32).fill(9);
+    const reg = await node.submit(register(regKey, Date.now(), 0));
+    await node.control.mine(1);
+    const regAddress = (await waitStatus(node, reg.body.txid)).address;
+    await node.control.rollback(before);
+    const info = async (address: Uint8Array | string) => (await node.get(`/api/address/${typeof address === 'string' ? address : addressToText(address)}`)).body;
+    assert.is(BigInt((await info(a.address)).info.amount.SK), 5000n, 'the dev balance, not the genesis one');
+    const kept = await info(made.address);
+    assert.is(kept.info.amount.SK, undefined, 'the transfer to it is undone');
+    assert.is(addressParts(made.address).wallet, number);
+    assert.is((await info(regAddress)).error, 'WALLET_NOT_FOUND', 'the registered wallet went with its block');
+    // The dev-made wallet's number is never handed out again; the register's is.
+    const again = await node.control.createWallet({ publicKey: publicKeyOf(new Uint8Array(32).fill(11)) });
+    assert.is.not(addressParts(again.address).wallet, number);
+    assert.is(addressToText(again.address), regAddress, 'the freed number is the next');
+    assert.is((await node.control.createWallet({ publicKey: publicKeyOf(key) })).address.join(), made.address.join(), 'the same key finds its wallet');
+    void b;
+  } finally {
+    await node.close();
+  }
+});
+
+test('a fault batch that does not fit is refused whole; one that fits goes in whole', async () => {
+  const node = await startTestNode();
+  try {
+    const rule = { path: 'node/status', action: 'delay', delayMs: 1 };
+    const first = await node.post('/api/dev/faults', JSON.stringify({ rules: Array.from({ length: 60 }, () => rule) }));
+    assert.is(first.status, 200);
+    const refused = await node.post('/api/dev/faults', JSON.stringify({ rules: Array.from({ length: 50 }, () => rule) }));
+    assert.is(refused.status, 400);
+    assert.is(refused.body.error, 'BAD_REQUEST_PARAM');
+    assert.match(refused.body.details ?? refused.body.msg, /none added/);
+    assert.is(node.control.faults.list().length, 60);
+    const fits = await node.post('/api/dev/faults', JSON.stringify({ rules: Array.from({ length: 40 }, () => rule) }));
+    assert.is(fits.status, 200);
+    assert.is(node.control.faults.list().length, 100);
+    // A batch with one bad rule installs none either.
+    node.control.faults.clear();
+    const bad = await node.post('/api/dev/faults', JSON.stringify({ rules: [rule, { path: 'tx/new', action: 'explode' }] }));
+    assert.is(bad.status, 400);
+    assert.is(node.control.faults.list().length, 0);
+  } finally {
+    await node.close();
+  }
+});
+
+test('mine with intervalMs past the clock bound is refused before any block; within it, it goes', async () => {
+  const node = await startTestNode({ instant: false, mineOnDemand: true });
+  try {
+    const bound = 100 * 365 * 86_400_000;
+    await node.control.setTime({ offsetMs: bound - 86_400_000 });
+    const height = node.chain.height;
+    const err = await rejection(node.control.mine(3, 86_400_000));
+    assert.is(err.code, 'BAD_REQUEST_PARAM');
+    assert.is(node.chain.height, height, 'no block made');
+    assert.is(node.chain.clockOffsetMs, bound - 86_400_000, 'the clock did not move');
+    await node.control.mine(1, 86_400_000);
+    assert.is(node.chain.clockOffsetMs, bound);
+    const http = await node.post('/api/dev/mine', JSON.stringify({ blocks: 1, intervalMs: 1 }));
+    assert.is(http.status, 400);
+    assert.is(http.body.error, 'BAD_REQUEST_PARAM');
+  } finally {
+    await node.close();
+  }
+});
+
+test.run();

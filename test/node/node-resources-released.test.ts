@@ -1,0 +1,60 @@
+// What the node must give back or remember exactly: a live-stream connection that closed no
+// longer counts against the limit, a key's wallet is found again in a later block; and the
+// contract paths it does not serve say so.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import WebSocket from 'ws';
+import { register, startTestNode, waitStatus } from '../helpers/node-helpers.js';
+
+test('live-stream connections that closed free their place: four in turn under a limit of two', async () => {
+  const node = await startTestNode({ limits: { wsConnections: 2, wsConnectionsPerAddress: 2 } });
+  try {
+    for (let i = 0; i < 4; i++) {
+      const ws = new WebSocket(node.url.replace('http', 'ws') + '/api/ws');
+      const first = await new Promise<string>((resolve, reject) => {
+        ws.once('message', (data) => resolve(String(data)));
+        ws.once('open', () => ws.send(JSON.stringify({ sub: 'blockstat' })));
+        ws.once('error', reject);
+        setTimeout(() => reject(new Error(`connection ${i} got no answer`)), 10_000).unref();
+      });
+      assert.ok(JSON.parse(first).ok, `connection ${i}: ${first}`);
+      const closed = new Promise((r) => ws.once('close', r));
+      ws.close();
+      await closed;
+      // The node sees the close a moment after the client does.
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    await node.close();
+  }
+});
+
+test('a key registered again in a later block gets the wallet it has', async () => {
+  const node = await startTestNode({ difficulty: 0 });
+  try {
+    const key = new Uint8Array(32).fill(5);
+    const first = await node.submit(register(key, Date.now(), 0));
+    const address = (await waitStatus(node, first.body.txid)).address;
+    const second = await node.submit(register(key, Date.now() + 1, 0));
+    assert.is((await waitStatus(node, second.body.txid)).address, address);
+  } finally {
+    await node.close();
+  }
+});
+
+test('contract storage paths of an address are 501 NOT_IMPLEMENTED, other sub-paths 404', async () => {
+  const node = await startTestNode({ accounts: 1 });
+  try {
+    const address = (await node.get('/api/dev/accounts')).body.accounts[0].address;
+    for (const sub of ['code', 'statekeys', 'state', 'lstore', 'verify']) {
+      const answer = await node.get(`/api/address/${address}/${sub}`);
+      assert.is(answer.status, 501, sub);
+      assert.is(answer.body.error, 'NOT_IMPLEMENTED', sub);
+    }
+    assert.is((await node.get(`/api/address/${address}/nothing`)).status, 404);
+  } finally {
+    await node.close();
+  }
+});
+
+test.run();
