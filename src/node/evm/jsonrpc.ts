@@ -371,11 +371,14 @@ interface RpcRequest {
 async function one(chain: EthChain, request: unknown, onInternal: (err: unknown) => void): Promise<object | undefined> {
   const r = (request && typeof request === 'object' && !Array.isArray(request) ? request : {}) as RpcRequest;
   const id = typeof r.id === 'string' || typeof r.id === 'number' || r.id === null ? r.id : null;
-  const answer = (body: object) => (r.id === undefined ? undefined : { jsonrpc: '2.0', id, ...body });
+  const valid = r.jsonrpc === '2.0' && typeof r.method === 'string';
+  // A notification (no id) gets no answer; an invalid request always gets one.
+  const answer = (body: object) => (valid && r.id === undefined ? undefined : { jsonrpc: '2.0', id, ...body });
   try {
-    if (r.jsonrpc !== '2.0' || typeof r.method !== 'string') throw new RpcError(-32600, 'Invalid request: expected {"jsonrpc":"2.0","method":…}');
-    const handler = Object.hasOwn(METHODS, r.method) ? METHODS[r.method] : undefined;
-    if (!handler) throw new RpcError(-32601, `Method not found: ${r.method.slice(0, 64)}`);
+    if (!valid) throw new RpcError(-32600, 'Invalid request: expected {"jsonrpc":"2.0","method":…}');
+    const method = r.method as string;
+    const handler = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
+    if (!handler) throw new RpcError(-32601, `Method not found: ${method.slice(0, 64)}`);
     if (r.params !== undefined && !Array.isArray(r.params)) throw invalidParams('"params" must be an array');
     const result = await handler(chain, (r.params as unknown[] | undefined) ?? []);
     return answer({ result });

@@ -5,7 +5,7 @@
 // time: the EVM keeps per-run state, and a view must not interleave with a block's call.
 
 import { bytesToHex, hexToBytes } from '../../bytes.js';
-import { loadEvm, type EvmLib } from './load.js';
+import { loadEvm, type EvmInstance, type EvmLib } from './load.js';
 import { emptyChanges, LedgerStateManager, type EvmChanges, type EvmLedger } from './state.js';
 
 /** An event as the EVM emitted it: the contract's EVM key, topics and data. */
@@ -51,7 +51,7 @@ export class EvmRunner {
 
   private constructor(
     private readonly lib: EvmLib,
-    private readonly evm: Awaited<ReturnType<EvmLib['createEVM']>>,
+    private readonly evm: EvmInstance,
     private readonly state: LedgerStateManager,
   ) {}
 
@@ -60,7 +60,7 @@ export class EvmRunner {
     const lib = await loadEvm();
     const common = lib.createCustomCommon({ chainId: Number(chainId) }, lib.Mainnet);
     const state = new LedgerStateManager(lib);
-    const evm = await lib.createEVM({ common, stateManager: state as never });
+    const evm = await lib.createEVM({ common, stateManager: state });
     return new EvmRunner(lib, evm, state);
   }
 
@@ -90,7 +90,7 @@ export class EvmRunner {
         gasPrice: 0n,
         isStatic: m.isStatic,
         skipNonceIncrement: !m.bumpNonce,
-        block: blockOf(m.height, m.timestamp) as never,
+        block: blockOf(m.height, m.timestamp),
       });
       const exec = result.execResult;
       const used = exec.executionGasUsed;

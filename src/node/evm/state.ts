@@ -130,7 +130,7 @@ export class LedgerStateManager {
     return hash;
   }
 
-  async getAccount(address: { toString(): string }): Promise<InstanceType<EvmLib['Account']> | undefined> {
+  async getAccount(address: { toString(): string }): Promise<object | undefined> {
     const key = keyOf(address);
     const account = this.readAccount(key);
     const code = this.readCode(key);
