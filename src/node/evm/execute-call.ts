@@ -75,6 +75,32 @@ function parseSignature(signature: string): { name: string; types: string[] } {
   return { name: m[1], types };
 }
 
+/**
+ * Calldata from the reference's `call` and `args`: "0x0" and the calldata itself, a 4-byte
+ * selector or "name(type,…)" with static arguments (see above).
+ */
+export function calldata(call: string, args: readonly unknown[], keccak256: (data: Uint8Array) => Uint8Array): Uint8Array {
+  if (call === '0x0') {
+    if (args.length !== 1 || typeof args[0] !== 'string' || !/^(0x)?([0-9a-fA-F]{2})*$/.test(args[0])) throw bad('args', 'call "0x0" takes one argument: the calldata, 0x and hex digits');
+    return hexToBytes(args[0]);
+  }
+  let selector: Uint8Array;
+  let types: (string | undefined)[];
+  if (/^0x[0-9a-fA-F]{8}$/.test(call)) {
+    selector = hexToBytes(call);
+    types = args.map(() => undefined);
+  } else {
+    const sig = parseSignature(call);
+    if (sig.types.length !== args.length) throw bad('args', `${sig.name} takes ${sig.types.length} arguments, got ${args.length}`);
+    selector = keccak256(new TextEncoder().encode(`${sig.name}(${sig.types.join(',')})`)).slice(0, 4);
+    types = sig.types;
+  }
+  const data = new Uint8Array(4 + 32 * args.length);
+  data.set(selector);
+  args.forEach((a, i) => data.set(encodeArg(a, types[i], `args[${i}]`), 4 + 32 * i));
+  return data;
+}
+
 /** Reads and checks the request; the calldata is built here (hashing the signature). */
 export function parseExecuteCall(body: unknown, lib: Pick<EvmLib, 'keccak256'>): ExecuteCall {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw bad('body', 'expected a JSON object with "call" and "to"');
@@ -88,26 +114,7 @@ export function parseExecuteCall(body: unknown, lib: Pick<EvmLib, 'keccak256'>):
   const gasLimit = b.gas === undefined ? DEFAULT_GAS : integer(b.gas, 'gas');
   if (gasLimit <= 0n || gasLimit > MAX_GAS) throw bad('gas', `expected 1 to ${MAX_GAS}`);
   const value = b.value === undefined ? 0n : integer(b.value, 'value');
-  let data: Uint8Array;
-  if (b.call === '0x0') {
-    if (args.length !== 1 || typeof args[0] !== 'string' || !/^(0x)?([0-9a-fA-F]{2})*$/.test(args[0])) throw bad('args', 'call "0x0" takes one argument: the calldata, 0x and hex digits');
-    data = hexToBytes(args[0]);
-  } else {
-    let selector: Uint8Array;
-    let types: (string | undefined)[];
-    if (/^0x[0-9a-fA-F]{8}$/.test(b.call)) {
-      selector = hexToBytes(b.call);
-      types = args.map(() => undefined);
-    } else {
-      const sig = parseSignature(b.call);
-      if (sig.types.length !== args.length) throw bad('args', `${sig.name} takes ${sig.types.length} arguments, got ${args.length}`);
-      selector = lib.keccak256(new TextEncoder().encode(`${sig.name}(${sig.types.join(',')})`)).slice(0, 4);
-      types = sig.types;
-    }
-    data = new Uint8Array(4 + 32 * args.length);
-    data.set(selector);
-    args.forEach((a, i) => data.set(encodeArg(a, types[i], `args[${i}]`), 4 + 32 * i));
-  }
+  const data = calldata(b.call, args, lib.keccak256);
   return { caller, to, data, value, gasLimit };
 }
 
