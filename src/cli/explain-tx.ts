@@ -99,6 +99,16 @@ function bodyFields(body: Body): { [field: string]: Readable } {
         ...timeFields('timestamp', body.timestamp),
         publicKeys: body.publicKeys.map((key) => bytesToHex(key, true)),
       };
+    case 'deploy':
+      return {
+        ...addressFields('from', body.from),
+        seq: body.seq.toString(),
+        ...timeFields('timestamp', body.timestamp),
+        payload: body.payload.map((item) => ({ purpose: item.purposeName ?? item.purpose, currency: item.currency, amount: item.amount.toString() })),
+        vm: body.vm,
+        code: `${body.code.length} bytes`,
+        ...(body.args ? { constructorArgs: '0x' + bytesToHex(body.args) } : {}),
+      };
     default: {
       const fields: { [field: string]: Readable } = {};
       for (const [name, value] of Object.entries(body.fields)) fields[name] = readableValue(value);

@@ -20,7 +20,7 @@ import { decodeMsgpack } from './msgpack-read.js';
 import type { MsgMapNode, MsgNode, MsgValue } from './msgpack-types.js';
 import { msgpackToValue } from './msgpack-value.js';
 import { utf8DecodeStrict } from './utf8.js';
-import type { Body, BodyCall, BodyExtra, ChkeyBody, GenericBody, NotifyBody, OtherBody, OtherKindName, PayloadItem, RegisterBody } from './body-types.js';
+import type { Body, BodyCall, BodyExtra, ChkeyBody, DeployBody, GenericBody, NotifyBody, OtherBody, OtherKindName, PayloadItem, RegisterBody } from './body-types.js';
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -224,6 +224,35 @@ function chkey(fields: Map<string, MsgNode>, raw: MsgMapNode): ChkeyBody {
   return { kind: 'chkey', kindNumber: 24, from, seq, timestamp, publicKeys, raw };
 }
 
+function deploy(fields: Map<string, MsgNode>, raw: MsgMapNode): DeployBody {
+  const e = extra(required(fields, 'e'));
+  const code = e.code;
+  if (!(code instanceof Uint8Array) || code.length === 0) throw fail('BODY_BAD_FIELD', 'e.code', 'expected the contract code as a non-empty bin');
+  if (typeof e.vm !== 'string') throw fail('BODY_BAD_FIELD', 'e.vm', 'expected the virtual machine\'s name, e.g. "evm"');
+  const body: DeployBody = {
+    kind: 'deploy',
+    kindNumber: 18,
+    from: address(required(fields, 'f'), 'f'),
+    seq: unsigned(required(fields, 's'), 's'),
+    timestamp: safeUnsigned(required(fields, 't'), 't'),
+    payload: payload(required(fields, 'p')),
+    code: code.slice(),
+    vm: e.vm,
+    extra: e,
+    raw,
+  };
+  const c = fields.get('c');
+  // The SDK writes `c: []` for a constructor without arguments.
+  if (c !== undefined && !(c.type === 'array' && c.items.length === 0)) {
+    const { method, args } = call(c);
+    if (method !== '0x0' || args.length !== 1 || !(args[0] instanceof Uint8Array)) {
+      throw fail('BODY_BAD_FIELD', 'c', 'expected ["0x0", [<ABI-encoded constructor arguments>]]');
+    }
+    body.args = args[0].slice();
+  }
+  return body;
+}
+
 /**
  * Decodes a transaction body (raw bytes, hex or base64). See the file comment for what is
  * accepted. Throws ValidationError BODY_* naming the field, DecodeError MSGPACK_* for bytes
@@ -249,6 +278,8 @@ export function decodeBody(input: Uint8Array | string): Body {
       return register(fields, root);
     case 'chkey':
       return chkey(fields, root);
+    case 'deploy':
+      return deploy(fields, root);
     default: {
       const out: Record<string, MsgValue> = {};
       for (const [key, value] of fields) {

@@ -92,16 +92,37 @@ export interface ChkeyBody extends BodyBase {
   publicKeys: Uint8Array[];
 }
 
-export type OtherKindName = Exclude<KindName, 'generic' | 'register' | 'notify' | 'chkey'>;
+/**
+ * deploy (18), as the official SDK writes it: the contract in `e` (`code`, `vm`, and
+ * `deploy: "inplace"`), the constructor's ABI-encoded arguments in `c` = ["0x0", [bytes]]
+ * (the SDK writes `c: []` when there are none).
+ */
+export interface DeployBody extends BodyBase {
+  kind: 'deploy';
+  kindNumber: 18;
+  from: Uint8Array;
+  seq: bigint;
+  timestamp: number;
+  payload: PayloadItem[];
+  /** The creation code, `e.code`. */
+  code: Uint8Array;
+  /** `e.vm`, "evm" for Solidity contracts. */
+  vm: string;
+  /** The constructor's arguments, when `c` carries them. */
+  args?: Uint8Array;
+  extra: BodyExtra;
+}
 
-/** Kinds whose layout the spec does not give (deploy, patch, block, tstore, lstore): the top-level fields as values. */
+export type OtherKindName = Exclude<KindName, 'generic' | 'register' | 'notify' | 'chkey' | 'deploy'>;
+
+/** Kinds whose layout the spec does not give (patch, block, tstore, lstore): the top-level fields as values. */
 export interface OtherBody extends BodyBase {
   kind: OtherKindName;
   kindNumber: number;
   fields: Record<string, MsgValue>;
 }
 
-export type Body = GenericBody | NotifyBody | RegisterBody | ChkeyBody | OtherBody;
+export type Body = GenericBody | NotifyBody | RegisterBody | ChkeyBody | DeployBody | OtherBody;
 
 export interface GenericBodyInput {
   /** 8 address bytes or address text. */

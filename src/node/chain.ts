@@ -15,7 +15,10 @@
 //   w:<address>     wallet (JSON)
 //   p:<txid>        pending transaction container
 //   dev:clock       offset of the node clock from the system clock, ms (dev API `time`)
+//   c:, k:, e:, l:, r:, ev:   contract code, storage, EVM accounts, events, receipts and their
+//                   undo records (evm/contract-state.ts), written in the block's batch
 
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes } from '../bytes.js';
 import { addressToText, makeAddress } from '../codec/address.js';
 import { decodeTxid, encodeTxid } from '../codec/txid.js';
@@ -34,9 +37,18 @@ import type { NodeTx } from './node-tx.js';
 import { feeRates, settingsTree } from './settings.js';
 import type { Store, StoreOp } from './store.js';
 import { prepareSubmission, validateSubmission, type SubmissionContext } from './validate.js';
+import { isEthTx } from './evm/eth-tx.js';
 import { InlineVerifier, WorkerVerifier, type SignatureVerifier } from './verifier.js';
 import { decodeWallet, encodeWallet, storedWallet, walletStateBytes, ZERO_HASH, type Wallet } from './wallet.js';
 import type { ChainReset } from '../dev-wire.js';
+import { evmKey } from './evm/address.js';
+import { ContractState } from './evm/contract-state.js';
+import { EvmBlock } from './evm/contract-tx.js';
+import { decodeEthTx } from './evm/eth-tx.js';
+import { gasRates, type GasRate } from './evm/gas.js';
+import { walletLedger } from './evm/ledger-view.js';
+import { EvmRunner } from './evm/runner.js';
+import type { EvmLedger } from './evm/state.js';
 
 /** Development money: credited in the next block, outside any transaction (dev API faucet). */
 export interface Mint {
@@ -122,6 +134,14 @@ export class Chain {
   fresh = false;
   /** Added to the system clock for block times, txids and the timestamp window (dev API `time`). */
   clockOffsetMs = 0;
+  /** Contract code and storage, EVM accounts, the heights with events. */
+  contracts = new ContractState();
+  /** current.gas: what a unit of each currency buys. */
+  gasRates: Map<string, GasRate> = new Map();
+  /** What eth_chainId answers and CHAINID gives: the chain number + 10^9, as the reference. */
+  readonly ethChainId: bigint;
+  /** The EVM, loaded on first use: one runner for blocks, one for views. */
+  private runners: Promise<{ block: EvmRunner; view: EvmRunner }> | undefined;
 
   private readonly clock: () => number;
   private readonly logger: Logger;
@@ -150,6 +170,7 @@ export class Chain {
   ) {
     this.clock = options.clock ?? Date.now;
     this.logger = options.logger ?? silentLogger;
+    this.ethChainId = BigInt(config.chain) + 1_000_000_000n;
     this.fees = feeRates(config);
     this.accounts = devAccounts(config);
     this.verifier = config.verifyThreads > 0 ? new WorkerVerifier(config.verifyThreads) : new InlineVerifier();
@@ -239,13 +260,14 @@ export class Chain {
       this.wallets.set(key.slice(2), w);
       this.noteOwner(key.slice(2), undefined, w);
     }
+    this.contracts = await ContractState.load(this.store);
     const pending: NodeTx[] = [];
     const refused: StoreOp[] = [];
     for await (const [key, raw] of this.store.entries('p:')) {
       const txid = key.slice(2);
       if (await this.store.get('s:' + txid)) continue; // included already
       try {
-        const tx = validateSubmission(raw, this.submissionContext(), { restoring: true });
+        const tx = isEthTx(raw) ? await this.ethTx(raw) : validateSubmission(raw, this.submissionContext(), { restoring: true });
         tx.txid = txid;
         tx.timeNs = decodeTxid(txid).timeNs;
         pending.push(tx);
@@ -284,6 +306,41 @@ export class Chain {
 
   private refreshSettings(): void {
     this.settings = settingsTree({ config: this.config, feeAddress: this.feeAddress, allocLast: this.allocLast });
+    const current = this.settings.current as { gas?: Record<string, unknown> };
+    this.gasRates = gasRates(current.gas ?? {});
+  }
+
+  /** The EVM runners, created on first use (loading the EVM packages). */
+  evm(): Promise<{ block: EvmRunner; view: EvmRunner }> {
+    this.runners ??= Promise.all([EvmRunner.create(this.ethChainId), EvmRunner.create(this.ethChainId)]).then(
+      ([block, view]) => ({ block, view }),
+      (err) => {
+        this.runners = undefined;
+        throw err;
+      },
+    );
+    return this.runners;
+  }
+
+  /** The committed state as the EVM reads it. */
+  evmLedger(): EvmLedger {
+    return walletLedger(this.contracts, (a) => this.wallets.get(a));
+  }
+
+  /** Whether a transaction runs on the EVM: a deploy, an Ethereum one, or a call to a wallet with code. */
+  private runsEvm(tx: NodeTx, block?: EvmBlock): boolean {
+    const b = tx.body;
+    if (b.kind === 'deploy' || b.kind === 'ether') return true;
+    if (b.kind !== 'generic' || (this.contracts.code.size === 0 && !block)) return false;
+    const key = evmKey(b.to);
+    return (block?.code(key) ?? this.contracts.code.get(key)) !== undefined;
+  }
+
+  /** An Ethereum transaction as the mempool keeps it (its hash is its body hash). */
+  private async ethTx(raw: Uint8Array): Promise<NodeTx> {
+    const { block } = await this.evm();
+    const body = decodeEthTx(raw, block.library, block.common, this.ethChainId);
+    return { txid: '', timeNs: 0n, raw, bodyLength: raw.length, bodyHash: body.hash, body, signers: [] };
   }
 
   /** The node's clock: the system clock moved by the dev API's offset. */
@@ -318,6 +375,31 @@ export class Chain {
     while (this.gate) await this.gate;
     const prepared = prepareSubmission(raw, this.submissionContext());
     const tx = prepared.complete(prepared.jobs.length ? await this.verifier.verify(prepared.jobs) : []);
+    // A contract transaction needs the EVM: a node without its packages says so now, not in a block.
+    if (this.runsEvm(tx)) await this.evm();
+    return this.admit(tx, options);
+  }
+
+  /**
+   * eth_sendRawTransaction: a signed Ethereum transaction, checked (signature, chain id, nonce
+   * not already used) and queued as any other; resolves to its txid and hash.
+   */
+  async submitEth(raw: Uint8Array): Promise<{ txid: string; hash: string; duplicate: boolean }> {
+    if (this.closed) throw new ValidationError('MEMPOOL_FULL', 'The node is shutting down');
+    if (raw.length > this.config.limits.maxTxBytes) {
+      throw new ValidationError('TX_TOO_LARGE', 'Transaction too large', { details: `limit ${this.config.limits.maxTxBytes} bytes, got ${raw.length}` });
+    }
+    const tx = await this.ethTx(raw);
+    const body = tx.body as Extract<NodeTx['body'], { kind: 'ether' }>;
+    const nonce = this.evmLedger().account(body.from)?.nonce ?? 0n;
+    if (body.nonce < nonce && !(await this.store.get('d:' + tx.bodyHash))) {
+      throw new ValidationError('BODY_BAD_FIELD', 'Nonce too low', { field: 'nonce', details: `nonce ${body.nonce}; the account's next nonce is ${nonce}` });
+    }
+    const { txid, duplicate } = await this.admit(tx, {});
+    return { txid, hash: body.hash, duplicate };
+  }
+
+  private async admit(tx: NodeTx, options: { hold?: boolean }): Promise<{ txid: string; duplicate: boolean }> {
     while (this.gate) await this.gate;
     if (options.hold) {
       // Acknowledged and never included: a wallet's "stuck transaction" path (dev API faults).
@@ -360,6 +442,7 @@ export class Chain {
   private mayBeIncluded(tx: NodeTx): boolean {
     const b = tx.body;
     if (b.kind === 'register') return true;
+    if (b.kind === 'ether') return b.nonce < (this.evmLedger().account(b.from)?.nonce ?? 0n);
     const w = this.wallets.get(bytesToHex(b.from));
     return w !== undefined && b.seq <= w.seq;
   }
@@ -489,8 +572,19 @@ export class Chain {
       allocAddress: (n) => makeAddress({ group: this.config.allocGroup, block: this.config.chain, wallet: n }),
     };
     const outcomes: TxOutcome[] = [];
+    let evmBlock: EvmBlock | undefined;
     for (let i = 0; i < txs.length; i++) {
-      outcomes.push(applyTx(draft, txs[i], ctx));
+      const tx = txs[i];
+      if (this.runsEvm(tx, evmBlock)) {
+        try {
+          evmBlock ??= new EvmBlock((await this.evm()).block, this.contracts, this.gasRates, height, Math.floor(Math.max(now, this.time) / 1000));
+          outcomes.push(tx.body.kind === 'ether' ? await evmBlock.applyEther(draft, tx, i, draft.feeTotals) : await evmBlock.applyPower(draft, tx, i, now, this.fees, bytesToHex(keccak_256(tx.raw))));
+        } catch (err) {
+          // The EVM packages went missing, or the EVM itself failed: this transaction fails, the block goes on.
+          this.logger.error(`${tx.txid}: the EVM failed: ${(err as Error).message}`);
+          outcomes.push({ ok: false, reason: 'evm_unavailable' });
+        }
+      } else outcomes.push(applyTx(draft, tx, ctx));
       if (i % SLICE === SLICE - 1) await yieldToEventLoop();
     }
     depositFees(draft, bytesToHex(this.feeAddress));
@@ -522,9 +616,14 @@ export class Chain {
       let status: string;
       if (outcome.ok) {
         if (outcome.address) {
-          registered[tx.txid] = addressToText(outcome.address);
-          const a = JSON.stringify(registered[tx.txid]);
+          const text = addressToText(outcome.address);
+          if (tx.body.kind === 'register') registered[tx.txid] = text;
+          const a = JSON.stringify(text);
           status = `{"ok":true,"res":${a},"address":${a},"block":"${hashHex}"}`;
+        } else if (outcome.created) {
+          status = `{"ok":true,"res":"0x${outcome.created}","address":"0x${outcome.created}","block":"${hashHex}"}`;
+        } else if (outcome.retval) {
+          status = `{"ok":true,"res":"ok","retval":"0x${bytesToHex(outcome.retval)}","block":"${hashHex}"}`;
         } else {
           status = `{"ok":true,"res":"ok","block":"${hashHex}"}`;
         }
@@ -532,7 +631,10 @@ export class Chain {
       } else {
         failed[tx.txid] = outcome.reason;
         const cost = outcome.cost === undefined ? '' : `,"cost":${outcome.cost}`;
-        status = `{"error":true,"res":"${outcome.reason}"${cost},"block":"${hashHex}"}`;
+        const revert = outcome.revert === undefined ? '' : `,"revert":${JSON.stringify(outcome.revert)}`;
+        status = `{"error":true,"res":"${outcome.reason}"${cost}${revert},"block":"${hashHex}"}`;
+        // A run that spent its seq cannot be sent again: its body is as used as a successful one.
+        if (outcome.spent) ops.push({ type: 'put', key: 'd:' + tx.bodyHash, value: Buffer.from(tx.txid) });
       }
       statuses.push(status);
       ops.push({ type: 'del', key: 'p:' + tx.txid });
@@ -556,6 +658,10 @@ export class Chain {
     ops.push({ type: 'put', key: heightKey(height), value: Buffer.from(JSON.stringify(record)) });
     ops.push({ type: 'put', key: 'h:' + hashHex, value: Buffer.from(String(height)) });
     ops.push({ type: 'put', key: 'meta', value: this.metaBytes({ height, hash, time: header.time, allocLast: draft.allocLast }) });
+    if (evmBlock) {
+      const logs = evmBlock.logs.length > 0 ? { height, hash: hashHex, logs: evmBlock.logs } : undefined;
+      ops.push(...this.contracts.blockOps(height, evmBlock.pending, logs, evmBlock.receipts));
+    }
 
     try {
       await this.writes.run(() => this.store.batch(ops, { sync: this.store.persistent }));
@@ -565,6 +671,7 @@ export class Chain {
       return undefined;
     }
     // Durable: make the block visible, all in one synchronous step.
+    if (evmBlock) this.contracts.apply(height, evmBlock.pending, evmBlock.logs.length > 0);
     for (const a of addresses) {
       const w = draft.changed.get(a)!;
       this.noteOwner(a, this.wallets.get(a), w);

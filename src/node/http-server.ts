@@ -30,6 +30,8 @@ export interface RequestContext {
 /** A handler answers with ready JSON text (hot paths build it by hand) and an optional status. */
 export interface Reply {
   status?: number;
+  /** Another content type than JSON (then `json` holds the bytes as one chunk). */
+  contentType?: string;
   /** The answer's JSON: text, or byte chunks for the largest answers (json-bytes.ts). */
   json: string | JsonChunks;
 }
@@ -225,9 +227,9 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
         return;
       }
       if (reply instanceof Promise) {
-        reply.then((r) => send(res, r.status ?? 200, r.json, cors), (err) => sendError(req, res, err, logger, cors));
+        reply.then((r) => send(res, r.status ?? 200, r.json, cors, r.contentType ? { 'content-type': r.contentType } : undefined), (err) => sendError(req, res, err, logger, cors));
       } else {
-        send(res, reply.status ?? 200, reply.json, cors);
+        send(res, reply.status ?? 200, reply.json, cors, reply.contentType ? { 'content-type': reply.contentType } : undefined);
       }
     };
     if (route.method === 'GET') {

@@ -3,7 +3,8 @@
 // so those transactions are unknown again, and each wallet they changed is put back as the
 // last block at or below the height left it (each stored wallet names the block of its
 // previous change, so this walks one step per wallet, not the chain). Wallets the dropped
-// blocks created are deleted. Transactions still pending stay pending.
+// blocks created are deleted. Contract state is put back from the blocks' undo records
+// (evm/contract-state.ts). Transactions still pending stay pending.
 
 import { addressParts } from '../codec/address.js';
 import { hexToBytes } from '../bytes.js';
@@ -11,6 +12,7 @@ import { ValidationError } from '../errors.js';
 import type { BlockRecord } from './block.js';
 import { heightKey, type Chain } from './chain.js';
 import type { StoreOp } from './store.js';
+import { evmRollbackOps } from './evm/contract-state.js';
 
 const utf8 = new TextEncoder();
 const ZERO_HEX = '0'.repeat(64);
@@ -61,6 +63,8 @@ export async function rollbackPlan(chain: Chain, target: number): Promise<Rollba
       ops.push({ type: 'put', key: 'w:' + address.toLowerCase(), value: utf8.encode(JSON.stringify(then)) });
     }
   }
+  // Contract code, storage and EVM accounts as they were, their events and receipts gone.
+  ops.push(...(await evmRollbackOps(chain.store, target)));
   const head = (await chain.blockAt(target)) as BlockRecord;
   // Registration numbers go up one by one: the lowest one a dropped block handed out is free again.
   const allocLast = created.length ? Math.min(chain.allocLast, Math.min(...created) - 1) : chain.allocLast;

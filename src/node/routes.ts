@@ -12,8 +12,11 @@ import { JsonBytesWriter } from './json-bytes.js';
 import { chainNodes, type NodeAddress } from './discovery.js';
 import { holdRequested } from './faults.js';
 import { settingsAt } from './settings.js';
-import { addressSubPath, createUnservedRoutes } from './unserved-routes.js';
+import { createUnservedRoutes } from './unserved-routes.js';
 import { headerView, storedWalletView, txView, walletInfo, withAddress } from './views.js';
+import { createContractRoutes } from './evm/routes.js';
+import { evmKey } from './evm/address.js';
+import { silentLogger, type Logger } from './log.js';
 
 const VERSION = 'tpkit-node/0.1';
 
@@ -122,17 +125,21 @@ function addrQuery(ctx: RequestContext): Uint8Array | undefined {
   return text === null ? undefined : parseAddress(text);
 }
 
-export function createRoutes(chain: Chain, address: NodeAddress = { url: '' }): Route[] {
+export function createRoutes(chain: Chain, address: NodeAddress = { url: '' }, logger: Logger = silentLogger): Route[] {
+  const contracts = createContractRoutes(chain, logger);
   const get = (prefix: string[], params: number | 'rest', handler: Route['handler']): Route => ({ method: 'GET', prefix, params, handler });
   return [
     get(['address'], 1, (ctx) => {
       const address = addressParam(ctx.params[0]);
       const wallet = chain.wallets.get(bytesToHex(address));
       if (!wallet) throw new ValidationError('WALLET_NOT_FOUND', 'Not found', { details: `no wallet ${addressToText(address)}` });
-      return reply(withAddress(address, { result: 'ok', info: walletInfo(wallet, ctx.query.get('pubkey')) }));
+      const key = evmKey(address);
+      const code = chain.contracts.code.get(key);
+      const contract = code ? { codeSize: code.length, slots: chain.contracts.slotCount(key) } : undefined;
+      return reply(withAddress(address, { result: 'ok', info: walletInfo(wallet, ctx.query.get('pubkey'), contract) }));
     }),
     get(['address'], 2, (ctx) => {
-      if (ctx.params[1] !== 'seq') addressSubPath(ctx.params);
+      if (ctx.params[1] !== 'seq') return contracts.address(ctx);
       const address = addressParam(ctx.params[0]);
       const wallet = chain.wallets.get(bytesToHex(address));
       if (!wallet) throw new ValidationError('WALLET_NOT_FOUND', 'Not found', { details: `no wallet ${addressToText(address)}` });
@@ -205,6 +212,7 @@ export function createRoutes(chain: Chain, address: NodeAddress = { url: '' }): 
       const nodes = asked === chain.config.chain ? chainNodes(chain.config.nodeName, address, ctx.headers.host) : {};
       return reply({ result: 'ok', chain_nodes: nodes, ok: true });
     }),
+    ...contracts.routes,
     ...createUnservedRoutes(),
   ];
 }

@@ -6,6 +6,7 @@ import { bytesToHex } from '../bytes.js';
 import type { NodeConfig } from './config.js';
 import type { FeeRate } from '../codec/fee.js';
 import type { JsonValue } from './json.js';
+import { DEFAULT_GAS_RATES } from './evm/gas.js';
 
 export interface ChainSettingsInput {
   config: NodeConfig;
@@ -30,6 +31,8 @@ export function settingsTree({ config, feeAddress, allocLast }: ChainSettingsInp
       register: { diff: config.difficulty },
       allocblock: { group: config.allocGroup, block: config.chain, last: allocLast },
       fee,
+      // What a unit buys in gas for contracts (the reference's current.gas; evm/gas.ts).
+      gas: Object.fromEntries(Object.entries(DEFAULT_GAS_RATES).map(([cur, r]) => [cur, { ...r }])),
       // SK spending limits are off, as on a chain with `nosk` set: a dev chain has no SK quota.
       nosk: 1,
     },

@@ -38,7 +38,6 @@ export interface SubmissionOptions {
 }
 
 const UNSUPPORTED: Record<string, string> = {
-  deploy: 'it runs no smart contracts',
   patch: 'chain settings come from its configuration',
   block: 'it is a single chain and takes no cross-chain blocks',
   lstore: 'it keeps no LStore data',
@@ -193,7 +192,23 @@ function nodeBody(body: Body, sigs: DecodedBsig[], bytes: Uint8Array, ctx: Submi
       checkWindow(body.timestamp, ctx, options);
       checkSeq(body.seq);
       const check = senderCheck(body.from, bytes, sigs, ctx, options);
-      return [{ kind: 'generic', from: body.from, to: body.to, seq: body.seq, t: body.timestamp, payload: body.payload }, check];
+      const generic: NodeTxBody = { kind: 'generic', from: body.from, to: body.to, seq: body.seq, t: body.timestamp, payload: body.payload };
+      // A contract call carries its calldata as c = ["0x0", [data]] (the SDKs' form); any other
+      // c is kept for the views and, sent to a contract, fails as bad_call.
+      if (body.call) {
+        const [data] = body.call.args;
+        if (body.call.method === '0x0' && body.call.args.length === 1 && data instanceof Uint8Array) generic.call = data;
+        else generic.badCall = true;
+      }
+      return [generic, check];
+    }
+    case 'deploy': {
+      checkOnChain(body.from, 'f', ctx.chain);
+      checkWindow(body.timestamp, ctx, options);
+      checkSeq(body.seq);
+      if (body.vm !== 'evm') throw new ValidationError('BODY_BAD_FIELD', 'Invalid body field "e.vm"', { field: 'e.vm', details: `this node runs "evm" contracts, got ${JSON.stringify(body.vm).slice(0, 40)}` });
+      const check = senderCheck(body.from, bytes, sigs, ctx, options);
+      return [{ kind: 'deploy', from: body.from, seq: body.seq, t: body.timestamp, payload: body.payload, code: body.code, ...(body.args ? { args: body.args } : {}) }, check];
     }
     case 'notify': {
       checkOnChain(body.from, 'f', ctx.chain);

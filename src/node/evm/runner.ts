@@ -53,6 +53,8 @@ export class EvmRunner {
     private readonly lib: EvmLib,
     private readonly evm: EvmInstance,
     private readonly state: LedgerStateManager,
+    /** The chain configuration Ethereum transactions are decoded with. */
+    readonly common: unknown,
   ) {}
 
   /** `chainId` is what CHAINID answers and what Ethereum transactions are signed for. */
@@ -61,7 +63,7 @@ export class EvmRunner {
     const common = lib.createCustomCommon({ chainId: Number(chainId) }, lib.Mainnet);
     const state = new LedgerStateManager(lib);
     const evm = await lib.createEVM({ common, stateManager: state });
-    return new EvmRunner(lib, evm, state);
+    return new EvmRunner(lib, evm, state, common);
   }
 
   get library(): EvmLib {
