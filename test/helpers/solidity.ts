@@ -1,5 +1,6 @@
 // The Solidity contracts of test/contracts, compiled by solc (the npm package, its WASM build)
-// with the default EVM version. Compiling takes seconds on a loaded machine, so the output is
+// for the Shanghai EVM: the official SDK 2.1 runs views in its own @ethereumjs/vm 7, whose
+// default fork is Shanghai, and solc's default (Prague) emits opcodes it lacks (MCOPY). Compiling takes seconds on a loaded machine, so the output is
 // kept in dist/ by a hash of the sources and the compiler version, and reused while both match.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const CACHE = join(ROOT, 'dist', 'solc-cache');
+const EVM_VERSION = 'shanghai';
 
 export interface Compiled {
   abi: readonly Record<string, unknown>[];
@@ -32,7 +34,7 @@ export function contract(name: 'Token' | 'Collectible'): Compiled {
   const source = readFileSync(join(ROOT, 'test', 'contracts', `${name}.sol`), 'utf8');
   const require = createRequire(import.meta.url);
   const version = (require('solc/package.json') as { version: string }).version;
-  const key = createHash('sha256').update(version + '\0' + source).digest('hex').slice(0, 16);
+  const key = createHash('sha256').update(version + '\0' + EVM_VERSION + '\0' + source).digest('hex').slice(0, 16);
   const cacheFile = join(CACHE, `${name}-${key}.json`);
   let out: Compiled;
   try {
@@ -42,7 +44,7 @@ export function contract(name: 'Token' | 'Collectible'): Compiled {
     const input = {
       language: 'Solidity',
       sources: { [`${name}.sol`]: { content: source } },
-      settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } } },
+      settings: { evmVersion: EVM_VERSION, optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } } },
     };
     const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
     const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
