@@ -6,25 +6,16 @@
 // Each block that changes it also writes what the keys held before (`ev:<height>`), so a
 // rollback puts them back without replaying the chain.
 //
-// Store keys:
-//   c:<evm key>             runtime code
-//   k:<evm key>:<slot>      storage value (big-endian, no leading zeros; absent = zero)
-//   e:<evm key>             account {"balance","nonce"} (decimal strings); for a ThePower
-//                           wallet only its EVM nonce counts, the balance is the wallet's SK
-//   l:<height>              the block's events (BlockLogs JSON)
-//   r:<hash>                a receipt (EthReceipt JSON without logs), by transaction hash
-//   ev:<height>             the block's undo record: previous values of the keys above it
-//                           changed, and its receipt hashes
-// Heights are 12 hex digits, as block keys are, so they sort in order.
+// The keys are store/keys.ts's (c:, k:, e:, l:, r:, ev:).
 
 import { base64ToBytes, bytesToBase64 } from '../../bytes.js';
-import type { Store, StoreOp } from '../store.js';
+import { codeKey, evmAccountKey, evmUndoKey, logsKey, PREFIX, receiptKey, storageKey } from '../store/keys.js';
+import type { Store, StoreOp } from '../store/store.js';
 import type { BlockLogs } from './logs.js';
 import type { EvmAccount, EvmChanges } from './state.js';
 
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
-export const evHeight = (h: number) => h.toString(16).padStart(12, '0');
 
 interface StoredAccount {
   balance: string;
@@ -49,18 +40,19 @@ export class ContractState {
   /** Reads the whole EVM state from the store (at start and after a revert or rollback). */
   static async load(store: Store): Promise<ContractState> {
     const s = new ContractState();
-    for await (const [key, value] of store.entries('c:')) s.code.set(key.slice(2), value);
-    for await (const [key, value] of store.entries('k:')) {
-      const account = key.slice(2, 42);
+    for await (const [key, value] of store.entries(PREFIX.code)) s.code.set(key.slice(PREFIX.code.length), value);
+    const at = PREFIX.storage.length;
+    for await (const [key, value] of store.entries(PREFIX.storage)) {
+      const account = key.slice(at, at + 40);
       let slots = s.storage.get(account);
       if (!slots) s.storage.set(account, (slots = new Map()));
-      slots.set(key.slice(43), value);
+      slots.set(key.slice(at + 41), value);
     }
-    for await (const [key, value] of store.entries('e:')) {
+    for await (const [key, value] of store.entries(PREFIX.evmAccount)) {
       const a = JSON.parse(text.decode(value)) as StoredAccount;
-      s.accounts.set(key.slice(2), { balance: BigInt(a.balance), nonce: BigInt(a.nonce) });
+      s.accounts.set(key.slice(PREFIX.evmAccount.length), { balance: BigInt(a.balance), nonce: BigInt(a.nonce) });
     }
-    for await (const [key] of store.entries('l:')) s.logHeights.push(parseInt(key.slice(2), 16));
+    for await (const [key] of store.entries(PREFIX.logs)) s.logHeights.push(parseInt(key.slice(PREFIX.logs.length), 16));
     return s;
   }
 
@@ -77,9 +69,10 @@ export class ContractState {
   }
 
   private currentBytes(storeKey: string): Uint8Array | undefined {
-    if (storeKey.startsWith('c:')) return this.code.get(storeKey.slice(2));
-    if (storeKey.startsWith('k:')) return this.storageValue(storeKey.slice(2, 42), storeKey.slice(43));
-    const a = this.accounts.get(storeKey.slice(2));
+    if (storeKey.startsWith(PREFIX.code)) return this.code.get(storeKey.slice(PREFIX.code.length));
+    const at = PREFIX.storage.length;
+    if (storeKey.startsWith(PREFIX.storage)) return this.storageValue(storeKey.slice(at, at + 40), storeKey.slice(at + 41));
+    const a = this.accounts.get(storeKey.slice(PREFIX.evmAccount.length));
     return a ? accountBytes(a) : undefined;
   }
 
@@ -97,14 +90,14 @@ export class ContractState {
       }
       ops.push(value === undefined ? { type: 'del', key } : { type: 'put', key, value });
     };
-    for (const [key, code] of changes.code) put('c:' + key, code);
-    for (const [key, slots] of changes.storage) for (const [slot, value] of slots) put(`k:${key}:${slot}`, value);
-    for (const [key, account] of changes.accounts) put('e:' + key, accountBytes(account));
-    if (logs && logs.logs.length > 0) ops.push({ type: 'put', key: 'l:' + evHeight(height), value: utf8.encode(JSON.stringify(logs)) });
-    for (const r of receipts) ops.push({ type: 'put', key: 'r:' + r.hash, value: utf8.encode(r.json) });
+    for (const [key, code] of changes.code) put(codeKey(key), code);
+    for (const [key, slots] of changes.storage) for (const [slot, value] of slots) put(storageKey(key, slot), value);
+    for (const [key, account] of changes.accounts) put(evmAccountKey(key), accountBytes(account));
+    if (logs && logs.logs.length > 0) ops.push({ type: 'put', key: logsKey(height), value: utf8.encode(JSON.stringify(logs)) });
+    for (const r of receipts) ops.push({ type: 'put', key: receiptKey(r.hash), value: utf8.encode(r.json) });
     if (ops.length > 0) {
       const record: EvmBlockRecord = { before, receipts: receipts.map((r) => r.hash), logs: !!logs && logs.logs.length > 0 };
-      ops.push({ type: 'put', key: 'ev:' + evHeight(height), value: utf8.encode(JSON.stringify(record)) });
+      ops.push({ type: 'put', key: evmUndoKey(height), value: utf8.encode(JSON.stringify(record)) });
     }
     return ops;
   }
@@ -146,8 +139,8 @@ function accountBytes(a: EvmAccount): Uint8Array {
 /** The store operations that undo the EVM records of the blocks above `target` (dev API rollback). */
 export async function evmRollbackOps(store: Store, target: number): Promise<StoreOp[]> {
   const records: [number, EvmBlockRecord][] = [];
-  for await (const [key, value] of store.entries('ev:', 'ev:' + evHeight(target))) {
-    records.push([parseInt(key.slice(3), 16), JSON.parse(text.decode(value)) as EvmBlockRecord]);
+  for await (const [key, value] of store.entries(PREFIX.evmUndo, evmUndoKey(target))) {
+    records.push([parseInt(key.slice(PREFIX.evmUndo.length), 16), JSON.parse(text.decode(value)) as EvmBlockRecord]);
   }
   // Newest first, so each key ends as the oldest dropped block found it.
   records.sort((a, b) => b[0] - a[0]);
@@ -155,9 +148,9 @@ export async function evmRollbackOps(store: Store, target: number): Promise<Stor
   const ops: StoreOp[] = [];
   for (const [height, record] of records) {
     for (const [key, value] of Object.entries(record.before)) restored.set(key, value);
-    for (const hash of record.receipts) ops.push({ type: 'del', key: 'r:' + hash });
-    if (record.logs) ops.push({ type: 'del', key: 'l:' + evHeight(height) });
-    ops.push({ type: 'del', key: 'ev:' + evHeight(height) });
+    for (const hash of record.receipts) ops.push({ type: 'del', key: receiptKey(hash) });
+    if (record.logs) ops.push({ type: 'del', key: logsKey(height) });
+    ops.push({ type: 'del', key: evmUndoKey(height) });
   }
   for (const [key, value] of restored) ops.push(value === null ? { type: 'del', key } : { type: 'put', key, value: base64ToBytes(value) });
   return ops;
