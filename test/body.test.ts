@@ -6,6 +6,8 @@ import { keysHash } from '../src/codec/keys-hash.js';
 import { makeAddress } from '../src/codec/address.js';
 import { PURPOSE_NAME } from '../src/codec/constants.js';
 import { decodeBody } from '../src/codec/body-decode.js';
+import { decodeDeployBody } from '../src/codec/body-deploy-decode.js';
+import type { OtherBody } from '../src/codec/body-types.js';
 import { genericBody, notifyBody } from '../src/codec/body-generic.js';
 import { chkeyBody } from '../src/codec/body-chkey.js';
 import { REGISTER_NONCE_WIDTH, hasRegisterNonceTail, registerBody, setRegisterNonce } from '../src/codec/body-register.js';
@@ -284,12 +286,12 @@ test('e given as an empty bin reads as an empty map; e with bin keys reads as te
   assert.equal((body as { extra?: unknown }).extra, { msg: 'hi', n: 5 });
 });
 
-test('other kinds decode to their fields: tstore (21), lstore, patch, block', () => {
-  for (const [k, name] of [[0x15, 'tstore'], [0x16, 'lstore'], [0x13, 'patch'], [0x14, 'block']] as const) {
+test('other kinds decode to their fields: deploy, tstore (21), lstore, patch, block', () => {
+  for (const [k, name] of [[0x12, 'deploy'], [0x15, 'tstore'], [0x16, 'lstore'], [0x13, 'patch'], [0x14, 'block']] as const) {
     const body = decodeBody(genericHex({ k: k.toString(16), f: bin(F), x: '93010203' }));
     assert.is(body.kind, name);
     assert.is(body.kindNumber, k);
-    if (body.kind === 'generic' || body.kind === 'register' || body.kind === 'notify' || body.kind === 'chkey' || body.kind === 'deploy') continue;
+    if (body.kind === 'generic' || body.kind === 'register' || body.kind === 'notify' || body.kind === 'chkey') continue;
     assert.equal(body.fields, { k, f: hexToBytes(F), x: [1, 2, 3] } as Record<string, MsgValue>);
   }
 });
@@ -297,13 +299,13 @@ test('other kinds decode to their fields: tstore (21), lstore, patch, block', ()
 test('deploy decodes as the SDK writes it: code and vm in e, constructor arguments in c, c: [] for none', () => {
   const e = '83' + str('code') + bin('6080') + str('vm') + str('evm') + str('deploy') + str('inplace');
   const p = '91' + '93' + '03' + bin('534b') + '0a';
-  const withArgs = decodeBody(genericHex({ k: '12', f: bin(F), s: '01', t: '05', p, c: '92' + str('0x0') + '91' + bin('00ff'), e }));
-  assert.is(withArgs.kind, 'deploy');
-  if (withArgs.kind !== 'deploy') return;
+  const deploy = (hex: string) => decodeDeployBody(decodeBody(hex) as OtherBody);
+  const withArgs = deploy(genericHex({ k: '12', f: bin(F), s: '01', t: '05', p, c: '92' + str('0x0') + '91' + bin('00ff'), e }));
   assert.equal([withArgs.code, withArgs.vm, withArgs.args, withArgs.seq, withArgs.payload[0].purposeName], [hexToBytes('6080'), 'evm', hexToBytes('00ff'), 1n, 'gas']);
-  const none = decodeBody(genericHex({ k: '12', f: bin(F), s: '01', t: '05', p, c: '90', e }));
-  assert.is(none.kind === 'deploy' && none.args, undefined);
-  const noCode = () => decodeBody(genericHex({ k: '12', f: bin(F), s: '01', t: '05', p, e: '81' + str('vm') + str('evm') }));
+  const none = deploy(genericHex({ k: '12', f: bin(F), s: '01', t: '05', p, c: '90', e }));
+  assert.is(none.args, undefined);
+  assert.throws(() => deploy(genericHex({ ...base() })), (err: { field?: string }) => err.field === 'k');
+  const noCode = () => deploy(genericHex({ k: '12', f: bin(F), s: '01', t: '05', p, e: '81' + str('vm') + str('evm') }));
   assert.throws(noCode, (err: { field?: string }) => err.field === 'e.code');
 });
 

@@ -20,11 +20,11 @@ import { decodeMsgpack } from './msgpack-read.js';
 import type { MsgMapNode, MsgNode, MsgValue } from './msgpack-types.js';
 import { msgpackToValue } from './msgpack-value.js';
 import { utf8DecodeStrict } from './utf8.js';
-import type { Body, BodyCall, BodyExtra, ChkeyBody, DeployBody, GenericBody, NotifyBody, OtherBody, OtherKindName, PayloadItem, RegisterBody } from './body-types.js';
+import type { Body, BodyCall, BodyExtra, ChkeyBody, GenericBody, NotifyBody, OtherBody, OtherKindName, PayloadItem, RegisterBody } from './body-types.js';
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-function fail(code: ErrorCode, field: string, details: string): ValidationError {
+export function fail(code: ErrorCode, field: string, details: string): ValidationError {
   return new ValidationError(code, `Invalid body field "${field}"`, { field, details });
 }
 
@@ -56,7 +56,7 @@ function textOf(node: MsgNode): string | undefined {
 }
 
 /** Top-level fields by name (str or bin keys). Other key types are left to `raw`. */
-function indexFields(map: MsgMapNode, where: string): Map<string, MsgNode> {
+export function indexFields(map: MsgMapNode, where: string): Map<string, MsgNode> {
   const fields = new Map<string, MsgNode>();
   for (const [key, value] of map.entries) {
     const name = textOf(key);
@@ -70,7 +70,7 @@ function indexFields(map: MsgMapNode, where: string): Map<string, MsgNode> {
   return fields;
 }
 
-function required(fields: Map<string, MsgNode>, name: string): MsgNode {
+export function required(fields: Map<string, MsgNode>, name: string): MsgNode {
   const node = fields.get(name);
   if (node === undefined) throw fail('BODY_MISSING_FIELD', name, `mandatory key "${name}" is missing`);
   return node;
@@ -82,13 +82,13 @@ function integer(node: MsgNode, field: string): bigint {
   throw fail('BODY_BAD_FIELD', field, `expected an integer, got ${describeNode(node)}`);
 }
 
-function unsigned(node: MsgNode, field: string): bigint {
+export function unsigned(node: MsgNode, field: string): bigint {
   const value = integer(node, field);
   if (value < 0n) throw fail('BODY_BAD_FIELD', field, `expected a non-negative integer, got ${value}`);
   return value;
 }
 
-function safeUnsigned(node: MsgNode, field: string): number {
+export function safeUnsigned(node: MsgNode, field: string): number {
   const value = unsigned(node, field);
   if (value > SAFE) throw fail('BODY_BAD_FIELD', field, `${value} is above 2^53-1`);
   return Number(value);
@@ -100,7 +100,7 @@ function bytesOf(node: MsgNode): Uint8Array | undefined {
   return undefined;
 }
 
-function address(node: MsgNode, field: string): Uint8Array {
+export function address(node: MsgNode, field: string): Uint8Array {
   const bytes = bytesOf(node);
   if (bytes === undefined) throw fail('BODY_BAD_FIELD', field, `expected an 8-byte address, got ${describeNode(node)}`);
   if (bytes.length !== 8) throw fail('BODY_BAD_FIELD', field, `expected an 8-byte address, got ${bytes.length} bytes`);
@@ -116,7 +116,7 @@ function toValue(node: MsgNode, field: string): MsgValue {
   }
 }
 
-function payload(node: MsgNode): PayloadItem[] {
+export function payload(node: MsgNode): PayloadItem[] {
   if (node.type !== 'array') throw fail('BODY_BAD_FIELD', 'p', `expected an array of payload items, got ${describeNode(node)}`);
   return node.items.map((item, i) => {
     const field = `p[${i}]`;
@@ -135,7 +135,7 @@ function payload(node: MsgNode): PayloadItem[] {
   });
 }
 
-function call(node: MsgNode): BodyCall {
+export function call(node: MsgNode): BodyCall {
   if (node.type !== 'array' || node.items.length !== 2) {
     throw fail('BODY_BAD_FIELD', 'c', `expected [method, args], got ${describeNode(node)}`);
   }
@@ -146,7 +146,7 @@ function call(node: MsgNode): BodyCall {
   return { method, args: args.items.map((arg, i) => toValue(arg, `c.args[${i}]`)) };
 }
 
-function extra(node: MsgNode): BodyExtra {
+export function extra(node: MsgNode): BodyExtra {
   if ((node.type === 'bin' && node.value.length === 0) || (node.type === 'str' && node.bytes.length === 0)) return {};
   if (node.type !== 'map') throw fail('BODY_BAD_FIELD', 'e', `expected a map, got ${describeNode(node)}`);
   const out: BodyExtra = {};
@@ -224,35 +224,6 @@ function chkey(fields: Map<string, MsgNode>, raw: MsgMapNode): ChkeyBody {
   return { kind: 'chkey', kindNumber: 24, from, seq, timestamp, publicKeys, raw };
 }
 
-function deploy(fields: Map<string, MsgNode>, raw: MsgMapNode): DeployBody {
-  const e = extra(required(fields, 'e'));
-  const code = e.code;
-  if (!(code instanceof Uint8Array) || code.length === 0) throw fail('BODY_BAD_FIELD', 'e.code', 'expected the contract code as a non-empty bin');
-  if (typeof e.vm !== 'string') throw fail('BODY_BAD_FIELD', 'e.vm', 'expected the virtual machine\'s name, e.g. "evm"');
-  const body: DeployBody = {
-    kind: 'deploy',
-    kindNumber: 18,
-    from: address(required(fields, 'f'), 'f'),
-    seq: unsigned(required(fields, 's'), 's'),
-    timestamp: safeUnsigned(required(fields, 't'), 't'),
-    payload: payload(required(fields, 'p')),
-    code: code.slice(),
-    vm: e.vm,
-    extra: e,
-    raw,
-  };
-  const c = fields.get('c');
-  // The SDK writes `c: []` for a constructor without arguments.
-  if (c !== undefined && !(c.type === 'array' && c.items.length === 0)) {
-    const { method, args } = call(c);
-    if (method !== '0x0' || args.length !== 1 || !(args[0] instanceof Uint8Array)) {
-      throw fail('BODY_BAD_FIELD', 'c', 'expected ["0x0", [<ABI-encoded constructor arguments>]]');
-    }
-    body.args = args[0].slice();
-  }
-  return body;
-}
-
 /**
  * Decodes a transaction body (raw bytes, hex or base64). See the file comment for what is
  * accepted. Throws ValidationError BODY_* naming the field, DecodeError MSGPACK_* for bytes
@@ -278,8 +249,6 @@ export function decodeBody(input: Uint8Array | string): Body {
       return register(fields, root);
     case 'chkey':
       return chkey(fields, root);
-    case 'deploy':
-      return deploy(fields, root);
     default: {
       const out: Record<string, MsgValue> = {};
       for (const [key, value] of fields) {

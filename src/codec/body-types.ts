@@ -93,7 +93,7 @@ export interface ChkeyBody extends BodyBase {
 }
 
 /**
- * deploy (18), as the official SDK writes it: the contract in `e` (`code`, `vm`, and
+ * deploy (18), as the official SDK writes it (decodeDeployBody reads it): the contract in `e` (`code`, `vm`, and
  * `deploy: "inplace"`), the constructor's ABI-encoded arguments in `c` = ["0x0", [bytes]]
  * (the SDK writes `c: []` when there are none).
  */
@@ -113,16 +113,16 @@ export interface DeployBody extends BodyBase {
   extra: BodyExtra;
 }
 
-export type OtherKindName = Exclude<KindName, 'generic' | 'register' | 'notify' | 'chkey' | 'deploy'>;
+export type OtherKindName = Exclude<KindName, 'generic' | 'register' | 'notify' | 'chkey'>;
 
-/** Kinds whose layout the spec does not give (patch, block, tstore, lstore): the top-level fields as values. */
+/** Kinds whose layout the spec does not give (deploy, patch, block, tstore, lstore): the top-level fields as values (a deploy's layout: decodeDeployBody). */
 export interface OtherBody extends BodyBase {
   kind: OtherKindName;
   kindNumber: number;
   fields: Record<string, MsgValue>;
 }
 
-export type Body = GenericBody | NotifyBody | RegisterBody | ChkeyBody | DeployBody | OtherBody;
+export type Body = GenericBody | NotifyBody | RegisterBody | ChkeyBody | OtherBody;
 
 export interface GenericBodyInput {
   /** 8 address bytes or address text. */

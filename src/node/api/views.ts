@@ -6,6 +6,7 @@ import { bytesToHex } from '../../bytes.js';
 import { isEthTx } from '../evm/eth-tx.js';
 import { addressToHex, addressToText, parseAddress } from '../../codec/address.js';
 import { decodeBody } from '../../codec/body-decode.js';
+import { decodeDeployBody } from '../../codec/body-deploy-decode.js';
 import type { PayloadItem } from '../../codec/body-types.js';
 import { decodeTx } from '../../codec/container.js';
 import { MsgExt, MsgFloat, Uint64, type MsgValue } from '../../codec/msgpack-types.js';
@@ -131,14 +132,16 @@ export function txView(raw: Uint8Array, registeredAddress?: string): { [key: str
       out.t = body.timestamp;
       out.keys = body.publicKeys.map((k) => bytesToHex(k, true));
       break;
-    case 'deploy':
-      out.from = bytesToHex(body.from, true);
+    case 'deploy': {
+      const deploy = decodeDeployBody(body);
+      out.from = bytesToHex(deploy.from, true);
       out.to = out.from;
-      out.seq = body.seq;
-      out.t = body.timestamp;
-      out.payload = payloadView(body.payload);
-      out.txext = { vm: body.vm, code: body.code.length };
+      out.seq = deploy.seq;
+      out.t = deploy.timestamp;
+      out.payload = payloadView(deploy.payload);
+      out.txext = { vm: deploy.vm, code: deploy.code.length };
       break;
+    }
     default:
       break;
   }

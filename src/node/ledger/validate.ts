@@ -16,6 +16,7 @@ import { normalizePublicKey } from '../../crypto/keys.js';
 import { CryptoError, TpkitError, ValidationError } from '../../errors.js';
 import { powBits } from '../../pow/bits.js';
 import type { NodeLimits } from '../config/config.js';
+import { decodeDeployBody } from '../../codec/body-deploy-decode.js';
 import { TIMESTAMP_WINDOW_MS, type NodeTx, type NodeTxBody } from './node-tx.js';
 import { verifyJob, type VerifyJob, type VerifyOutcome } from './verifier.js';
 import type { Wallet } from './wallet.js';
@@ -203,12 +204,13 @@ function nodeBody(body: Body, sigs: DecodedBsig[], bytes: Uint8Array, ctx: Submi
       return [generic, check];
     }
     case 'deploy': {
-      checkOnChain(body.from, 'f', ctx.chain);
-      checkWindow(body.timestamp, ctx, options);
-      checkSeq(body.seq);
-      if (body.vm !== 'evm') throw new ValidationError('BODY_BAD_FIELD', 'Invalid body field "e.vm"', { field: 'e.vm', details: `this node runs "evm" contracts, got ${JSON.stringify(body.vm).slice(0, 40)}` });
-      const check = senderCheck(body.from, bytes, sigs, ctx, options);
-      return [{ kind: 'deploy', from: body.from, seq: body.seq, t: body.timestamp, payload: body.payload, code: body.code, ...(body.args ? { args: body.args } : {}) }, check];
+      const deploy = decodeDeployBody(body);
+      checkOnChain(deploy.from, 'f', ctx.chain);
+      checkWindow(deploy.timestamp, ctx, options);
+      checkSeq(deploy.seq);
+      if (deploy.vm !== 'evm') throw new ValidationError('BODY_BAD_FIELD', 'Invalid body field "e.vm"', { field: 'e.vm', details: `this node runs "evm" contracts, got ${JSON.stringify(deploy.vm).slice(0, 40)}` });
+      const check = senderCheck(deploy.from, bytes, sigs, ctx, options);
+      return [{ kind: 'deploy', from: deploy.from, seq: deploy.seq, t: deploy.timestamp, payload: deploy.payload, code: deploy.code, ...(deploy.args ? { args: deploy.args } : {}) }, check];
     }
     case 'notify': {
       checkOnChain(body.from, 'f', ctx.chain);
