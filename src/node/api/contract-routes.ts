@@ -11,6 +11,7 @@ import { encodeMsgpack } from '../../codec/msgpack-write.js';
 import { ValidationError } from '../../errors.js';
 import type { BlockRecord } from '../ledger/block.js';
 import type { Reply, RequestContext, Route } from '../http/server.js';
+import { addressSubPath } from './unserved-routes.js';
 import { toJson, type JsonValue } from '../base/json.js';
 import type { Logger } from '../base/log.js';
 import type { Store } from '../store/store.js';
@@ -164,8 +165,9 @@ export function ethChain(chain: ContractChain): EthChain {
 export function createContractRoutes(chain: ContractChain, logger: Logger): { routes: Route[]; address: Route['handler'] } {
   const eth = ethChain(chain);
   const address: Route['handler'] = (ctx) => {
-    const { key, address } = contractKey(ctx.params[0]);
     const sub = ctx.params[1];
+    if (sub !== 'code' && sub !== 'state' && sub !== 'statejson' && sub !== 'statekeys') addressSubPath(ctx.params);
+    const { key, address } = contractKey(ctx.params[0]);
     if (sub === 'code') {
       const code = chain.contracts.code.get(key);
       if (!code) throw noCode(address);
@@ -177,12 +179,9 @@ export function createContractRoutes(chain: ContractChain, logger: Logger): { ro
       return reply({ notice: 'Only for debugging. Do not use it in scripts!!!', keys: [...slots.keys()].map((s) => '0x' + bytesToHex(slotBytes(s))), ok: true });
     }
     if (sub === 'state') return octets(encodeMsgpack(new Map([...slots].map(([s, v]) => [slotBytes(s), v]))));
-    if (sub === 'statejson') {
-      const out: { [key: string]: JsonValue } = {};
-      for (const [s, v] of slots) out[Buffer.from(slotBytes(s)).toString('base64')] = Buffer.from(v).toString('base64');
-      return reply(out);
-    }
-    throw new ValidationError('ROUTE_NOT_FOUND', 'No such endpoint', { details: `/api/address/${ctx.params.join('/')}` });
+    const out: { [key: string]: JsonValue } = {};
+    for (const [s, v] of slots) out[Buffer.from(slotBytes(s)).toString('base64')] = Buffer.from(v).toString('base64');
+    return reply(out);
   };
   const get = (prefix: string[], params: number | 'rest', handler: Route['handler']): Route => ({ method: 'GET', prefix, params, handler });
   const routes: Route[] = [
