@@ -8,3 +8,7 @@ export * from './core.js';
 export * from './keys/index.js';
 // Node only: the worker-thread pool the miner uses when no pool is passed.
 export { createMinerPool, sharedMinerPool, closeSharedMinerPool } from './pow/pool.node.js';
+// Node only, to keep the browser bundle small: contract deploys and calls from a wallet
+// (views are client.executeCall, in both entries).
+export { deployBody, type DeployBodyInput } from './codec/body-deploy.js';
+export { deployContract, sendContractCall, type ContractTxOptions, type ContractTxResult } from './client/contract.js';

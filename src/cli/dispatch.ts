@@ -21,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
   register: { summary: 'Register a wallet for a key file: mine, submit, wait, record the address', load: () => import('./register.js') },
   balance: { summary: "Show a wallet's balances, seq and last block", load: () => import('./balance.js') },
   send: { summary: 'Send a transfer from a key file wallet, with the node fee, and wait for the block', load: () => import('./send.js') },
+  contract: { summary: 'Deploy a Solidity contract, call a view, or send a transaction to a contract', load: () => import('./contract.js') },
   status: { summary: 'Show whether a transaction is pending, included or failed', load: () => import('./status.js') },
   tx: { summary: 'Explain a transaction from its block: kind, from, to, amounts, fee, seq, time, result', load: () => import('./tx.js') },
   block: { summary: "Show a block's header and its transactions (hash, height, latest or genesis)", load: () => import('./block.js') },

@@ -5,6 +5,7 @@
 
 import { bytesToHex } from '../bytes.js';
 import { addressToText } from '../codec/address.js';
+import { decodeDeployBody } from '../codec/body-deploy-decode.js';
 import { decodeBody } from '../codec/body-decode.js';
 import type { Body } from '../codec/body-types.js';
 import { decodeTx } from '../codec/container.js';
@@ -99,6 +100,18 @@ function bodyFields(body: Body): { [field: string]: Readable } {
         ...timeFields('timestamp', body.timestamp),
         publicKeys: body.publicKeys.map((key) => bytesToHex(key, true)),
       };
+    case 'deploy': {
+      const deploy = decodeDeployBody(body);
+      return {
+        ...addressFields('from', deploy.from),
+        seq: deploy.seq.toString(),
+        ...timeFields('timestamp', deploy.timestamp),
+        payload: deploy.payload.map((item) => ({ purpose: item.purposeName ?? item.purpose, currency: item.currency, amount: item.amount.toString() })),
+        vm: deploy.vm,
+        code: `${deploy.code.length} bytes`,
+        ...(deploy.args ? { constructorArgs: '0x' + bytesToHex(deploy.args) } : {}),
+      };
+    }
     default: {
       const fields: { [field: string]: Readable } = {};
       for (const [name, value] of Object.entries(body.fields)) fields[name] = readableValue(value);

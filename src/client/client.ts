@@ -2,13 +2,13 @@
 // calls). It runs wherever `fetch` does: Node 18+, browsers, workers. Answers come back
 // typed, with balances and seqs as bigint.
 
-import { bytesToBase64, expectBytes } from '../bytes.js';
+import { bytesToBase64, bytesToHex, expectBytes, hexToBytes } from '../bytes.js';
 import { addressFromText, addressToText } from '../codec/address.js';
 import { decodeTxid } from '../codec/txid.js';
 import { AbortError, ArgumentError, TpkitError } from '../errors.js';
 import { ApiError, TimeoutError, UnknownTxError } from './client-errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, requestJson, type CallOptions, type HttpSettings } from './http.js';
-import { nodeStatusFrom, seqFrom, txidFrom, txStatusFrom, walletInfoFrom, type NodeStatus, type TxStatus, type WalletInfo } from './responses.js';
+import { contractViewFrom, nodeStatusFrom, seqFrom, txidFrom, txStatusFrom, walletInfoFrom, type NodeStatus, type TxStatus, type WalletInfo } from './responses.js';
 import { checkTransactionTransport } from './transport-policy.js';
 import { devApi, type DevApi } from './dev.js';
 import { watchAddress, watchBlocks, watchTx, type AddressChange, type BlockSummary, type WatchOptions } from './watch.js';
@@ -38,6 +38,25 @@ export interface WaitOptions extends CallOptions {
   onPoll?: (attempt: number) => void;
 }
 
+export interface ContractViewRequest {
+  /** The contract: address text, or 0x and 16 or 40 hex digits. */
+  to: string | Uint8Array;
+  data: Uint8Array | string;
+  from?: string;
+  gas?: bigint;
+  value?: bigint;
+}
+
+export interface ContractView {
+  result: 'return' | 'revert' | 'error';
+  /** The return data, or the revert data. */
+  data: Uint8Array;
+  gasUsed: bigint;
+  /** For a revert: its Error(string) message or Panic(code), when it is one. */
+  reason?: string;
+  raw: Record<string, unknown>;
+}
+
 export interface TpkitClient {
   readonly baseUrl: string;
   getAddress(address: string | Uint8Array, options?: CallOptions & { pubkey?: 'pem' | 'hex' | 'b64' }): Promise<WalletInfo>;
@@ -61,6 +80,11 @@ export interface TpkitClient {
   watchTx(txid: string, options?: WatchOptions & { timeoutMs?: number }): Promise<TxStatus>;
   /** Calls `onChange` with the wallet and its transactions of each block that changes it. */
   watchAddress(address: string | Uint8Array, onChange: (change: AddressChange) => void, options?: WatchOptions & { get?: ('tx' | 'bal')[] }): Promise<void>;
+  /**
+   * A contract view (POST /api/execute/call): `data` is the ABI-encoded calldata; the node
+   * runs it at its head and changes nothing. A revert is a result, not an error.
+   */
+  executeCall(request: ContractViewRequest, options?: CallOptions): Promise<ContractView>;
   /** The development endpoints of a local tpkit node. */
   readonly dev: DevApi;
 }
@@ -204,6 +228,17 @@ export function createClient(options: ClientOptions): TpkitClient {
     },
     watchAddress: (address, onChange, watch) => watchAddress(http, address, onChange, watch),
     dev: devApi(http),
+
+    async executeCall(request, call = {}) {
+      const to = typeof request.to === 'string' ? request.to : '0x' + bytesToHex(expectBytes(request.to, 'to', 8));
+      const data = typeof request.data === 'string' ? bytesToHex(hexToBytes(request.data)) : bytesToHex(expectBytes(request.data, 'data'));
+      const json: Record<string, unknown> = { call: '0x0', args: ['0x' + data], to };
+      if (request.from !== undefined) json.from = request.from;
+      if (request.gas !== undefined) json.gas = request.gas.toString();
+      if (request.value !== undefined) json.value = request.value.toString();
+      const answer = await requestJson(http, '/api/execute/call', { method: 'POST', json, signal: call.signal });
+      return contractViewFrom(answer, 'POST /api/execute/call');
+    },
 
     async nodeStatus(call = {}) {
       return nodeStatusFrom(await requestJson(http, '/api/node/status', call), 'GET /api/node/status');

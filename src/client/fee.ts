@@ -41,9 +41,14 @@ export function chooseFeeCurrency(rates: Map<string, FeeRate>, transferCurrency:
 
 /** The smallest srcfee amount that covers the body carrying it. */
 export function autoFee(input: Omit<GenericBodyInput, 'payload'> & { payload: readonly PayloadItemInput[] }, feeCurrency: string, rate: FeeRate): bigint {
+  return autoFeeFor((payload) => genericBody({ ...input, payload }), input.payload, feeCurrency, rate);
+}
+
+/** autoFee for any body: `encode` builds it with the payload given (the fee item last). */
+export function autoFeeFor(encode: (payload: PayloadItemInput[]) => Uint8Array, payload: readonly PayloadItemInput[], feeCurrency: string, rate: FeeRate): bigint {
   let amount = rate.base;
   for (;;) {
-    const body = genericBody({ ...input, payload: [...input.payload, { purpose: 'srcfee', currency: feeCurrency, amount }] });
+    const body = encode([...payload, { purpose: 'srcfee', currency: feeCurrency, amount }]);
     const cost = feeCost(body.length, rate);
     if (cost <= amount) return amount;
     amount = cost;

@@ -1,7 +1,7 @@
 // The client side of the node API: requests, typed answers and the two wallet flows.
 // Browser-safe: it needs only fetch.
 
-export { createClient, type CallOptions, type ClientOptions, type TpkitClient, type WaitOptions } from './client.js';
+export { createClient, type CallOptions, type ClientOptions, type ContractView, type ContractViewRequest, type TpkitClient, type WaitOptions } from './client.js';
 export { ApiError, NetworkError, NotANodeError, TimeoutError, TxFailedError, UnknownTxError, type ApiErrorInfo } from './client-errors.js';
 export type { NodeStatus, TxStatus, WalletInfo } from './responses.js';
 export type { AddressChange, BlockSummary, ChainReset, WatchOptions, WebSocketFactory } from './watch.js';

@@ -1,6 +1,7 @@
 // The API answers as typed values. A node that answers with the wrong shape gets a
 // BAD_RESPONSE error naming the field, rather than an `undefined` deep in a wallet.
 
+import { hexToBytes } from '../bytes.js';
 import { TpkitError } from '../errors.js';
 import { toBigInt } from './api-json.js';
 import type { JsonObject } from './http.js';
@@ -26,8 +27,8 @@ export interface WalletInfo {
 
 /** A transaction's result once included: ok with `res` ('ok' or the new address), or failed with a reason. */
 export type TxStatus =
-  | { ok: true; res: string; address?: string; block?: string; raw: unknown }
-  | { ok: false; reason: string; block?: string; raw: unknown };
+  | { ok: true; res: string; address?: string; block?: string; /** A contract call's return data, 0x hex. */ retval?: string; raw: unknown }
+  | { ok: false; reason: string; block?: string; /** A reverted contract call's reason (or 0x hex of its data). */ revert?: string; raw: unknown };
 
 export interface NodeStatus {
   chain: number;
@@ -94,14 +95,18 @@ export function txStatusFrom(answer: JsonObject, request: string): TxStatus | nu
   if (r.error === true || r.ok === false) {
     const failed: TxStatus = { ok: false, reason: optionalString(r.res) ?? optionalString(r.reason) ?? 'error', raw: r };
     const block = optionalString(r.block);
+    const revert = optionalString(r.revert);
     if (block !== undefined) failed.block = block;
+    if (revert !== undefined) failed.revert = revert;
     return failed;
   }
   const status: TxStatus = { ok: true, res: string(r.res, request, 'res.res'), raw: r };
   const address = optionalString(r.address);
   const block = optionalString(r.block);
+  const retval = optionalString(r.retval);
   if (address !== undefined) status.address = address;
   if (block !== undefined) status.block = block;
+  if (retval !== undefined) status.retval = retval;
   return status;
 }
 
@@ -128,4 +133,20 @@ export function seqFrom(answer: JsonObject, request: string): bigint {
 
 export function txidFrom(answer: JsonObject, request: string): string {
   return string(answer.txid, request, 'txid');
+}
+
+export function contractViewFrom(answer: JsonObject, request: string): { result: 'return' | 'revert' | 'error'; data: Uint8Array; gasUsed: bigint; reason?: string; raw: JsonObject } {
+  const result = answer.result;
+  if (result !== 'return' && result !== 'revert' && result !== 'error') throw badResponse(request, 'result', '"return", "revert" or "error"', result);
+  const bin = optionalString(answer.bin) ?? '0x';
+  if (!/^0x([0-9a-fA-F]{2})*$/.test(bin)) throw badResponse(request, 'bin', '0x and hex digits', bin);
+  const view: { result: typeof result; data: Uint8Array; gasUsed: bigint; reason?: string; raw: JsonObject } = {
+    result,
+    data: hexToBytes(bin),
+    gasUsed: answer.gas_used === undefined ? 0n : integer(answer.gas_used, request, 'gas_used'),
+    raw: answer,
+  };
+  const reason = optionalString(answer.decode) ?? optionalString(answer.error);
+  if (reason !== undefined) view.reason = reason;
+  return view;
 }

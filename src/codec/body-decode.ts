@@ -24,7 +24,7 @@ import type { Body, BodyCall, BodyExtra, ChkeyBody, GenericBody, NotifyBody, Oth
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-function fail(code: ErrorCode, field: string, details: string): ValidationError {
+export function fail(code: ErrorCode, field: string, details: string): ValidationError {
   return new ValidationError(code, `Invalid body field "${field}"`, { field, details });
 }
 
@@ -56,7 +56,7 @@ function textOf(node: MsgNode): string | undefined {
 }
 
 /** Top-level fields by name (str or bin keys). Other key types are left to `raw`. */
-function indexFields(map: MsgMapNode, where: string): Map<string, MsgNode> {
+export function indexFields(map: MsgMapNode, where: string): Map<string, MsgNode> {
   const fields = new Map<string, MsgNode>();
   for (const [key, value] of map.entries) {
     const name = textOf(key);
@@ -70,7 +70,7 @@ function indexFields(map: MsgMapNode, where: string): Map<string, MsgNode> {
   return fields;
 }
 
-function required(fields: Map<string, MsgNode>, name: string): MsgNode {
+export function required(fields: Map<string, MsgNode>, name: string): MsgNode {
   const node = fields.get(name);
   if (node === undefined) throw fail('BODY_MISSING_FIELD', name, `mandatory key "${name}" is missing`);
   return node;
@@ -82,13 +82,13 @@ function integer(node: MsgNode, field: string): bigint {
   throw fail('BODY_BAD_FIELD', field, `expected an integer, got ${describeNode(node)}`);
 }
 
-function unsigned(node: MsgNode, field: string): bigint {
+export function unsigned(node: MsgNode, field: string): bigint {
   const value = integer(node, field);
   if (value < 0n) throw fail('BODY_BAD_FIELD', field, `expected a non-negative integer, got ${value}`);
   return value;
 }
 
-function safeUnsigned(node: MsgNode, field: string): number {
+export function safeUnsigned(node: MsgNode, field: string): number {
   const value = unsigned(node, field);
   if (value > SAFE) throw fail('BODY_BAD_FIELD', field, `${value} is above 2^53-1`);
   return Number(value);
@@ -100,7 +100,7 @@ function bytesOf(node: MsgNode): Uint8Array | undefined {
   return undefined;
 }
 
-function address(node: MsgNode, field: string): Uint8Array {
+export function address(node: MsgNode, field: string): Uint8Array {
   const bytes = bytesOf(node);
   if (bytes === undefined) throw fail('BODY_BAD_FIELD', field, `expected an 8-byte address, got ${describeNode(node)}`);
   if (bytes.length !== 8) throw fail('BODY_BAD_FIELD', field, `expected an 8-byte address, got ${bytes.length} bytes`);
@@ -116,7 +116,7 @@ function toValue(node: MsgNode, field: string): MsgValue {
   }
 }
 
-function payload(node: MsgNode): PayloadItem[] {
+export function payload(node: MsgNode): PayloadItem[] {
   if (node.type !== 'array') throw fail('BODY_BAD_FIELD', 'p', `expected an array of payload items, got ${describeNode(node)}`);
   return node.items.map((item, i) => {
     const field = `p[${i}]`;
@@ -135,7 +135,7 @@ function payload(node: MsgNode): PayloadItem[] {
   });
 }
 
-function call(node: MsgNode): BodyCall {
+export function call(node: MsgNode): BodyCall {
   if (node.type !== 'array' || node.items.length !== 2) {
     throw fail('BODY_BAD_FIELD', 'c', `expected [method, args], got ${describeNode(node)}`);
   }
@@ -146,7 +146,7 @@ function call(node: MsgNode): BodyCall {
   return { method, args: args.items.map((arg, i) => toValue(arg, `c.args[${i}]`)) };
 }
 
-function extra(node: MsgNode): BodyExtra {
+export function extra(node: MsgNode): BodyExtra {
   if ((node.type === 'bin' && node.value.length === 0) || (node.type === 'str' && node.bytes.length === 0)) return {};
   if (node.type !== 'map') throw fail('BODY_BAD_FIELD', 'e', `expected a map, got ${describeNode(node)}`);
   const out: BodyExtra = {};

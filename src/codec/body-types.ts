@@ -99,9 +99,30 @@ export interface ChkeyBody extends BodyBase {
   publicKeys: Uint8Array[];
 }
 
+/**
+ * deploy (18), as the official SDK writes it (decodeDeployBody reads it): the contract in `e` (`code`, `vm`, and
+ * `deploy: "inplace"`), the constructor's ABI-encoded arguments in `c` = ["0x0", [bytes]]
+ * (the SDK writes `c: []` when there are none).
+ */
+export interface DeployBody extends BodyBase {
+  kind: 'deploy';
+  kindNumber: 18;
+  from: Uint8Array;
+  seq: bigint;
+  timestamp: number;
+  payload: PayloadItem[];
+  /** The creation code, `e.code`. */
+  code: Uint8Array;
+  /** `e.vm`, "evm" for Solidity contracts. */
+  vm: string;
+  /** The constructor's arguments, when `c` carries them. */
+  args?: Uint8Array;
+  extra: BodyExtra;
+}
+
 export type OtherKindName = Exclude<KindName, 'generic' | 'register' | 'notify' | 'chkey'>;
 
-/** Kinds whose layout the spec does not give (deploy, patch, block, tstore, lstore): the top-level fields as values. */
+/** Kinds whose layout the spec does not give (deploy, patch, block, tstore, lstore): the top-level fields as values (a deploy's layout: decodeDeployBody). */
 export interface OtherBody extends BodyBase {
   kind: OtherKindName;
   kindNumber: number;

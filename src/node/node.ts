@@ -117,7 +117,7 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
   try {
     server = await startServer(
       {
-        routes: [...createDevRoutes(chain, control), ...createDevControlRoutes(control), ...createRoutes(chain, address)],
+        routes: [...createDevRoutes(chain, control), ...createDevControlRoutes(control), ...createRoutes(chain, address, logger)],
         maxRequestBytes: config.limits.maxRequestBytes,
         stallTimeoutMs: config.limits.stallTimeoutMs,
         tls,

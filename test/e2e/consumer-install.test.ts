@@ -67,6 +67,9 @@ test('the install builds nothing: no binding.gyp, no classic-level or secp256k1;
   assert.ok(top.includes('tpkit'));
   assert.not.ok(top.includes('classic-level'));
   assert.not.ok(top.includes('secp256k1'));
+  // The EVM is the node's optional peer too: a wallet installs none of it.
+  assert.not.ok(top.includes('@ethereumjs'));
+  assert.equal(find(modules, (name) => name === 'package.json').filter((f) => f.includes('@ethereumjs')), []);
 });
 
 test('--omit=optional: no native file at all, and the miner still mines on its worker threads', () => {
@@ -148,18 +151,20 @@ export async function run(): Promise<TxStatus | null> {
   }
 });
 
-test('tpkit/node without the native peers: an in-memory node starts, verifies with @noble/curves and answers', () => {
+test('tpkit/node without the native peers and the EVM: an in-memory node starts, verifies with @noble/curves and answers; contracts ask for the EVM packages', () => {
   writeFileSync(
     join(project, 'node.mjs'),
     `import { startNode } from 'tpkit/node';
 const node = await startNode({ difficulty: 0 });
 const status = await (await fetch(node.url + '/api/node/status')).json();
-console.log(JSON.stringify({ height: status.status.blockchain.header.height }));
+const call = await fetch(node.url + '/api/execute/call', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ call: '0x0', args: ['0x'], to: '0x8001400001000001' }) });
+console.log(JSON.stringify({ height: status.status.blockchain.header.height, contracts: (await call.json()).error }));
 await node.close();
 `,
   );
   const result = JSON.parse(execFileSync(process.execPath, ['node.mjs'], { cwd: project, encoding: 'utf8' }));
   assert.is(result.height, 1);
+  assert.is(result.contracts, 'DEPENDENCY_MISSING', 'a contract request says which packages the EVM needs');
 });
 
 test.run();

@@ -155,7 +155,7 @@ test('a table of bad inputs: each gets its typed answer, the node keeps answerin
     ['body', 'no seq', post(container(encodeMsgpack({ k: 16, f: watched.address, to, t, p: [] }), [goodSig])), { status: 400, error: 'BODY_MISSING_FIELD' }],
     ['body', 'a 7-byte sender', post(container(encodeMsgpack({ k: 16, f: watched.address.slice(1), to, s: 9, t, p: [] }), [goodSig])), { status: 400, error: 'BODY_BAD_FIELD' }],
     ['body', 'unknown kind 99', post(container(encodeMsgpack({ k: 99 }), [goodSig])), { status: 400, error: 'BODY_UNKNOWN_KIND' }],
-    ['body', 'deploy', post(container(encodeMsgpack({ k: 18, f: watched.address, s: 9, t, p: [] }), [goodSig])), { status: 400, error: 'KIND_UNSUPPORTED' }],
+    ['body', 'deploy without its contract', post(container(encodeMsgpack({ k: 18, f: watched.address, s: 9, t, p: [] }), [goodSig])), { status: 400, error: 'BODY_MISSING_FIELD' }],
     ['body', 'lstore', post(container(encodeMsgpack({ k: 22, f: watched.address, s: 9, t, p: [] }), [goodSig])), { status: 400, error: 'KIND_UNSUPPORTED' }],
     ['body', 'sender on another chain', post(transfer({ key: watched.secretKey, from: otherChain, to, seq: 8, t: ++t, payload: [pay(1)] })), { status: 400, error: 'WRONG_CHAIN' }],
     ['body', 'destination on another chain', post(good(8, undefined, undefined, otherChain)), { status: 400, error: 'WRONG_CHAIN' }],

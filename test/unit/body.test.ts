@@ -1,10 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bytesToHex, hexToBytes } from '../../src/bytes.js';
+import { TpkitError } from '../../src/errors.js';
 import { keysHash } from '../../src/codec/keys-hash.js';
 import { makeAddress } from '../../src/codec/address.js';
 import { PURPOSE_NAME } from '../../src/codec/constants.js';
 import { decodeBody } from '../../src/codec/body-decode.js';
+import { decodeDeployBody } from '../../src/codec/body-deploy-decode.js';
+import type { OtherBody } from '../../src/codec/body-types.js';
 import { genericBody, notifyBody } from '../../src/codec/body-generic.js';
 import { chkeyBody } from '../../src/codec/body-chkey.js';
 import { REGISTER_NONCE_WIDTH, hasRegisterNonceTail, registerBody, setRegisterNonce } from '../../src/codec/body-register.js';
@@ -294,6 +297,19 @@ test('other kinds decode to their fields: deploy, tstore (21), lstore, patch, bl
     if (body.kind === 'generic' || body.kind === 'register' || body.kind === 'notify' || body.kind === 'chkey') continue;
     assert.equal(body.fields, { k, f: hexToBytes(F), x: [1, 2, 3] } as Record<string, MsgValue>);
   }
+});
+
+test('deploy decodes as the SDK writes it: code and vm in e, constructor arguments in c, c: [] for none', () => {
+  const e = '83' + str('code') + bin('6080') + str('vm') + str('evm') + str('deploy') + str('inplace');
+  const p = '91' + '93' + '03' + bin('534b') + '0a';
+  const deploy = (hex: string) => decodeDeployBody(decodeBody(hex) as OtherBody);
+  const withArgs = deploy(genericHex({ k: '12', f: bin(F), s: '01', t: '05', p, c: '92' + str('0x0') + '91' + bin('00ff'), e }));
+  assert.equal([withArgs.code, withArgs.vm, withArgs.args, withArgs.seq, withArgs.payload[0].purposeName], [hexToBytes('6080'), 'evm', hexToBytes('00ff'), 1n, 'gas']);
+  const none = deploy(genericHex({ k: '12', f: bin(F), s: '01', t: '05', p, c: '90', e }));
+  assert.is(none.args, undefined);
+  assert.throws(() => deploy(genericHex({ ...base() })), (err: { field?: string }) => err.field === 'k');
+  const noCode = () => deploy(genericHex({ k: '12', f: bin(F), s: '01', t: '05', p, e: '81' + str('vm') + str('evm') }));
+  assert.throws(noCode, (err: { field?: string }) => err.field === 'e.code');
 });
 
 // --- strict decoding ------------------------------------------------------------

@@ -105,8 +105,8 @@ test('dependencies point one way: cli -> client/node -> pow/crypto/codec -> wasm
 
 /**
  * Folders of src/node/ and the node folders each may import, lowest first: base and store
- * stand on nothing of the node; http on base; config on http's host and origin checks; the
- * ledger on config and store, never on http or the API; the API on the ledger; the dev API on
+ * stand on nothing of the node; http on base; config on http's host and origin checks; the EVM
+ * on the store's keys; the ledger on config, store and the EVM, never on http or the API; the API on the ledger; the dev API on
  * everything below it. index.ts and node.ts at the top assemble them all.
  */
 const NODE_LAYERS: Record<string, string[]> = {
@@ -114,9 +114,11 @@ const NODE_LAYERS: Record<string, string[]> = {
   store: [],
   http: ['base'],
   config: ['base', 'http'],
-  ledger: ['base', 'config', 'store'],
-  api: ['base', 'config', 'http', 'ledger', 'store'],
-  dev: ['base', 'config', 'http', 'ledger', 'store', 'api'],
+  // The EVM over a ledger interface: it knows the store's keys, nothing of the ledger itself.
+  evm: ['base', 'store'],
+  ledger: ['base', 'config', 'store', 'evm'],
+  api: ['base', 'config', 'http', 'ledger', 'store', 'evm'],
+  dev: ['base', 'config', 'http', 'ledger', 'store', 'api', 'evm'],
 };
 
 /** Imports between node folders that the layers forbid, and files in folders without a rule. */
@@ -160,7 +162,7 @@ test('the layer checker finds a wrong import and an unruled folder (it can fail)
   assert.equal(layerViolations(new Map([['src/node/ledger/a.ts', ['src/node/store/b.ts']]]), layers), []);
 });
 
-test('src/node/ folders depend one way: dev -> api -> ledger -> config/store -> http -> base', () => {
+test('src/node/ folders depend one way: dev -> api -> ledger -> evm/config/store -> http -> base', () => {
   const nodeFiles = [...src.keys()].filter((f) => f.startsWith('src/node/'));
   assert.ok(nodeFiles.length > 40, `read ${nodeFiles.length} node files`);
   assert.ok(!nodeFiles.some((f) => /^src\/node\/[^/]+\.ts$/.test(f) && !['src/node/index.ts', 'src/node/node.ts'].includes(f)), 'only index.ts and node.ts sit at the top of src/node/');

@@ -5,6 +5,7 @@
 import { bytesToHex } from '../../bytes.js';
 import type { NodeConfig } from '../config/config.js';
 import type { JsonValue } from '../base/json.js';
+import { DEFAULT_GAS_RATES } from '../evm/gas.js';
 
 export interface ChainSettingsInput {
   config: NodeConfig;
@@ -25,6 +26,8 @@ export function settingsTree({ config, feeAddress, allocLast }: ChainSettingsInp
       register: { diff: config.difficulty },
       allocblock: { group: config.allocGroup, block: config.chain, last: allocLast },
       fee,
+      // What a unit buys in gas for contracts (the reference's current.gas; evm/gas.ts).
+      gas: Object.fromEntries(Object.entries(DEFAULT_GAS_RATES).map(([cur, r]) => [cur, { ...r }])),
       // SK spending limits are off, as on a chain with `nosk` set: a dev chain has no SK quota.
       nosk: 1,
     },

@@ -13,8 +13,11 @@ import { chainNodes, type NodeAddress } from './discovery.js';
 import { holdRequested } from '../http/hold-mark.js';
 import { settingsAt, settingsTree } from './chain-settings.js';
 import { writeFullBlock } from './full-block.js';
-import { addressSubPath, createUnservedRoutes } from './unserved-routes.js';
+import { createUnservedRoutes } from './unserved-routes.js';
 import { headerView, walletInfo, withAddress } from './views.js';
+import { createContractRoutes } from './contract-routes.js';
+import { evmKey } from '../evm/address.js';
+import { silentLogger, type Logger } from '../base/log.js';
 
 const VERSION = 'tpkit-node/0.1';
 
@@ -97,7 +100,8 @@ function addrQuery(ctx: RequestContext): Uint8Array | undefined {
   return text === null ? undefined : parseAddress(text);
 }
 
-export function createRoutes(chain: Chain, address: NodeAddress = { url: '' }): Route[] {
+export function createRoutes(chain: Chain, address: NodeAddress = { url: '' }, logger: Logger = silentLogger): Route[] {
+  const contracts = createContractRoutes(chain, logger);
   // The settings tree changes only with the allocation counter (or a reload of the head).
   let settings: { allocLast: number; feeAddress?: Uint8Array; tree: { [key: string]: JsonValue } } = { allocLast: -1, tree: {} };
   const settingsNow = () => {
@@ -113,10 +117,13 @@ export function createRoutes(chain: Chain, address: NodeAddress = { url: '' }): 
       const address = addressParam(ctx.params[0]);
       const wallet = chain.wallets.get(bytesToHex(address));
       if (!wallet) throw new ValidationError('WALLET_NOT_FOUND', 'Not found', { details: `no wallet ${addressToText(address)}` });
-      return reply(withAddress(address, { result: 'ok', info: walletInfo(wallet, ctx.query.get('pubkey')) }));
+      const key = evmKey(address);
+      const code = chain.contracts.code.get(key);
+      const contract = code ? { codeSize: code.length, slots: chain.contracts.slotCount(key) } : undefined;
+      return reply(withAddress(address, { result: 'ok', info: walletInfo(wallet, ctx.query.get('pubkey'), contract) }));
     }),
     get(['address'], 2, (ctx) => {
-      if (ctx.params[1] !== 'seq') addressSubPath(ctx.params);
+      if (ctx.params[1] !== 'seq') return contracts.address(ctx);
       const address = addressParam(ctx.params[0]);
       const wallet = chain.wallets.get(bytesToHex(address));
       if (!wallet) throw new ValidationError('WALLET_NOT_FOUND', 'Not found', { details: `no wallet ${addressToText(address)}` });
@@ -196,6 +203,7 @@ export function createRoutes(chain: Chain, address: NodeAddress = { url: '' }): 
       const nodes = asked === chain.config.chain ? chainNodes(chain.config.nodeName, address, ctx.headers.host) : {};
       return reply({ result: 'ok', chain_nodes: nodes, ok: true });
     }),
+    ...contracts.routes,
     ...createUnservedRoutes(),
   ];
 }

@@ -1,9 +1,12 @@
 // JSON shapes of the API answers (spec 2.1/2.2 and the reference node's field names). Hashes
 // and keys are uppercase hex, as the reference prints them; amounts are exact integers.
 
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex } from '../../bytes.js';
+import { isEthTx } from '../evm/eth-tx.js';
 import { addressToHex, addressToText, parseAddress } from '../../codec/address.js';
 import { decodeBody } from '../../codec/body-decode.js';
+import { decodeDeployBody } from '../../codec/body-deploy-decode.js';
 import type { PayloadItem } from '../../codec/body-types.js';
 import { decodeTx } from '../../codec/container.js';
 import { MsgExt, MsgFloat, Uint64, type MsgValue } from '../../codec/msgpack-types.js';
@@ -18,11 +21,11 @@ const isZero = (hash: Uint8Array) => hash.every((b) => b === 0);
 /**
  * The wallet record (spec 2.1) with the fields a plain wallet has in the reference node:
  * `lastblk` the block that last changed it, `preblk` the change before (absent until there is
- * one), `pubkey` (absent on a keyless wallet), `seq` and `t`. The contract fields of the
- * spec's sample (code, contract, state, usk, view, vm) belong to smart-contract wallets,
- * which this node does not run.
+ * one), `pubkey` (absent on a keyless wallet), `seq` and `t`; a wallet with contract code
+ * also has the reference's `vm` ("evm"), `code` (its size), `state` (its slot count) and
+ * `contract` (["evm", "EVM"]).
  */
-export function walletInfo(w: Wallet, pubkeyFormat: string | null): { [key: string]: JsonValue } {
+export function walletInfo(w: Wallet, pubkeyFormat: string | null, contract?: { codeSize: number; slots: number }): { [key: string]: JsonValue } {
   const amount: { [key: string]: JsonValue } = {};
   for (const [cur, value] of w.amount) amount[cur] = value;
   const info: { [key: string]: JsonValue } = { amount, lastblk: bytesToHex(w.lastblk, true) };
@@ -30,6 +33,12 @@ export function walletInfo(w: Wallet, pubkeyFormat: string | null): { [key: stri
   if (w.pubkey) info.pubkey = pubkeyFormat === 'pem' ? publicKeyToPem(w.pubkey) : pubkeyFormat === 'b64' ? Buffer.from(w.pubkey).toString('base64') : bytesToHex(w.pubkey, true);
   info.seq = w.seq;
   info.t = w.t;
+  if (contract) {
+    info.vm = 'evm';
+    info.code = contract.codeSize;
+    info.state = contract.slots;
+    info.contract = ['evm', 'EVM'];
+  }
   return info;
 }
 
@@ -91,6 +100,8 @@ function payloadView(payload: readonly PayloadItem[]): JsonValue {
 
 /** A stored transaction as block answers list it (after the reference node's prettify_tx). */
 export function txView(raw: Uint8Array, registeredAddress?: string): { [key: string]: JsonValue } {
+  // An Ethereum transaction (eth_sendRawTransaction): its hash and bytes; eth_getTransactionByHash decodes it.
+  if (isEthTx(raw)) return { kind: 'ether', ver: 2, hash: '0x' + bytesToHex(keccak_256(raw)), body: bytesToHex(raw, true) };
   const container = decodeTx(raw);
   const body = decodeBody(container.body);
   const out: { [key: string]: JsonValue } = { kind: body.kind, ver: container.ver };
@@ -121,6 +132,16 @@ export function txView(raw: Uint8Array, registeredAddress?: string): { [key: str
       out.t = body.timestamp;
       out.keys = body.publicKeys.map((k) => bytesToHex(k, true));
       break;
+    case 'deploy': {
+      const deploy = decodeDeployBody(body);
+      out.from = bytesToHex(deploy.from, true);
+      out.to = out.from;
+      out.seq = deploy.seq;
+      out.t = deploy.timestamp;
+      out.payload = payloadView(deploy.payload);
+      out.txext = { vm: deploy.vm, code: deploy.code.length };
+      break;
+    }
     default:
       break;
   }

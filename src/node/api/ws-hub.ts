@@ -131,6 +131,7 @@ function subscribedAs(sub: Subscription): JsonValue {
 function involves(tx: NodeTx, address: string, registered: string | undefined): boolean {
   const b = tx.body;
   if (b.kind === 'register') return registered !== undefined && bytesToHex(parseAddress(registered)) === address;
+  if (b.kind === 'ether') return false;
   if (bytesToHex(b.from) === address) return true;
   return b.kind === 'generic' && bytesToHex(b.to) === address;
 }

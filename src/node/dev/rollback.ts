@@ -6,6 +6,7 @@
 // the previous block that changed it). Wallets the dropped blocks created are deleted and
 // their numbers free again; what the dev API made or edited and no dropped block touched is
 // kept as it is, with its number. Transactions still pending stay pending.
+// Contract state is put back from the blocks' undo records (evm/contract-state.ts).
 
 import { addressParts } from '../../codec/address.js';
 import { hexToBytes } from '../../bytes.js';
@@ -14,6 +15,7 @@ import type { BlockRecord } from '../ledger/block.js';
 import type { Chain } from '../ledger/chain.js';
 import { hashKey, heightKey, PREFIX, statusKey, txKey, walletKey } from '../store/keys.js';
 import type { StoreOp } from '../store/store.js';
+import { evmRollbackOps } from '../evm/contract-state.js';
 
 const utf8 = new TextEncoder();
 const ZERO_HEX = '0'.repeat(64);
@@ -69,6 +71,8 @@ export async function rollbackPlan(chain: Chain, target: number): Promise<Rollba
       ops.push({ type: 'put', key: walletKey(address), value: utf8.encode(JSON.stringify(then)) });
     }
   }
+  // Contract code, storage and EVM accounts as they were, their events and receipts gone.
+  ops.push(...(await evmRollbackOps(chain.store, target)));
   const head = (await chain.blockAt(target)) as BlockRecord;
   // Registration numbers go up one by one: the lowest one a dropped block handed out is free again.
   const allocLast = created.length ? Math.min(chain.allocLast, Math.min(...created) - 1) : chain.allocLast;

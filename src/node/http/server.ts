@@ -40,6 +40,8 @@ export interface JsonStream {
 /** A handler answers with ready JSON text (hot paths build it by hand) and an optional status. */
 export interface Reply {
   status?: number;
+  /** Another content type than JSON (then `json` holds the bytes as one chunk). */
+  contentType?: string;
   /** The answer's JSON: text, byte chunks (json-bytes.ts), or a stream for the largest answers. */
   json: string | JsonChunks | JsonStream;
 }
@@ -202,9 +204,9 @@ function splitPath(url: string): { segments: string[]; query: URLSearchParams; f
 export function createRequestListener(options: ServerOptions): http.RequestListener {
   const { routes, maxRequestBytes, logger } = options;
   const stallMs = options.stallTimeoutMs ?? 30_000;
-  const answer = (req: http.IncomingMessage, res: http.ServerResponse, status: number, json: Reply['json'], cors: Record<string, string> | undefined) => {
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse, status: number, json: Reply['json'], cors: Record<string, string> | undefined, contentType?: string) => {
     if (typeof json === 'object' && 'stream' in json) void sendStream(req, res, status, json, cors, stallMs, logger);
-    else send(res, status, json, cors);
+    else send(res, status, json, cors, contentType ? { 'content-type': contentType } : undefined);
   };
   const policy = options.access ?? LOCAL_ONLY;
   const empty = new Uint8Array(0);
@@ -290,9 +292,9 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
         return;
       }
       if (reply instanceof Promise) {
-        reply.then((r) => answer(req, res, r.status ?? 200, r.json, cors), (err) => sendError(req, res, err, logger, cors));
+        reply.then((r) => answer(req, res, r.status ?? 200, r.json, cors, r.contentType), (err) => sendError(req, res, err, logger, cors));
       } else {
-        answer(req, res, reply.status ?? 200, reply.json, cors);
+        answer(req, res, reply.status ?? 200, reply.json, cors, reply.contentType);
       }
     };
     if (route.method === 'GET') {

@@ -18,8 +18,24 @@ export interface ApplyContext {
 }
 
 export type TxOutcome =
-  | { ok: true; address?: Uint8Array }
-  | { ok: false; reason: string; cost?: bigint };
+  | {
+      ok: true;
+      /** A register's wallet, or a deployed contract's (its sender's) address. */
+      address?: Uint8Array;
+      /** What a contract call returned. */
+      retval?: Uint8Array;
+      /** The EVM key of a contract an Ethereum transaction created. */
+      created?: string;
+    }
+  | {
+      ok: false;
+      reason: string;
+      cost?: bigint;
+      /** A revert's reason. */
+      revert?: string;
+      /** The seq, fee and used gas were spent (a contract run that reverted or failed). */
+      spent?: boolean;
+    };
 
 /** The ledger as a block being built sees it: the committed wallets plus this block's copies. */
 export class BlockDraft {
@@ -66,7 +82,7 @@ export class BlockDraft {
   }
 }
 
-const fail = (reason: string, cost?: bigint): TxOutcome => (cost === undefined ? { ok: false, reason } : { ok: false, reason, cost });
+export const fail = (reason: string, cost?: bigint): TxOutcome => (cost === undefined ? { ok: false, reason } : { ok: false, reason, cost });
 
 function signedBy(wallet: Wallet, tx: NodeTx): boolean {
   const key = wallet.pubkey;
@@ -74,7 +90,7 @@ function signedBy(wallet: Wallet, tx: NodeTx): boolean {
 }
 
 /** Sender checks shared by generic, notify and chkey, in the reference order. */
-function checkSender(draft: BlockDraft, tx: NodeTx, from: Uint8Array, seq: bigint, t: number, now: number): TxOutcome | Wallet {
+export function checkSender(draft: BlockDraft, tx: NodeTx, from: Uint8Array, seq: bigint, t: number, now: number): TxOutcome | Wallet {
   const wallet = draft.read(bytesToHex(from));
   if (!wallet) return fail('no_src_addr_loaded');
   // The key may have changed (chkey) since the signature was checked at submission.
@@ -85,14 +101,14 @@ function checkSender(draft: BlockDraft, tx: NodeTx, from: Uint8Array, seq: bigin
   return wallet;
 }
 
-interface Charge {
+export interface Charge {
   /** Total debit per currency: the fee plus the transfers. */
   need: Map<string, bigint>;
   fee?: { currency: string; cost: bigint };
 }
 
 /** What the sender pays (only the fee cost, not the offered amount), or why it cannot. */
-function charge(tx: NodeTx, payload: PayloadItem[], ctx: ApplyContext, withTransfers: boolean): Charge | TxOutcome {
+export function charge(tx: NodeTx, payload: PayloadItem[], ctx: Pick<ApplyContext, 'fees'>, withTransfers: boolean): Charge | TxOutcome {
   const need = new Map<string, bigint>();
   let fee: Charge['fee'];
   const feeItem = payload.find((p) => p.purpose === PURPOSE_SRCFEE);
@@ -115,14 +131,18 @@ function charge(tx: NodeTx, payload: PayloadItem[], ctx: ApplyContext, withTrans
   return { need, fee };
 }
 
-function canPay(wallet: Wallet, need: Map<string, bigint>): boolean {
+export function canPay(wallet: Wallet, need: Map<string, bigint>): boolean {
   for (const [cur, amount] of need) if ((wallet.amount.get(cur) ?? 0n) < amount) return false;
   return true;
 }
 
+/** Applies a transaction that runs no contract (those go through evm/contract-tx.ts). */
 export function applyTx(draft: BlockDraft, tx: NodeTx, ctx: ApplyContext): TxOutcome {
   const body = tx.body;
   switch (body.kind) {
+    case 'deploy':
+    case 'ether':
+      throw new Error(`${body.kind} transactions run on the EVM`);
     case 'register': {
       // A key that already has a wallet gets that wallet again, not a second one.
       const owner = draft.ownerOf(tx.signers[0]);

@@ -15,7 +15,13 @@ import { applyTx, BlockDraft, depositFees, type ApplyContext, type TxOutcome } f
 import { blockHash, blockRecord, txRoot, type BlockRecord } from './block.js';
 import { merkleRoot } from './merkle.js';
 import type { NodeTx } from './node-tx.js';
-import { failedStatus, okStatus } from './tx-status.js';
+import { createdStatus, failedStatus, okStatus, retvalStatus } from './tx-status.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import type { Logger } from '../base/log.js';
+import type { ContractState } from '../evm/contract-state.js';
+import type { GasRate } from '../evm/gas.js';
+import type { EvmRunner } from '../evm/runner.js';
+import { EvmBlock } from './contract-tx.js';
 import { encodeWallet, storedWallet, walletStateBytes, ZERO_HASH, type Wallet } from './wallet.js';
 
 /** Development money: credited in the next block, outside any transaction (dev API faucet). */
@@ -47,6 +53,14 @@ export interface BlockInput {
   mints: Mint[];
   /** The stored chain head for the new block (META_KEY's value). */
   metaBytes(head: Head): Uint8Array;
+  /** What contract transactions need (contract-tx.ts). */
+  evm: {
+    contracts: ContractState;
+    gasRates: ReadonlyMap<string, GasRate>;
+    runner(): Promise<EvmRunner>;
+    runsEvm(tx: NodeTx, block?: EvmBlock): boolean;
+  };
+  logger: Logger;
 }
 
 export interface BuiltBlock {
@@ -59,6 +73,8 @@ export interface BuiltBlock {
   /** Wallets the block changed, by address, sorted. */
   changed: [string, Wallet][];
   failedCount: number;
+  /** The block's contract state changes and events, when it ran any contract. */
+  evm?: EvmBlock;
 }
 
 /** Transactions applied or serialized between two turns of the event loop. */
@@ -75,8 +91,19 @@ export async function buildBlock(input: BlockInput): Promise<BuiltBlock> {
     allocAddress: (n) => makeAddress({ group: config.allocGroup, block: config.chain, wallet: n }),
   };
   const outcomes: TxOutcome[] = [];
+  let evm: EvmBlock | undefined;
   for (let i = 0; i < txs.length; i++) {
-    outcomes.push(applyTx(draft, txs[i], ctx));
+    const tx = txs[i];
+    if (input.evm.runsEvm(tx, evm)) {
+      try {
+        evm ??= new EvmBlock(await input.evm.runner(), input.evm.contracts, input.evm.gasRates, height, Math.floor(Math.max(now, parent.time) / 1000));
+        outcomes.push(tx.body.kind === 'ether' ? await evm.applyEther(draft, tx, i, draft.feeTotals) : await evm.applyPower(draft, tx, i, now, input.fees, bytesToHex(keccak_256(tx.raw))));
+      } catch (err) {
+        // The EVM packages went missing, or the EVM itself failed: this transaction fails, the block goes on.
+        input.logger.error(`${tx.txid}: the EVM failed: ${(err as Error).message}`);
+        outcomes.push({ ok: false, reason: 'evm_unavailable' });
+      }
+    } else outcomes.push(applyTx(draft, tx, ctx));
     if (i % SLICE === SLICE - 1) await yieldToEventLoop();
   }
   depositFees(draft, bytesToHex(input.feeAddress));
@@ -107,12 +134,18 @@ export async function buildBlock(input: BlockInput): Promise<BuiltBlock> {
     const outcome = outcomes[i];
     let status: string;
     if (outcome.ok) {
-      if (outcome.address) registered[tx.txid] = addressToText(outcome.address);
-      status = okStatus(hashHex, registered[tx.txid]);
+      const address = outcome.address ? addressToText(outcome.address) : undefined;
+      // A deploy names its contract as a register names its wallet, but registered{} is for registers.
+      if (address !== undefined && tx.body.kind === 'register') registered[tx.txid] = address;
+      if (outcome.created) status = createdStatus(hashHex, outcome.created);
+      else if (outcome.retval) status = retvalStatus(hashHex, outcome.retval);
+      else status = okStatus(hashHex, address);
       ops.push({ type: 'put', key: bodyKey(tx.bodyHash), value: Buffer.from(tx.txid) });
     } else {
       failed[tx.txid] = outcome.reason;
-      status = failedStatus(hashHex, outcome.reason, outcome.cost);
+      status = failedStatus(hashHex, outcome.reason, outcome.cost, outcome.revert);
+      // A contract run that spent its seq cannot be sent again: its body is as used as a successful one.
+      if (outcome.spent) ops.push({ type: 'put', key: bodyKey(tx.bodyHash), value: Buffer.from(tx.txid) });
     }
     statuses.push(status);
     ops.push({ type: 'del', key: pendingKey(tx.txid) });
@@ -145,7 +178,11 @@ export async function buildBlock(input: BlockInput): Promise<BuiltBlock> {
   ops.push({ type: 'put', key: heightKey(height), value: Buffer.from(JSON.stringify(record)) });
   ops.push({ type: 'put', key: hashKey(hashHex), value: Buffer.from(String(height)) });
   ops.push({ type: 'put', key: META_KEY, value: input.metaBytes(head) });
-  return { record, head, ops, statuses, changed, failedCount: Object.keys(failed).length };
+  if (evm) {
+    const logs = evm.logs.length > 0 ? { height, hash: hashHex, logs: evm.logs } : undefined;
+    ops.push(...input.evm.contracts.blockOps(height, evm.pending, logs, evm.receipts));
+  }
+  return { record, head, ops, statuses, changed, failedCount: Object.keys(failed).length, ...(evm ? { evm } : {}) };
 }
 
 /**

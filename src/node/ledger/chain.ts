@@ -28,6 +28,14 @@ import { restorePending, Submissions } from './submission.js';
 import type { SubmissionContext } from './validate.js';
 import { InlineVerifier, WorkerVerifier, type SignatureVerifier } from './verifier.js';
 import { decodeWallet, encodeWallet, ZERO_HASH, type Wallet } from './wallet.js';
+import { evmKey } from '../evm/address.js';
+import { ContractState } from '../evm/contract-state.js';
+import { decodeEthTx } from '../evm/eth-tx.js';
+import { DEFAULT_GAS_RATES, gasRates, type GasRate } from '../evm/gas.js';
+import { walletLedger } from '../evm/ledger-view.js';
+import { EvmRunner } from '../evm/runner.js';
+import type { EvmLedger } from '../evm/state.js';
+import type { EvmBlock } from './contract-tx.js';
 
 export type { Mint } from './block-builder.js';
 
@@ -94,6 +102,14 @@ export class Chain {
   feeAddress: Uint8Array = new Uint8Array(8);
   /** True when this start created the chain (genesis), false when it resumed one. */
   fresh = false;
+  /** Contract code and storage, EVM accounts, the heights with events (evm/contract-state.ts). */
+  contracts = new ContractState();
+  /** What a unit of each currency buys in gas (the settings' current.gas). */
+  readonly gasRates: Map<string, GasRate> = gasRates(DEFAULT_GAS_RATES);
+  /** What eth_chainId answers and CHAINID gives: the chain number + 10^9, as the reference. */
+  readonly ethChainId: bigint;
+  /** The EVM, loaded on first use: one runner for blocks, one for views. */
+  private runners: Promise<{ block: EvmRunner; view: EvmRunner }> | undefined;
 
   private readonly clock: NodeClock;
   private readonly logger: Logger;
@@ -121,6 +137,7 @@ export class Chain {
   ) {
     this.clock = new NodeClock(options.clock ?? Date.now, config.chain, config.nodeName);
     this.logger = options.logger ?? silentLogger;
+    this.ethChainId = BigInt(config.chain) + 1_000_000_000n;
     this.fees = feeRates(config);
     this.accounts = devAccounts(config);
     this.verifier = config.verifyThreads > 0 ? new WorkerVerifier(config.verifyThreads) : new InlineVerifier();
@@ -145,6 +162,10 @@ export class Chain {
       accepted: () => {
         if (this.producer.instant) this.schedule();
       },
+      runsEvm: (tx) => this.runsEvm(tx),
+      loadEvm: () => this.evm(),
+      ethTx: (raw) => this.ethTx(raw),
+      evmNonce: (key) => this.evmLedger().account(key)?.nonce ?? 0n,
     });
     this.producer = new BlockProducer({
       config,
@@ -213,7 +234,8 @@ export class Chain {
       this.wallets.set(key.slice(2), w);
       this.noteOwner(key.slice(2), undefined, w);
     }
-    const pending = await restorePending(this.store, this.submissionContext(), this.logger);
+    this.contracts = await ContractState.load(this.store);
+    const pending = await restorePending(this.store, this.submissionContext(), this.logger, (raw) => this.ethTx(raw));
     for (const tx of pending) {
       this.mempool.add(tx);
       this.clock.noteIssued(tx.timeNs);
@@ -264,6 +286,44 @@ export class Chain {
    */
   submit(raw: Uint8Array, options: { hold?: boolean } = {}): Promise<{ txid: string; duplicate: boolean }> {
     return this.submissions.submit(raw, options);
+  }
+
+  /** eth_sendRawTransaction: resolves to the txid and the transaction's hash. */
+  submitEth(raw: Uint8Array): Promise<{ txid: string; hash: string; duplicate: boolean }> {
+    return this.submissions.submitEth(raw);
+  }
+
+  /** The EVM runners, created on first use (loading the EVM packages). */
+  evm(): Promise<{ block: EvmRunner; view: EvmRunner }> {
+    this.runners ??= Promise.all([EvmRunner.create(this.ethChainId), EvmRunner.create(this.ethChainId)]).then(
+      ([block, view]) => ({ block, view }),
+      (err) => {
+        this.runners = undefined;
+        throw err;
+      },
+    );
+    return this.runners;
+  }
+
+  /** The committed state as the EVM reads it. */
+  evmLedger(): EvmLedger {
+    return walletLedger(this.contracts, (a) => this.wallets.get(a));
+  }
+
+  /** Whether a transaction runs on the EVM: a deploy, an Ethereum one, or a call to a wallet with code. */
+  runsEvm(tx: NodeTx, block?: EvmBlock): boolean {
+    const b = tx.body;
+    if (b.kind === 'deploy' || b.kind === 'ether') return true;
+    if (b.kind !== 'generic' || (this.contracts.code.size === 0 && !block)) return false;
+    const key = evmKey(b.to);
+    return (block?.code(key) ?? this.contracts.code.get(key)) !== undefined;
+  }
+
+  /** An Ethereum transaction as the mempool keeps it (its hash is its body hash). */
+  private async ethTx(raw: Uint8Array): Promise<NodeTx> {
+    const { block } = await this.evm();
+    const body = decodeEthTx(raw, block.library, block.common, this.ethChainId);
+    return { txid: '', timeNs: 0n, raw, bodyLength: raw.length, bodyHash: body.hash, body, signers: [] };
   }
 
   /** The wallet index by key follows a wallet whose key is new or changed. */
@@ -365,6 +425,13 @@ export class Chain {
       txs,
       mints,
       metaBytes: (head) => this.metaBytes(head),
+      evm: {
+        contracts: this.contracts,
+        gasRates: this.gasRates,
+        runner: async () => (await this.evm()).block,
+        runsEvm: (tx, block) => this.runsEvm(tx, block),
+      },
+      logger: this.logger,
     });
     const { record, head, statuses } = block;
     try {
@@ -375,6 +442,7 @@ export class Chain {
       return undefined;
     }
     // Durable: make the block visible, all in one synchronous step.
+    if (block.evm) this.contracts.apply(head.height, block.evm.pending, block.evm.logs.length > 0);
     for (const [a, w] of block.changed) {
       this.noteOwner(a, this.wallets.get(a), w);
       this.wallets.set(a, w);

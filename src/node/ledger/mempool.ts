@@ -13,7 +13,8 @@ import type { NodeTx } from './node-tx.js';
 
 /** The wallet a transaction is charged to for the per-sender bound (a register has none yet). */
 function senderOf(tx: NodeTx): string | undefined {
-  return tx.body.kind === 'register' ? undefined : bytesToHex(tx.body.from);
+  if (tx.body.kind === 'register') return undefined;
+  return tx.body.kind === 'ether' ? tx.body.from : bytesToHex(tx.body.from);
 }
 
 export class Mempool {

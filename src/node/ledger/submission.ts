@@ -16,6 +16,7 @@ import type { NodeTx } from './node-tx.js';
 import { refusedStatus } from './tx-status.js';
 import { prepareSubmission, validateSubmission, type SubmissionContext } from './validate.js';
 import type { SignatureVerifier } from './verifier.js';
+import { isEthTx } from '../evm/eth-tx.js';
 import type { Wallet } from './wallet.js';
 
 export interface SubmissionHost {
@@ -38,6 +39,13 @@ export interface SubmissionHost {
   epoch(): number;
   /** Called after a transaction was accepted (an instant chain makes a block). */
   accepted(): void;
+  /** Whether a transaction runs on the EVM; then the EVM is loaded before it is accepted. */
+  runsEvm(tx: NodeTx): boolean;
+  loadEvm(): Promise<unknown>;
+  /** An Ethereum transaction decoded and checked (signature, chain id). */
+  ethTx(raw: Uint8Array): Promise<NodeTx>;
+  /** The EVM nonce of an account (40 hex digits). */
+  evmNonce(key: string): bigint;
 }
 
 const text = new TextDecoder();
@@ -56,13 +64,47 @@ export class Submissions {
    */
   async submit(raw: Uint8Array, options: { hold?: boolean } = {}): Promise<{ txid: string; duplicate: boolean }> {
     const host = this.host;
+    return this.admit(async () => {
+      const prepared = prepareSubmission(raw, host.context());
+      const tx = prepared.complete(prepared.jobs.length ? await host.verifier.verify(prepared.jobs) : []);
+      // A contract transaction needs the EVM: a node without its packages says so now, not in a block.
+      if (host.runsEvm(tx)) await host.loadEvm();
+      return tx;
+    }, options);
+  }
+
+  /**
+   * eth_sendRawTransaction: a signed Ethereum transaction, checked (signature, chain id, a
+   * nonce not used yet) and queued as any other. Sent again, it answers with its first txid.
+   */
+  async submitEth(raw: Uint8Array): Promise<{ txid: string; hash: string; duplicate: boolean }> {
+    const host = this.host;
+    let hash = '';
+    const admitted = await this.admit(async () => {
+      if (raw.length > host.config.limits.maxTxBytes) {
+        throw new ValidationError('TX_TOO_LARGE', 'Transaction too large', { details: `limit ${host.config.limits.maxTxBytes} bytes, got ${raw.length}` });
+      }
+      const tx = await host.ethTx(raw);
+      const body = tx.body as Extract<NodeTx['body'], { kind: 'ether' }>;
+      const next = host.evmNonce(body.from);
+      if (body.nonce < next && !(await host.store.get(bodyKey(tx.bodyHash)))) {
+        throw new ValidationError('BODY_BAD_FIELD', 'Nonce too low', { field: 'nonce', details: `nonce ${body.nonce}; the account's next nonce is ${next}` });
+      }
+      hash = body.hash;
+      return tx;
+    }, {});
+    return { ...admitted, hash };
+  }
+
+  /** Checks a transaction (`checked`) and queues it, written ahead, unless it is a duplicate. */
+  private async admit(checked: () => Promise<NodeTx>, options: { hold?: boolean }): Promise<{ txid: string; duplicate: boolean }> {
+    const host = this.host;
     for (;;) {
       await host.admit();
       // A revert or rollback between the checks and the queueing would leave the transaction
       // acknowledged in a mempool the chain no longer has: it is checked again instead.
       const epoch = host.epoch();
-      const prepared = prepareSubmission(raw, host.context());
-      const tx = prepared.complete(prepared.jobs.length ? await host.verifier.verify(prepared.jobs) : []);
+      const tx = await checked();
       await host.unblocked();
       if (host.epoch() !== epoch) continue;
       if (options.hold) {
@@ -115,6 +157,7 @@ export class Submissions {
   private mayBeIncluded(tx: NodeTx): boolean {
     const b = tx.body;
     if (b.kind === 'register') return true;
+    if (b.kind === 'ether') return b.nonce < this.host.evmNonce(b.from);
     const w = this.host.wallet(bytesToHex(b.from));
     return w !== undefined && b.seq <= w.seq;
   }
@@ -125,14 +168,14 @@ export class Submissions {
  * no longer passes was acknowledged, so it must end with a status: it is recorded as failed,
  * with the reason.
  */
-export async function restorePending(store: Store, context: SubmissionContext, logger: Logger): Promise<NodeTx[]> {
+export async function restorePending(store: Store, context: SubmissionContext, logger: Logger, ethTx: (raw: Uint8Array) => Promise<NodeTx>): Promise<NodeTx[]> {
   const pending: NodeTx[] = [];
   const refused: StoreOp[] = [];
   for await (const [key, raw] of store.entries(PREFIX.pending)) {
     const txid = key.slice(PREFIX.pending.length);
     if (await store.get(statusKey(txid))) continue; // included already
     try {
-      const tx = validateSubmission(raw, context, { restoring: true });
+      const tx = isEthTx(raw) ? await ethTx(raw) : validateSubmission(raw, context, { restoring: true });
       tx.txid = txid;
       tx.timeNs = decodeTxid(txid).timeNs;
       pending.push(tx);

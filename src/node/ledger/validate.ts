@@ -16,6 +16,7 @@ import { normalizePublicKey } from '../../crypto/keys.js';
 import { CryptoError, TpkitError, ValidationError } from '../../errors.js';
 import { powBits } from '../../pow/bits.js';
 import type { NodeLimits } from '../config/config.js';
+import { decodeDeployBody } from '../../codec/body-deploy-decode.js';
 import { TIMESTAMP_WINDOW_MS, type NodeTx, type NodeTxBody, type PayloadItem as NodeTxPayloadItem } from './node-tx.js';
 import { verifyJob, type VerifyJob, type VerifyOutcome } from './verifier.js';
 import type { Wallet } from './wallet.js';
@@ -38,7 +39,6 @@ export interface SubmissionOptions {
 }
 
 const UNSUPPORTED: Record<string, string> = {
-  deploy: 'it runs no smart contracts',
   patch: 'chain settings come from its configuration',
   block: 'it is a single chain and takes no cross-chain blocks',
   lstore: 'it keeps no LStore data',
@@ -196,7 +196,24 @@ function nodeBody(body: Body, sigs: DecodedBsig[], bytes: Uint8Array, ctx: Submi
       checkWindow(body.timestamp, ctx, options);
       checkSeq(body.seq);
       const check = senderCheck(body.from, bytes, sigs, ctx, options);
-      return [{ kind: 'generic', from: body.from, to: body.to, seq: body.seq, t: body.timestamp, payload: ledgerPayload(body.payload) }, check];
+      const generic: NodeTxBody = { kind: 'generic', from: body.from, to: body.to, seq: body.seq, t: body.timestamp, payload: ledgerPayload(body.payload) };
+      // A contract call carries its calldata as c = ["0x0", [data]] (the SDKs' form); any other
+      // c is kept for the views and, sent to a contract, fails as bad_call.
+      if (body.call) {
+        const [data] = body.call.args;
+        if (body.call.method === '0x0' && body.call.args.length === 1 && data instanceof Uint8Array) generic.call = data;
+        else generic.badCall = true;
+      }
+      return [generic, check];
+    }
+    case 'deploy': {
+      const deploy = decodeDeployBody(body);
+      checkOnChain(deploy.from, 'f', ctx.chain);
+      checkWindow(deploy.timestamp, ctx, options);
+      checkSeq(deploy.seq);
+      if (deploy.vm !== 'evm') throw new ValidationError('BODY_BAD_FIELD', 'Invalid body field "e.vm"', { field: 'e.vm', details: `this node runs "evm" contracts, got ${JSON.stringify(deploy.vm).slice(0, 40)}` });
+      const check = senderCheck(deploy.from, bytes, sigs, ctx, options);
+      return [{ kind: 'deploy', from: deploy.from, seq: deploy.seq, t: deploy.timestamp, payload: ledgerPayload(deploy.payload), code: deploy.code, ...(deploy.args ? { args: deploy.args } : {}) }, check];
     }
     case 'notify': {
       checkOnChain(body.from, 'f', ctx.chain);

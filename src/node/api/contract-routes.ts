@@ -1,0 +1,236 @@
+// The contract endpoints of the reference node (tpnode_httpapi.erl): POST execute/call,
+// GET address/{a}/code, …/state, …/state/{slot}, …/statejson, …/statekeys, GET logs/{block
+// hash} and logs_height/{h}, and POST /jsonrpc (tpnode_jsonrpc.erl; PowerWallet's viem adds
+// ?pwrmatch=1, which changes nothing). The chain is seen through the interface below, so this
+// file does not depend on chain.ts.
+
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex, hexToBytes } from '../../bytes.js';
+import { addressToText, parseAddress } from '../../codec/address.js';
+import { encodeMsgpack } from '../../codec/msgpack-write.js';
+import { ValidationError } from '../../errors.js';
+import type { BlockRecord } from '../ledger/block.js';
+import type { Reply, RequestContext, Route } from '../http/server.js';
+import { addressSubPath } from './unserved-routes.js';
+import { toJson, type JsonValue } from '../base/json.js';
+import type { Logger } from '../base/log.js';
+import type { Store } from '../store/store.js';
+import { evmKey } from '../evm/address.js';
+import type { ContractState } from '../evm/contract-state.js';
+import { logsKey, receiptKey } from '../store/keys.js';
+import { decodeEthTx, isEthTx } from '../evm/eth-tx.js';
+import { executeCallAnswer, parseExecuteCall } from '../evm/execute-call.js';
+import { gasPrice } from '../evm/gas.js';
+import { handleJsonRpc, type EthBlock, type EthChain, type EthReceipt } from '../evm/jsonrpc.js';
+import type { BlockLogs } from '../evm/logs.js';
+import type { EvmRunner } from '../evm/runner.js';
+import { slotKey, type EvmLedger } from '../evm/state.js';
+import { EVM_CURRENCY } from '../evm/ledger-view.js';
+import type { GasRate } from '../evm/gas.js';
+
+/** What the contract endpoints need of the chain. */
+export interface ContractChain {
+  readonly ethChainId: bigint;
+  readonly height: number;
+  readonly contracts: ContractState;
+  readonly gasRates: ReadonlyMap<string, GasRate>;
+  readonly store: Store;
+  evm(): Promise<{ view: EvmRunner }>;
+  evmLedger(): EvmLedger;
+  blockAt(height: number): Promise<BlockRecord | undefined>;
+  blockByHash(hashHex: string): Promise<BlockRecord | undefined>;
+  txContainer(txid: string): Promise<Uint8Array | undefined>;
+  submitEth(raw: Uint8Array): Promise<{ hash: string }>;
+  statusJson(txid: string): Promise<string | null>;
+}
+
+const text = new TextDecoder();
+const reply = (body: { [key: string]: JsonValue }, status?: number): Reply => ({ json: toJson(body), status });
+const octets = (bytes: Uint8Array): Reply => ({ json: { chunks: [Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)], byteLength: bytes.length }, contentType: 'application/octet-stream' });
+
+function jsonBody(ctx: RequestContext): unknown {
+  try {
+    return JSON.parse(Buffer.from(ctx.body.buffer, ctx.body.byteOffset, ctx.body.byteLength).toString('utf8'));
+  } catch {
+    throw new ValidationError('NOT_JSON', 'Request body is not JSON', { details: ctx.body.length === 0 ? 'empty body' : 'expected a JSON object' });
+  }
+}
+
+/** The EVM key of a wallet named by address text or 0x + 16 hex digits (the reference's forms). */
+function contractKey(text: string): { key: string; address: Uint8Array } {
+  const address = parseAddress(text);
+  return { key: evmKey(address), address };
+}
+
+function noCode(address: Uint8Array): ValidationError {
+  return new ValidationError('WALLET_NOT_FOUND', 'Not found', { details: `no contract at ${addressToText(address)}` });
+}
+
+/** A storage slot from the path: 0x + hex (the reference's and SDK's form, leading zeros optional) or base64. */
+function slotParam(param: string): string {
+  if (/^0x[0-9a-fA-F]{1,64}$/.test(param)) return slotKey(BigInt(param));
+  try {
+    const bytes = Buffer.from(param, 'base64');
+    if (bytes.length > 0 && bytes.length <= 32) return slotKey(BigInt('0x' + bytes.toString('hex')));
+  } catch {
+    // reported below
+  }
+  throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid storage key', { details: `expected 0x and up to 64 hex digits, got ${JSON.stringify(param).slice(0, 80)}` });
+}
+
+/** A slot key as the reference keys storage: the number's bytes without leading zeros. */
+function slotBytes(slot: string): Uint8Array {
+  const trimmed = slot.replace(/^(00)+/, '');
+  return hexToBytes(trimmed.length === 0 ? '00' : trimmed);
+}
+
+async function blockLogs(store: Store, height: number): Promise<BlockLogs | undefined> {
+  const bytes = await store.get(logsKey(height));
+  return bytes ? (JSON.parse(text.decode(bytes)) as BlockLogs) : undefined;
+}
+
+/** GET logs…: the reference's answer, each event as MessagePack [txid, "evm", contract, caller, data, topics] in hex, and the same decoded under `events`. */
+function logsReply(record: BlockRecord, logs: BlockLogs | undefined): Reply {
+  const entries = logs?.logs ?? [];
+  const packed = entries.map((l) => '0x' + bytesToHex(encodeMsgpack([l.txid, 'evm', hexToBytes(l.address), hexToBytes(l.caller), hexToBytes(l.data), l.topics.map((t) => hexToBytes(t))])));
+  const events = entries.map((l) => ({ txid: l.txid, address: '0x' + l.address, caller: '0x' + l.caller, topics: l.topics.map((t) => '0x' + t), data: '0x' + l.data, logIndex: l.logIndex }));
+  return reply({ result: 'ok', log: { blkid: record.hash, height: record.header.height, logs: packed }, events, ok: true });
+}
+
+/** The chain as the JSON-RPC handlers see it. */
+export function ethChain(chain: ContractChain): EthChain {
+  const txHashes = async (record: BlockRecord): Promise<string[]> => {
+    const out: string[] = [];
+    for (const txid of record.txs) {
+      const raw = await chain.txContainer(txid);
+      out.push(raw ? bytesToHex(keccak_256(raw)) : '');
+    }
+    return out;
+  };
+  const ethBlock = async (record: BlockRecord | undefined): Promise<EthBlock | undefined> =>
+    record && {
+      height: record.header.height,
+      hash: record.hash.toLowerCase(),
+      parent: record.header.parent.toLowerCase(),
+      txroot: record.header.roots.txroot.toLowerCase(),
+      balroot: record.header.roots.balroot.toLowerCase(),
+      time: record.time,
+      txHashes: await txHashes(record),
+    };
+  return {
+    ethChainId: chain.ethChainId,
+    height: () => chain.height,
+    block: async (ref) => ethBlock(typeof ref === 'number' ? await chain.blockAt(ref) : await chain.blockByHash(ref)),
+    ledger: () => chain.evmLedger(),
+    async view(m) {
+      const { view } = await chain.evm();
+      return view.run(chain.evmLedger(), { ...m, height: BigInt(chain.height), timestamp: BigInt(Math.floor(Date.now() / 1000)) });
+    },
+    gasPrice: () => gasPrice(chain.gasRates.get(EVM_CURRENCY)),
+    async logs(from, to) {
+      const out: BlockLogs[] = [];
+      for (const h of chain.contracts.logHeightsIn(from, to)) {
+        const logs = await blockLogs(chain.store, h);
+        if (logs) out.push({ ...logs, hash: logs.hash.toLowerCase() });
+      }
+      return out;
+    },
+    async sendRawTransaction(raw) {
+      return (await chain.submitEth(raw)).hash;
+    },
+    async receipt(hash) {
+      const bytes = await chain.store.get(receiptKey(hash));
+      if (!bytes) return undefined;
+      const r = JSON.parse(text.decode(bytes)) as Omit<EthReceipt, 'gasUsed' | 'logs' | 'blockHash'> & { gasUsed: string };
+      const record = await chain.blockAt(r.height);
+      if (!record) return undefined;
+      const logs = (await blockLogs(chain.store, r.height))?.logs.filter((l) => l.txid === r.txid) ?? [];
+      return { ...r, blockHash: record.hash.toLowerCase(), gasUsed: BigInt(r.gasUsed), logs };
+    },
+    async transaction(hash) {
+      const bytes = await chain.store.get(receiptKey(hash));
+      if (!bytes) return undefined;
+      const r = JSON.parse(text.decode(bytes)) as { txid: string; height: number; index: number };
+      const raw = await chain.txContainer(r.txid);
+      const record = await chain.blockAt(r.height);
+      if (!raw || !record || !isEthTx(raw)) return undefined;
+      const { view } = await chain.evm();
+      const t = decodeEthTx(raw, view.library, view.common, chain.ethChainId);
+      return { ...t, to: t.to ?? null, gas: t.gasLimit, input: bytesToHex(t.data), block: { height: r.height, hash: record.hash, index: r.index } };
+    },
+  };
+}
+
+/** The routes, and the handler of address/{a}/{sub} (the main routes own address/{a}/seq). */
+export function createContractRoutes(chain: ContractChain, logger: Logger): { routes: Route[]; address: Route['handler'] } {
+  const eth = ethChain(chain);
+  const address: Route['handler'] = (ctx) => {
+    const sub = ctx.params[1];
+    if (sub !== 'code' && sub !== 'state' && sub !== 'statejson' && sub !== 'statekeys') addressSubPath(ctx.params);
+    const { key, address } = contractKey(ctx.params[0]);
+    if (sub === 'code') {
+      const code = chain.contracts.code.get(key);
+      if (!code) throw noCode(address);
+      return octets(code);
+    }
+    if (!chain.contracts.code.has(key)) throw noCode(address);
+    const slots = chain.contracts.storage.get(key) ?? new Map<string, Uint8Array>();
+    if (sub === 'statekeys') {
+      return reply({ notice: 'Only for debugging. Do not use it in scripts!!!', keys: [...slots.keys()].map((s) => '0x' + bytesToHex(slotBytes(s))), ok: true });
+    }
+    if (sub === 'state') return octets(encodeMsgpack(new Map([...slots].map(([s, v]) => [slotBytes(s), v]))));
+    const out: { [key: string]: JsonValue } = {};
+    for (const [s, v] of slots) out[Buffer.from(slotBytes(s)).toString('base64')] = Buffer.from(v).toString('base64');
+    return reply(out);
+  };
+  const get = (prefix: string[], params: number | 'rest', handler: Route['handler']): Route => ({ method: 'GET', prefix, params, handler });
+  const routes: Route[] = [
+    {
+      method: 'POST',
+      prefix: ['execute', 'call'],
+      params: 0,
+      handler: async (ctx) => {
+        const { view } = await chain.evm();
+        const request = parseExecuteCall(jsonBody(ctx), view.library);
+        const run = await view.run(chain.evmLedger(), { ...request, height: BigInt(chain.height), timestamp: BigInt(Math.floor(Date.now() / 1000)) });
+        return reply(executeCallAnswer(run, request.caller) as { [key: string]: JsonValue });
+      },
+    },
+    {
+      method: 'POST',
+      prefix: ['jsonrpc'],
+      params: 0,
+      handler: async (ctx) => {
+        let body: unknown;
+        try {
+          body = JSON.parse(Buffer.from(ctx.body.buffer, ctx.body.byteOffset, ctx.body.byteLength).toString('utf8'));
+        } catch {
+          return { json: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON' } }) };
+        }
+        const answer = await handleJsonRpc(eth, body, (err) => logger.error(`jsonrpc: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+        return { json: answer === undefined ? '' : JSON.stringify(answer) };
+      },
+    },
+    get(['address'], 3, (ctx) => {
+      if (ctx.params[1] !== 'state') throw new ValidationError('ROUTE_NOT_FOUND', 'No such endpoint', { details: `/api/address/${ctx.params.join('/')}` });
+      const { key, address } = contractKey(ctx.params[0]);
+      if (!chain.contracts.code.has(key)) throw noCode(address);
+      return octets(chain.contracts.storageValue(key, slotParam(ctx.params[2])) ?? new Uint8Array(0));
+    }),
+    get(['logs'], 1, async (ctx) => {
+      const id = ctx.params[0].replace(/^0x/, '');
+      if (!/^[0-9a-fA-F]{64}$/.test(id)) throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid block id', { details: `expected a 64-digit hex hash, got ${JSON.stringify(ctx.params[0]).slice(0, 80)}` });
+      const record = await chain.blockByHash(id);
+      if (!record) throw new ValidationError('BLOCK_NOT_FOUND', 'Not found', { details: `no block ${id}` });
+      return logsReply(record, await blockLogs(chain.store, record.header.height));
+    }),
+    get(['logs_height'], 1, async (ctx) => {
+      if (!/^\d{1,15}$/.test(ctx.params[0])) throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid block height', { details: `expected a non-negative integer, got ${JSON.stringify(ctx.params[0]).slice(0, 80)}` });
+      const height = Number(ctx.params[0]);
+      const record = await chain.blockAt(height);
+      if (!record) throw new ValidationError('BLOCK_NOT_FOUND', 'Not found', { details: `no block at height ${height}` });
+      return logsReply(record, await blockLogs(chain.store, height));
+    }),
+  ];
+  return { routes, address };
+}

@@ -1,0 +1,79 @@
+// Ethereum transactions for eth_sendRawTransaction: legacy (with or without EIP-155),
+// EIP-2930 and EIP-1559, decoded and checked by @ethereumjs/tx. The sender is recovered from
+// the signature; the chain id must be this chain's (a legacy transaction without EIP-155
+// names none and is accepted, as geth does with --rpc.allow-unprotected-txs).
+
+import { bytesToHex } from '../../bytes.js';
+import { ValidationError } from '../../errors.js';
+import type { EvmLib } from './load.js';
+
+export interface EthTxBody {
+  kind: 'ether';
+  /** EVM keys (40 hex digits); `to` absent for a create. */
+  from: string;
+  to?: string;
+  nonce: bigint;
+  gasLimit: bigint;
+  /** What the sender pays per gas: the legacy price, or the EIP-1559 fee cap (the base fee is 0). */
+  gasPrice: bigint;
+  value: bigint;
+  data: Uint8Array;
+  /** keccak-256 of the raw transaction, lowercase hex. */
+  hash: string;
+  type: number;
+  v: bigint;
+  r: bigint;
+  s: bigint;
+  chainId: bigint;
+}
+
+function refused(details: string, cause?: unknown): ValidationError {
+  return new ValidationError('BODY_BAD_FIELD', 'Invalid Ethereum transaction', { field: 'transaction', details, cause });
+}
+
+export function decodeEthTx(raw: Uint8Array, lib: EvmLib, common: unknown, chainId: bigint): EthTxBody {
+  let tx;
+  try {
+    tx = lib.createTxFromRLP(raw, { common });
+  } catch (cause) {
+    throw refused(String((cause as Error).message).split('\n')[0].slice(0, 200), cause);
+  }
+  let from: string;
+  try {
+    if (!tx.verifySignature()) throw new Error('the signature does not verify');
+    from = bytesToHex(tx.getSenderAddress().bytes);
+  } catch (cause) {
+    throw refused(`the signature does not verify: ${(cause as Error).message.split('\n')[0].slice(0, 120)}`, cause);
+  }
+  const txChain = (tx as { chainId?: bigint }).chainId;
+  // A legacy transaction's chain id is in its v (EIP-155) or absent (v = 27/28).
+  const legacyChain = tx.type === 0 && tx.v !== undefined && tx.v >= 35n ? (tx.v - 35n) / 2n : undefined;
+  const named = tx.type === 0 ? legacyChain : txChain;
+  if (named !== undefined && named !== chainId) throw refused(`signed for chain id ${named}, this node is ${chainId}`);
+  const gasPrice = tx.gasPrice ?? (tx.maxPriorityFeePerGas !== undefined && tx.maxFeePerGas !== undefined ? (tx.maxPriorityFeePerGas < tx.maxFeePerGas ? tx.maxPriorityFeePerGas : tx.maxFeePerGas) : 0n);
+  return {
+    kind: 'ether',
+    from,
+    ...(tx.to ? { to: bytesToHex(tx.to.bytes) } : {}),
+    nonce: tx.nonce,
+    gasLimit: tx.gasLimit,
+    gasPrice,
+    value: tx.value,
+    data: tx.data,
+    hash: bytesToHex(tx.hash()),
+    type: tx.type,
+    v: tx.v ?? 0n,
+    r: tx.r ?? 0n,
+    s: tx.s ?? 0n,
+    chainId: named ?? chainId,
+  };
+}
+
+/**
+ * An Ethereum transaction starts with a type byte below 0x80 or, legacy, a long RLP list
+ * (0xf8 and up: it is always over 55 bytes); a ThePower container is a MessagePack map
+ * (0x80..0x8f, 0xde, 0xdf).
+ */
+export function isEthTx(raw: Uint8Array): boolean {
+  return raw.length > 0 && (raw[0] >= 0xf8 || raw[0] <= 0x7f);
+}

@@ -1,0 +1,146 @@
+// One EVM (@ethereumjs/evm) over the ledger: runs a message (a call, an in-place deploy, an
+// Ethereum transaction's call or create) against an EvmLedger and returns what it did: its
+// end (return, revert, or an EVM error), the return data, the gas it used, its logs and the
+// state it changed. A reverted or failed run changes nothing. Runs on one runner go one at a
+// time: the EVM keeps per-run state, and a view must not interleave with a block's call.
+
+import { bytesToHex, hexToBytes } from '../../bytes.js';
+import { loadEvm, type EvmInstance, type EvmLib } from './load.js';
+import { emptyChanges, LedgerStateManager, type EvmChanges, type EvmLedger } from './state.js';
+
+/** An event as the EVM emitted it: the contract's EVM key, topics and data. */
+export interface EvmLog {
+  address: string;
+  topics: Uint8Array[];
+  data: Uint8Array;
+}
+
+export interface EvmMessage {
+  /** EVM keys (40 hex digits). `to` absent: create a contract (Ethereum transactions). */
+  caller: string;
+  to?: string;
+  data: Uint8Array;
+  value: bigint;
+  gasLimit: bigint;
+  /** Code to run at `to` instead of its own: an in-place deploy's init code and arguments. */
+  code?: Uint8Array;
+  /** Ethereum transactions bump the caller's nonce (and a create derives its address from it). */
+  bumpNonce?: boolean;
+  isStatic?: boolean;
+  /** The block the message runs in: height and time in seconds. */
+  height: bigint;
+  timestamp: bigint;
+}
+
+export interface EvmRun {
+  end: 'return' | 'revert' | 'error';
+  returnData: Uint8Array;
+  /** Gas used, refunds applied as Ethereum does (at most a fifth of the use). */
+  gasUsed: bigint;
+  logs: EvmLog[];
+  /** For end 'error': the EVM's reason, snake_case (out_of_gas, invalid_opcode, …). */
+  error?: string;
+  /** The EVM key of the contract a create made. */
+  created?: string;
+  /** Empty unless the run returned. */
+  changes: EvmChanges;
+}
+
+export class EvmRunner {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly lib: EvmLib,
+    private readonly evm: EvmInstance,
+    private readonly state: LedgerStateManager,
+    /** The chain configuration Ethereum transactions are decoded with. */
+    readonly common: unknown,
+  ) {}
+
+  /** `chainId` is what CHAINID answers and what Ethereum transactions are signed for. */
+  static async create(chainId: bigint): Promise<EvmRunner> {
+    const lib = await loadEvm();
+    const common = lib.createCustomCommon({ chainId: Number(chainId) }, lib.Mainnet);
+    const state = new LedgerStateManager(lib);
+    const evm = await lib.createEVM({ common, stateManager: state });
+    return new EvmRunner(lib, evm, state, common);
+  }
+
+  get library(): EvmLib {
+    return this.lib;
+  }
+
+  run(ledger: EvmLedger, message: EvmMessage): Promise<EvmRun> {
+    const next = this.tail.then(() => this.runNow(ledger, message));
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+
+  private async runNow(ledger: EvmLedger, m: EvmMessage): Promise<EvmRun> {
+    const { Address } = this.lib;
+    this.state.begin(ledger);
+    try {
+      const caller = new Address(hexToBytes(m.caller));
+      const result = await this.evm.runCall({
+        caller,
+        origin: caller,
+        to: m.to === undefined ? undefined : new Address(hexToBytes(m.to)),
+        data: m.data,
+        code: m.code,
+        value: m.value,
+        gasLimit: m.gasLimit,
+        gasPrice: 0n,
+        isStatic: m.isStatic,
+        skipNonceIncrement: !m.bumpNonce,
+        block: blockOf(m.height, m.timestamp),
+      });
+      const exec = result.execResult;
+      const used = exec.executionGasUsed;
+      const refund = exec.gasRefund ?? 0n;
+      const gasUsed = used - (refund < used / 5n ? refund : used / 5n);
+      const failure = exec.exceptionError?.error;
+      if (failure !== undefined) {
+        this.state.finish();
+        const reverted = failure === 'revert';
+        return {
+          end: reverted ? 'revert' : 'error',
+          returnData: reverted ? exec.returnValue : new Uint8Array(0),
+          gasUsed: reverted ? gasUsed : m.gasLimit,
+          logs: [],
+          ...(reverted ? {} : { error: failure.replace(/[^a-z0-9]+/gi, '_').toLowerCase() }),
+          changes: emptyChanges(),
+        };
+      }
+      const logs = (exec.logs ?? []).map(([address, topics, data]) => ({ address: bytesToHex(address), topics, data }));
+      return {
+        end: 'return',
+        returnData: exec.returnValue,
+        gasUsed,
+        logs,
+        ...(result.createdAddress ? { created: bytesToHex(result.createdAddress.bytes) } : {}),
+        changes: this.state.finish(),
+      };
+    } catch (err) {
+      this.state.finish();
+      throw err;
+    }
+  }
+}
+
+function blockOf(height: bigint, timestamp: bigint) {
+  return {
+    header: {
+      number: height,
+      coinbase: { bytes: new Uint8Array(20), toString: () => '0x' + '0'.repeat(40) },
+      timestamp,
+      difficulty: 0n,
+      prevRandao: new Uint8Array(32),
+      gasLimit: BLOCK_GAS_LIMIT,
+      baseFeePerGas: 0n,
+      getBlobGasPrice: () => 0n,
+    },
+  };
+}
+
+/** What GASLIMIT answers, and the most gas one message may use. */
+export const BLOCK_GAS_LIMIT = 100_000_000n;

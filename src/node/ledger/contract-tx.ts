@@ -1,0 +1,201 @@
+// Contract transactions in a block: a deploy (kind 18, the code run at the sender's own
+// address), a generic transaction to a wallet that holds code (a call, with its SK transfer as
+// msg.value), and an Ethereum transaction (eth_sendRawTransaction). The checks that come
+// before any change are the ledger's (seq, timestamp, fee, balances); then the fee and the
+// whole gas payment are taken and the seq moves on, and the EVM runs. A run that returns
+// commits its state, balances and events; one that reverts or fails undoes them, but the seq,
+// the fee and the gas it used stay spent, as on the reference node and on Ethereum. Unused gas
+// goes back in whole units; used gas joins the block's fees.
+
+import { bytesToHex } from '../../bytes.js';
+import { canPay, charge, checkSender, fail, type BlockDraft, type TxOutcome } from './apply.js';
+import { PURPOSE_GAS, PURPOSE_TRANSFER, type NodeTx, type PayloadItem } from './node-tx.js';
+import type { FeeRate } from '../../codec/fee.js';
+import { evmKey } from '../evm/address.js';
+import type { ContractState } from '../evm/contract-state.js';
+import type { EthTxBody } from '../evm/eth-tx.js';
+import { unitsLeft, gasFor, type GasRate } from '../evm/gas.js';
+import { intrinsicGas } from '../evm/jsonrpc.js';
+import { EVM_CURRENCY, splitChanges, walletLedger } from '../evm/ledger-view.js';
+import { storedLog, type StoredLog } from '../evm/logs.js';
+import { revertReason } from '../evm/revert.js';
+import { BLOCK_GAS_LIMIT, type EvmRun, type EvmRunner } from '../evm/runner.js';
+import { emptyChanges, mergeChanges, type EvmChanges } from '../evm/state.js';
+
+/** The EVM's share of a block being built. */
+export class EvmBlock {
+  readonly pending: EvmChanges = emptyChanges();
+  readonly logs: StoredLog[] = [];
+  readonly receipts: { hash: string; json: string }[] = [];
+
+  constructor(
+    readonly runner: EvmRunner,
+    readonly state: ContractState,
+    readonly gasRates: ReadonlyMap<string, GasRate>,
+    readonly height: number,
+    /** Block time, seconds. */
+    readonly timestamp: number,
+  ) {}
+
+  ledger(draft: BlockDraft) {
+    return walletLedger(this.state, (a) => draft.read(a), this.pending);
+  }
+
+  /** Applies a run's changes to the draft's wallets and the block's EVM changes. */
+  private commit(draft: BlockDraft, run: EvmRun): void {
+    const { balances, rest } = splitChanges(run.changes);
+    for (const [address, amount] of balances) {
+      const w = draft.write(address);
+      if (amount === 0n) w.amount.delete(EVM_CURRENCY);
+      else w.amount.set(EVM_CURRENCY, amount);
+    }
+    mergeChanges(this.pending, rest);
+  }
+
+  private record(tx: NodeTx, txIndex: number, caller: string, run: EvmRun, hash: string, to: string | null, created?: string): void {
+    if (run.end === 'return') {
+      for (const log of run.logs) this.logs.push(storedLog({ txid: tx.txid, txIndex, logIndex: this.logs.length, caller }, log));
+    }
+    const receipt = { hash, txid: tx.txid, height: this.height, index: txIndex, from: caller, to, status: run.end === 'return' ? 1 : 0, gasUsed: run.gasUsed.toString(), ...(created ? { created } : {}) };
+    this.receipts.push({ hash, json: JSON.stringify(receipt) });
+  }
+
+  /** Is this generic transaction a contract call (its destination holds code)? */
+  isCall(draftCodeOf: (key: string) => Uint8Array | undefined, to: Uint8Array): boolean {
+    const code = draftCodeOf(evmKey(to));
+    return code !== undefined && code.length > 0;
+  }
+
+  code(key: string): Uint8Array | undefined {
+    return this.pending.code.get(key) ?? this.state.code.get(key);
+  }
+
+  /** A deploy (to === undefined) or a call, from a ThePower wallet. */
+  async applyPower(draft: BlockDraft, tx: NodeTx, txIndex: number, now: number, fees: ReadonlyMap<string, FeeRate>, txHash: string): Promise<TxOutcome> {
+    const body = tx.body;
+    if (body.kind !== 'deploy' && body.kind !== 'generic') throw new Error(`not a contract transaction: ${body.kind}`);
+    const sender = checkSender(draft, tx, body.from, body.seq, body.t, now);
+    if (!('amount' in sender)) return sender;
+    if (body.kind === 'generic' && body.badCall) return fail('bad_call');
+    const gasItem = body.payload.find((p) => p.purpose === PURPOSE_GAS && this.gasRates.has(p.currency) && p.amount > 0n);
+    if (!gasItem) return fail('insufficient_gas');
+    const rate = this.gasRates.get(gasItem.currency)!;
+    // Value (msg.value) is the SK transferred; other currencies move as a plain transfer would.
+    const transfers = body.payload.filter((p) => p.purpose === PURPOSE_TRANSFER && p.amount > 0n);
+    const value = transfers.filter((p) => p.currency === EVM_CURRENCY).reduce((a, p) => a + p.amount, 0n);
+    const paid = charge(tx, body.payload, { fees }, true);
+    if (!('need' in paid)) return paid;
+    paid.need.set(gasItem.currency, (paid.need.get(gasItem.currency) ?? 0n) + gasItem.amount);
+    if (!canPay(sender, paid.need)) return fail('insufficient_fund');
+
+    const fromHex = bytesToHex(body.from);
+    const w = draft.write(fromHex);
+    w.seq = body.seq;
+    w.t = body.t;
+    if (paid.fee) draft.feeTotals.set(paid.fee.currency, (draft.feeTotals.get(paid.fee.currency) ?? 0n) + paid.fee.cost);
+    if (paid.fee) w.amount.set(paid.fee.currency, (w.amount.get(paid.fee.currency) ?? 0n) - paid.fee.cost);
+    w.amount.set(gasItem.currency, (w.amount.get(gasItem.currency) ?? 0n) - gasItem.amount);
+
+    const caller = evmKey(body.from);
+    const bought = gasFor(gasItem.amount, rate);
+    const gasLimit = bought < BLOCK_GAS_LIMIT ? bought : BLOCK_GAS_LIMIT;
+    const deploy = body.kind === 'deploy';
+    const to = deploy ? caller : evmKey(body.to);
+    const run = await this.runner.run(this.ledger(draft), {
+      caller,
+      to,
+      data: deploy ? new Uint8Array(0) : body.call ?? new Uint8Array(0),
+      ...(deploy ? { code: concat(body.code, body.args) } : {}),
+      value,
+      gasLimit,
+      height: BigInt(this.height),
+      timestamp: BigInt(this.timestamp),
+    });
+    // The run's balances first (they were read before the refund), then unused gas back to
+    // the sender and used gas to the block's fees.
+    if (run.end === 'return') this.commit(draft, run);
+    const back = unitsLeft(gasItem.amount, run.gasUsed, rate);
+    const sw = draft.write(fromHex);
+    sw.amount.set(gasItem.currency, (sw.amount.get(gasItem.currency) ?? 0n) + back);
+    const spent = gasItem.amount - back;
+    if (spent > 0n) draft.feeTotals.set(gasItem.currency, (draft.feeTotals.get(gasItem.currency) ?? 0n) + spent);
+    this.record(tx, txIndex, caller, run, txHash, deploy ? null : to);
+    if (run.end !== 'return') return runFailure(run);
+    if (deploy) this.pending.code.set(caller, run.returnData);
+    moveOthers(draft, fromHex, deploy ? fromHex : bytesToHex((body as { to: Uint8Array }).to), transfers);
+    if (deploy) return { ok: true, address: body.from };
+    return run.returnData.length > 0 ? { ok: true, retval: run.returnData } : { ok: true };
+  }
+
+  /** An Ethereum transaction: nonce, gas at its price in SK, then the run (or the create). */
+  async applyEther(draft: BlockDraft, tx: NodeTx, txIndex: number, fees: BlockDraft['feeTotals']): Promise<TxOutcome> {
+    const body = tx.body as unknown as EthTxBody;
+    const ledger = this.ledger(draft);
+    const account = ledger.account(body.from) ?? { balance: 0n, nonce: 0n };
+    if (body.nonce !== account.nonce) return fail(body.nonce < account.nonce ? 'nonce_too_low' : 'nonce_too_high');
+    const intrinsic = intrinsicGas(body.data, body.to === undefined);
+    if (body.gasLimit < intrinsic) return fail('intrinsic_gas_too_low');
+    const maxCost = body.gasLimit * body.gasPrice;
+    if (account.balance < maxCost + body.value) return fail('insufficient_fund');
+    // The gas is paid up front from the account; the run sees what is left.
+    const before = { balance: account.balance - maxCost, nonce: account.nonce };
+    this.setAccount(draft, body.from, before);
+    const run = await this.runner.run(this.ledger(draft), {
+      caller: body.from,
+      ...(body.to === undefined ? {} : { to: body.to }),
+      data: body.data,
+      value: body.value,
+      gasLimit: body.gasLimit - intrinsic < BLOCK_GAS_LIMIT ? body.gasLimit - intrinsic : BLOCK_GAS_LIMIT,
+      bumpNonce: true,
+      height: BigInt(this.height),
+      timestamp: BigInt(this.timestamp),
+    });
+    const used = intrinsic + run.gasUsed;
+    if (run.end === 'return') this.commit(draft, run);
+    const after = this.ledger(draft).account(body.from) ?? before;
+    // A failed run still uses its nonce, as on Ethereum.
+    this.setAccount(draft, body.from, { balance: after.balance + (body.gasLimit - used) * body.gasPrice, nonce: account.nonce + 1n });
+    const cost = used * body.gasPrice;
+    if (cost > 0n) fees.set(EVM_CURRENCY, (fees.get(EVM_CURRENCY) ?? 0n) + cost);
+    this.record(tx, txIndex, body.from, { ...run, gasUsed: used }, body.hash, body.to ?? null, run.created);
+    if (run.end !== 'return') return runFailure(run);
+    if (run.created) return { ok: true, created: run.created };
+    return run.returnData.length > 0 ? { ok: true, retval: run.returnData } : { ok: true };
+  }
+
+  private setAccount(draft: BlockDraft, key: string, account: { balance: bigint; nonce: bigint }): void {
+    const changes = emptyChanges();
+    changes.accounts.set(key, account);
+    const { balances, rest } = splitChanges(changes);
+    for (const [address, amount] of balances) {
+      const w = draft.write(address);
+      if (amount === 0n) w.amount.delete(EVM_CURRENCY);
+      else w.amount.set(EVM_CURRENCY, amount);
+    }
+    mergeChanges(this.pending, rest);
+  }
+}
+
+function concat(code: Uint8Array, args: Uint8Array | undefined): Uint8Array {
+  if (!args || args.length === 0) return code;
+  const out = new Uint8Array(code.length + args.length);
+  out.set(code);
+  out.set(args, code.length);
+  return out;
+}
+
+/** Transfers of other currencies than SK move only when the run succeeded. */
+function moveOthers(draft: BlockDraft, from: string, to: string, transfers: PayloadItem[]): void {
+  for (const item of transfers) {
+    if (item.currency === EVM_CURRENCY) continue;
+    const f = draft.write(from);
+    f.amount.set(item.currency, (f.amount.get(item.currency) ?? 0n) - item.amount);
+    const t = draft.write(to);
+    t.amount.set(item.currency, (t.amount.get(item.currency) ?? 0n) + item.amount);
+  }
+}
+
+function runFailure(run: EvmRun): TxOutcome {
+  if (run.end === 'revert') return { ok: false, reason: 'revert', revert: revertReason(run.returnData).text, spent: true };
+  return { ok: false, reason: run.error === 'out_of_gas' ? 'insufficient_gas' : run.error ?? 'evm_error', spent: true };
+}

@@ -1,0 +1,162 @@
+// Contracts on an in-process node, through tpkit's client: the ERC-20 and ERC-721 of
+// test/contracts deployed (kind 18) and called (generic transactions with c), read with
+// execute/call, the code and storage endpoints and the event logs; viem reads the same over
+// /jsonrpc (also with PowerWallet's ?pwrmatch=1) and sends a legacy Ethereum transaction it
+// signed; a revert's reason in the status; gas charged at the settings' rate; snapshots,
+// revert and rollback undo contract state as they undo balances.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createPublicClient, createWalletClient, decodeFunctionResult, encodeAbiParameters, encodeFunctionData, http, parseAbiItem, type Abi } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { bytesToHex, hexToBytes } from '../../src/bytes.js';
+import { addressFromText } from '../../src/codec/address.js';
+import { createClient } from '../../src/client/client.js';
+import { deployContract, sendContractCall } from '../../src/client/contract.js';
+import { TxFailedError } from '../../src/client/client-errors.js';
+import { evmKey } from '../../src/node/evm/address.js';
+import { startNode, type RunningNode } from '../../src/node/index.js';
+import { contract } from '../helpers/solidity.js';
+
+const token = contract('Token');
+const cards = contract('Collectible');
+const tokenAbi = token.abi as Abi;
+const cardsAbi = cards.abi as Abi;
+const ctorArgs = (c: typeof token, args: unknown[]) => {
+  const inputs = (c.abi.find((i) => i.type === 'constructor') as { inputs: { type: string; name: string }[] }).inputs;
+  return encodeAbiParameters(inputs, args);
+};
+
+let node: RunningNode;
+const get = async (path: string) => {
+  const res = await fetch(node.url + path);
+  return { status: res.status, body: await res.json() };
+};
+let client: ReturnType<typeof createClient>;
+let owner: { address: string; secretKey: Uint8Array };
+let collector: { address: string; secretKey: Uint8Array };
+let evm: (address: string) => `0x${string}`;
+
+test.before(async () => {
+  node = await startNode({ difficulty: 0, accounts: 3 });
+  client = createClient({ baseUrl: node.url });
+  [owner, collector] = node.accounts.map((a) => ({ address: a.address, secretKey: a.secretKey }));
+  evm = (address) => `0x${evmKey(addressFromText(address))}`;
+});
+test.after(() => node.close());
+
+const view = async (c: typeof token, at: string, functionName: string, args: unknown[] = []) => {
+  const abi = c.abi as Abi;
+  const v = await client.executeCall({ to: at, data: encodeFunctionData({ abi, functionName, args }) });
+  assert.is(v.result, 'return', `${functionName}: ${v.reason ?? ''}`);
+  return decodeFunctionResult({ abi, functionName, data: `0x${bytesToHex(v.data)}` });
+};
+
+test('deploy the ERC-20 at the owner wallet: the address view, code and storage endpoints show a contract', async () => {
+  const sent = await deployContract({ client, secretKey: owner.secretKey, from: owner.address, code: token.bytecode, args: ctorArgs(token, ['Dev token', 'DEV', 1_000_000n]) });
+  assert.is(sent.address, owner.address);
+  assert.ok(sent.status?.ok);
+  const info = (await get(`/api/address/${owner.address}`)).body.info;
+  assert.equal([info.vm, info.code, info.contract], ['evm', (token.deployedBytecode.length - 2) / 2, ['evm', 'EVM']]);
+  assert.ok(info.state >= 4, 'name, symbol, owner, supply and a balance');
+  const code = await fetch(`${node.url}/api/address/${owner.address}/code`);
+  assert.is(code.headers.get('content-type'), 'application/octet-stream');
+  assert.is('0x' + Buffer.from(await code.arrayBuffer()).toString('hex'), token.deployedBytecode);
+  assert.is(await view(token, owner.address, 'symbol'), 'DEV');
+  assert.is(await view(token, owner.address, 'balanceOf', [evm(owner.address)]), 1_000_000n);
+  // Slot 2 is totalSupply (name, symbol, then it: the constant decimals takes none).
+  const slot = await fetch(`${node.url}/api/address/${owner.address}/state/0x02`);
+  assert.is(BigInt('0x' + Buffer.from(await slot.arrayBuffer()).toString('hex')), 1_000_000n);
+  const keys = (await get(`/api/address/${owner.address}/statekeys`)).body.keys as string[];
+  assert.ok(keys.includes('0x02'));
+  assert.is((await get(`/api/address/${collector.address}/code`)).status, 404);
+});
+
+test('a transfer through a generic transaction: return data in the status, balances, the event in logs and over JSON-RPC', async () => {
+  const before = (await client.getAddress(owner.address)).amount.SK;
+  const sent = await sendContractCall({ client, secretKey: owner.secretKey, from: owner.address, to: owner.address, data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(collector.address), 2_500n] }) });
+  assert.ok(sent.status?.ok);
+  assert.is(bytesToHex(sent.returnData!), '0'.repeat(63) + '1', 'transfer returned true');
+  assert.is(await view(token, owner.address, 'balanceOf', [evm(collector.address)]), 2_500n);
+  const after = (await client.getAddress(owner.address)).amount.SK;
+  const spent = before - after;
+  // Fee plus the gas used at 1000 gas a unit, rounded: some tens of units, far below the 10^4 offered.
+  assert.ok(spent > sent.fee && spent < sent.fee + 200n, `spent ${spent}, fee ${sent.fee}`);
+  const block = await client.getBlock(sent.status!.block!);
+  const logs = (await get(`/api/logs/${block.hash}`)).body;
+  assert.is(logs.log.height, block.header.height);
+  assert.is(logs.events.length, 1);
+  assert.is(logs.events[0].address, evm(owner.address));
+
+  for (const path of ['/jsonrpc', '/jsonrpc?pwrmatch=1', '/api/jsonrpc']) {
+    const rpc = createPublicClient({ transport: http(node.url + path) });
+    const events = await rpc.getLogs({ address: evm(owner.address), event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'), args: { to: evm(collector.address) }, fromBlock: 0n });
+    assert.equal(events.map((e) => e.args.value), [2_500n], path);
+    assert.is(await rpc.readContract({ address: evm(owner.address), abi: tokenAbi, functionName: 'balanceOf', args: [evm(collector.address)] }), 2_500n);
+    const receipt = await rpc.getTransactionReceipt({ hash: events[0].transactionHash! });
+    assert.is(receipt.status, 'success');
+    assert.is(receipt.logs.length, 1);
+  }
+});
+
+test('a revert: its reason in the status, the seq and gas spent, the state unchanged', async () => {
+  const seq = await client.getSeq(collector.address);
+  const err = await sendContractCall({ client, secretKey: collector.secretKey, from: collector.address, to: owner.address, data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(owner.address), 10n ** 9n] }) }).catch((e) => e);
+  assert.instance(err, TxFailedError);
+  assert.is((err as TxFailedError).reason, 'revert: Token: balance too low');
+  assert.is(await client.getSeq(collector.address), seq + 1n, 'the seq is used');
+  assert.is(await view(token, owner.address, 'balanceOf', [evm(collector.address)]), 2_500n);
+  const status = (await get(`/api/tx/status/${(err as TxFailedError).txid}`)).body.res;
+  assert.equal([status.error, status.res, status.revert], [true, 'revert', 'Token: balance too low']);
+  const viewRevert = await client.executeCall({ to: owner.address, data: encodeFunctionData({ abi: tokenAbi, functionName: 'mint', args: [evm(collector.address), 1n] }), from: collector.address });
+  assert.equal([viewRevert.result, viewRevert.reason], ['revert', 'Token: only the owner mints']);
+});
+
+test('ERC-721 at the collector wallet: mint by its owner, transfer, tokenURI; snapshot, revert and rollback undo it', async () => {
+  await deployContract({ client, secretKey: collector.secretKey, from: collector.address, code: cards.bytecode, args: ctorArgs(cards, ['Cards', 'CRD']) });
+  const snap = await node.snapshot('before-mint');
+  const height = node.height();
+  const mint = (to: string) => sendContractCall({ client, secretKey: collector.secretKey, from: collector.address, to: collector.address, data: encodeFunctionData({ abi: cardsAbi, functionName: 'mint', args: [evm(to)] }) });
+  const first = await mint(owner.address);
+  assert.is(BigInt('0x' + bytesToHex(first.returnData!)), 1n);
+  await mint(owner.address);
+  assert.is(await view(cards, collector.address, 'balanceOf', [evm(owner.address)]), 2n);
+  assert.is(await view(cards, collector.address, 'tokenURI', [2n]), 'tpkit://collectible/2');
+  await sendContractCall({ client, secretKey: owner.secretKey, from: owner.address, to: collector.address, data: encodeFunctionData({ abi: cardsAbi, functionName: 'transferFrom', args: [evm(owner.address), evm(collector.address), 1n] }) });
+  assert.is(((await view(cards, collector.address, 'ownerOf', [1n])) as string).toLowerCase(), evm(collector.address));
+
+  await node.rollback(height + 1);
+  assert.is(await view(cards, collector.address, 'minted'), 1n, 'the rollback kept the first mint only');
+  const gone = await client.executeCall({ to: collector.address, data: encodeFunctionData({ abi: cardsAbi, functionName: 'ownerOf', args: [2n] }) });
+  assert.is(gone.result, 'revert');
+  await node.revert(snap.id);
+  assert.is(await view(cards, collector.address, 'minted'), 0n, 'the revert went back before the mints');
+  const rpc = createPublicClient({ transport: http(node.url + '/jsonrpc') });
+  assert.equal(await rpc.getLogs({ address: evm(collector.address), fromBlock: BigInt(height + 1) }), [], 'no events of the dropped blocks');
+});
+
+test('viem signs a legacy Ethereum transaction: accepted by eth_sendRawTransaction, included, its receipt and nonce', async () => {
+  const account = privateKeyToAccount(`0x${'11'.repeat(32)}`);
+  const rpcUrl = node.url + '/jsonrpc';
+  const chainId = 1_000_000_001;
+  const chain = { id: chainId, name: 'tpkit', nativeCurrency: { name: 'SK', symbol: 'SK', decimals: 9 }, rpcUrls: { default: { http: [rpcUrl] } } } as const;
+  const wallet = createWalletClient({ account, chain, transport: http(rpcUrl) });
+  const rpc = createPublicClient({ chain, transport: http(rpcUrl) });
+  const hash = await wallet.sendTransaction({ type: 'legacy', to: evm(owner.address), data: encodeFunctionData({ abi: tokenAbi, functionName: 'approve', args: [evm(collector.address), 7n] }) });
+  const receipt = await rpc.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  assert.is(receipt.status, 'success');
+  assert.is(receipt.from.toLowerCase(), account.address.toLowerCase());
+  assert.is(await rpc.getTransactionCount({ address: account.address }), 1);
+  assert.is(await view(token, owner.address, 'allowance', [account.address, evm(collector.address)]), 7n);
+  const tx = await rpc.getTransaction({ hash });
+  assert.is(tx.type, 'legacy');
+  // Sent again, the same signed bytes are the same transaction, not a second one.
+  const raw = await wallet.signTransaction({ type: 'legacy', to: evm(owner.address), nonce: 0, gas: 100_000n, gasPrice: 0n, data: '0x' });
+  const again = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }) });
+  assert.is(((await again.json()) as { error?: { code: number } }).error?.code, -32000, 'nonce 0 is used');
+  const wrongChain = await account.signTransaction({ type: 'legacy', to: evm(owner.address), nonce: 1, gas: 100_000n, gasPrice: 0n, chainId: 1 });
+  const refused = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [wrongChain] }) });
+  assert.match(((await refused.json()) as { error: { message: string } }).error.message, /chain id 1/);
+  assert.ok(hexToBytes(hash).length === 32);
+});
+
+test.run();
