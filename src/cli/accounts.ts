@@ -1,6 +1,7 @@
 // `tpkit accounts`: the development accounts of a local tpkit node, with their balances.
 
 import { bytesToHex } from '../bytes.js';
+import { secretKeyToWif } from '../keys/wif.js';
 import { NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, printJson, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
 
@@ -21,7 +22,7 @@ export function run(argv: string[]): Promise<number> {
     }
     const accounts = await clientFrom(values).dev.accounts({ signal: interruptSignal() });
     if (values.json) {
-      printJson(accounts.map((a) => ({ ...a, secretKey: bytesToHex(a.secretKey) })));
+      printJson(accounts.map((a) => ({ ...a, secretKey: bytesToHex(a.secretKey), wif: secretKeyToWif(a.secretKey) })));
       return 0;
     }
     if (accounts.length === 0) console.log('this node has no development accounts (tpkit node --accounts N makes them at genesis)');
@@ -29,6 +30,7 @@ export function run(argv: string[]): Promise<number> {
       const balances = Object.entries(a.amount).map(([cur, v]) => `${v} ${cur}`).join(', ') || '0';
       console.log(`(${a.index}) ${a.address}  ${a.hex}  ${balances}`);
       console.log(`    secret key ${bytesToHex(a.secretKey)}`);
+      console.log(`    WIF        ${secretKeyToWif(a.secretKey)}`);
     }
     console.log('DEVELOPMENT KEYS: public, anyone can spend from them. Never use them on a real chain.');
     return 0;
