@@ -21,6 +21,7 @@ import { addressToText, makeAddress } from '../codec/address.js';
 import { decodeTxid, encodeTxid } from '../codec/txid.js';
 import { TpkitError, ValidationError } from '../errors.js';
 import { applyTx, BlockDraft, depositFees, type ApplyContext, type TxOutcome } from './apply.js';
+import { walletBefore } from './ledger-patch.js';
 import { blockHash, blockRecord, txRoot, type BlockRecord } from './block.js';
 import type { NodeConfig } from './config.js';
 import type { FeeRate } from '../codec/fee.js';
@@ -204,7 +205,7 @@ export class Chain {
       this.wallets.set(a, w);
       this.noteOwner(a, undefined, w);
       const stored = encodeWallet(w);
-      bals[a.toUpperCase()] = json(stored);
+      bals[a.toUpperCase()] = { ...json(stored), was: null };
       ops.push({ type: 'put', key: 'w:' + a, value: stored });
     }
     const record = blockRecord(header, hash, { txs: [], failed: {}, registered: {}, bals });
@@ -238,6 +239,12 @@ export class Chain {
       const w = decodeWallet(value);
       this.wallets.set(key.slice(2), w);
       this.noteOwner(key.slice(2), undefined, w);
+    }
+    // Wallets stored before heights were kept: the height of their last block, from its hash.
+    for (const w of this.wallets.values()) {
+      if (w.height >= 0) continue;
+      const h = await this.store.get('h:' + bytesToHex(w.lastblk, true));
+      w.height = h ? Number(text.decode(h)) : 0;
     }
     const pending: NodeTx[] = [];
     const refused: StoreOp[] = [];
@@ -544,10 +551,12 @@ export class Chain {
     for (let i = 0; i < addresses.length; i++) {
       const a = addresses[i];
       const w = draft.changed.get(a)!;
+      const was = walletBefore(this.wallets.get(a), w);
       w.preblk = w.lastblk;
       w.lastblk = hash;
+      w.height = height;
       const stored = storedWallet(w);
-      bals[a.toUpperCase()] = stored;
+      bals[a.toUpperCase()] = { ...stored, was };
       ops.push({ type: 'put', key: 'w:' + a, value: Buffer.from(JSON.stringify(stored)) });
       if (i % SLICE === SLICE - 1) await yieldToEventLoop();
     }

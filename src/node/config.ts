@@ -117,7 +117,9 @@ export function defaultConfig(): NodeConfig {
     fees: { SK: { base: 1n, baseextra: 64n, kb: 1000n } },
     feeAddress: undefined,
     accounts: 3,
-    faucet: { SK: 1_000_000_000_000_000n },
+    // 5·10^18 units: more than the 2·10^18 of gas the official SDK reserves on a contract call
+    // (TransactionsApi.autoAddGas); the three default accounts' balances together fit a uint64.
+    faucet: { SK: 5_000_000_000_000_000_000n },
     wallets: [],
     tls: { selfSigned: false },
     logLevel: 'info',
@@ -294,7 +296,7 @@ export const NODE_FLAGS: FlagSpec[] = [
   { flag: '--fee', value: 'CUR:base:baseextra:kb', help: 'fee rate for a currency, repeatable; "--fee none" charges no fee (default SK:1:64:1000)' },
   { flag: '--fee-address', value: 'addr', help: 'wallet that collects fees (default: a genesis wallet after the dev accounts)' },
   { flag: '--accounts', value: 'n', help: 'deterministic prefunded development wallets (default 3)' },
-  { flag: '--balance', value: 'CUR:amount', help: 'starting balance of each development wallet, repeatable (default SK:1000000000000000)' },
+  { flag: '--balance', value: 'CUR:amount', help: 'starting balance of each development wallet, repeatable (default SK:5000000000000000000, above the 2e18 gas reserve of the official SDK)' },
   { flag: '--tls-cert', value: 'file', help: 'serve HTTPS with this PEM certificate (needs --tls-key)' },
   { flag: '--tls-key', value: 'file', help: 'PEM private key for --tls-cert' },
   { flag: '--tls-self-signed', help: 'serve HTTPS with a generated development certificate (kept in the data dir)' },

@@ -58,7 +58,9 @@ export async function rollbackPlan(chain: Chain, target: number): Promise<Rollba
       const parts = addressParts(hexToBytes(address));
       if (parts.kind === 'public' && parts.group === chain.config.allocGroup && parts.block === chain.config.chain) created.push(parts.wallet);
     } else {
-      ops.push({ type: 'put', key: 'w:' + address.toLowerCase(), value: utf8.encode(JSON.stringify(then)) });
+      // The record's `was` describes that block's change, not the wallet.
+      const { was: _was, ...wallet } = then as { was?: unknown };
+      ops.push({ type: 'put', key: 'w:' + address.toLowerCase(), value: utf8.encode(JSON.stringify(wallet)) });
     }
   }
   const head = (await chain.blockAt(target)) as BlockRecord;

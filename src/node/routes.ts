@@ -13,7 +13,8 @@ import { chainNodes, type NodeAddress } from './discovery.js';
 import { holdRequested } from './faults.js';
 import { settingsAt } from './settings.js';
 import { addressSubPath, createUnservedRoutes } from './unserved-routes.js';
-import { headerView, storedWalletView, txView, walletInfo, withAddress } from './views.js';
+import { ledgerPatchRows } from './ledger-patch.js';
+import { headerView, storedWalletView, txView, walletInfo, withAddress, withReferenceAddresses } from './views.js';
 
 const VERSION = 'tpkit-node/0.1';
 
@@ -76,10 +77,13 @@ function concerns(view: { [key: string]: JsonValue }, hex: string): boolean {
   return view.from === hex || view.to === hex || view.address === hex;
 }
 
+/** How a block answer writes transaction addresses: uppercase hex (SDK 2.1) or the reference's "0x" + lowercase. */
+export type AddressForm = 'hex' | 'reference';
+
 /**
  * A block as GET /api/block answers it, with its transactions read from the store, written
  * into `out` one transaction at a time (see json-bytes.ts). With `onlyAddress` (the
- * reference's `?addr=`), only that wallet's entry and transactions.
+ * reference's `?addr=`), only that wallet's entry, rows and transactions.
  */
 export async function writeFullBlock(
   out: JsonBytesWriter,
@@ -88,6 +92,7 @@ export async function writeFullBlock(
   onlyAddress?: Uint8Array,
   /** Containers already in memory (a block just committed), read before the store. */
   known?: ReadonlyMap<string, Uint8Array>,
+  form: AddressForm = 'hex',
 ): Promise<void> {
   const only = onlyAddress ? bytesToHex(onlyAddress, true) : undefined;
   out.text('{').member('hash', r.hash, true).member('header', headerView(r)).member('time', r.time).text(',"txs":{');
@@ -97,19 +102,19 @@ export async function writeFullBlock(
     if (!raw) continue;
     const view = txView(raw, r.registered?.[txid]);
     if (only !== undefined && !concerns(view, only)) continue;
-    out.member(txid, view, included.size === 0);
+    out.member(txid, form === 'reference' ? withReferenceAddresses(view) : view, included.size === 0);
     included.add(txid);
   }
   const bals: { [key: string]: JsonValue } = {};
   for (const [address, stored] of Object.entries(r.bals)) if (only === undefined || address === only) bals[address] = storedWalletView(stored);
   const failed = only === undefined ? { ...r.failed } : Object.fromEntries(Object.entries(r.failed).filter(([txid]) => included.has(txid)));
-  out.text('}').member('failed', failed).member('bals', bals).member('sign', []).text('}');
+  out.text('}').member('failed', failed).member('bals', bals).member('ledger_patch', ledgerPatchRows(r.bals, r.header.height, only)).member('sign', []).text('}');
 }
 
 /** GET /api/block and blockn: the block inside the reference's envelope, as byte chunks. */
-async function fullBlockReply(chain: Chain, r: BlockRecord, onlyAddress: Uint8Array | undefined): Promise<Reply> {
+async function fullBlockReply(chain: Chain, r: BlockRecord, onlyAddress: Uint8Array | undefined, form: AddressForm = 'hex'): Promise<Reply> {
   const out = new JsonBytesWriter().text('{"result":"ok","block":');
-  await writeFullBlock(out, chain, r, onlyAddress);
+  await writeFullBlock(out, chain, r, onlyAddress, undefined, form);
   return { json: out.text(',"ok":true}').finish() };
 }
 
@@ -181,7 +186,8 @@ export function createRoutes(chain: Chain, address: NodeAddress = { url: '' }): 
       const height = heightParam(ctx.params[0]);
       const record = await chain.blockAt(height);
       if (!record) throw blockNotFound(`at height ${height}`);
-      return fullBlockReply(chain, record, addrQuery(ctx));
+      // PowerWallet's history reads blockn: addresses in txs as the reference writes them.
+      return fullBlockReply(chain, record, addrQuery(ctx), 'reference');
     }),
     get(['blockinfo'], 1, async (ctx) => reply({ result: 'ok', block: blockInfo(await blockFor(chain, ctx.params[0])), ok: true })),
     get(['blockhash'], 1, async (ctx) => {
