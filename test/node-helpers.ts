@@ -8,7 +8,7 @@ import type { PayloadItemInput } from '../src/codec/body-types.js';
 import { signBsig } from '../src/crypto/bsig.js';
 import { publicKeyOf } from '../src/crypto/keys.js';
 import { powBits } from '../src/pow/bits.js';
-import { defaultConfig, type NodeConfig, type NodeLimits } from '../src/node/config.js';
+import { defaultConfig, type NodeConfig, type NodeLimits } from '../src/node/config/config.js';
 import { startNode, type LocalNode, type NodeOptions } from '../src/node/node.js';
 
 export interface TestNode extends LocalNode {
@@ -23,8 +23,8 @@ export type TestConfig = Omit<Partial<NodeConfig>, 'limits'> & { limits?: Partia
 export function testConfig(overrides: TestConfig = {}): NodeConfig {
   const base = defaultConfig();
   // Dev accounts funded below 2^53, so a test can read balances as JSON numbers exactly.
-  const faucet = { SK: 1_000_000_000_000_000n };
-  return { ...base, port: 0, memory: true, instant: true, difficulty: 0, logLevel: 'silent', faucet, ...overrides, limits: { ...base.limits, ...overrides.limits } };
+  const balance = { SK: 1_000_000_000_000_000n };
+  return { ...base, port: 0, memory: true, instant: true, difficulty: 0, logLevel: 'silent', balance, ...overrides, limits: { ...base.limits, ...overrides.limits } };
 }
 
 async function answer(res: Response) {

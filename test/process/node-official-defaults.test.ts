@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bytesToHex } from '../../src/bytes.js';
 import { generateSecretKey } from '../../src/crypto/keys.js';
-import { defaultConfig } from '../../src/node/config.js';
+import { defaultConfig } from '../../src/node/config/config.js';
 import { spawnNode, type NodeProcess } from '../node-process.js';
 import { fromWif, sdk, toWif } from '../tssdk-helpers.js';
 
@@ -37,7 +37,7 @@ test('each development account holds more than the SDK gas reserve plus a transf
   const text = await (await fetch(`${node.url}/api/address/${address}`)).text();
   const sk = BigInt(/"SK":(\d+)/.exec(text)![1]);
   assert.ok(sk > SDK_GAS_RESERVE * 2n, `${sk} SK units`);
-  assert.is(defaultConfig().faucet.SK, sk);
+  assert.is(defaultConfig().balance.SK, sk);
 });
 
 test('an SDK registration at the default difficulty: 400 POW_TOO_LOW saying no proof of work was sent and how to start a node for it', async () => {

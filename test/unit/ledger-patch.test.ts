@@ -2,8 +2,8 @@
 // reference node's shape: [0x address, field, path, old, new], "0x" for a value not there.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ledgerPatchRows, walletBefore } from '../../src/node/ledger-patch.js';
-import { newWallet, storedWallet } from '../../src/node/wallet.js';
+import { ledgerPatchRows, walletBefore } from '../../src/node/ledger/ledger-patch.js';
+import { newWallet, storedWallet } from '../../src/node/ledger/wallet.js';
 
 const A = '8001400001000005';
 const KEY = '02' + '11'.repeat(32);
