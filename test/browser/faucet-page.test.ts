@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { addressToText, makeAddress } from '../../src/codec/address.js';
-import { browserSetup, openBrowser, type BrowserSession } from '../browser-harness.js';
-import { startTestNode, type TestNode } from '../node-helpers.js';
+import { browserSetup, openBrowser, type BrowserSession } from '../helpers/browser-harness.js';
+import { startTestNode, type TestNode } from '../helpers/node-helpers.js';
 
 const WEB_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
 const WAIT = { timeout: 20_000 };

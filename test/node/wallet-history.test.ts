@@ -9,8 +9,8 @@ import * as assert from 'uvu/assert';
 import { bytesToHex } from '../../src/bytes.js';
 import { addressToText, parseAddress } from '../../src/codec/address.js';
 import { generateSecretKey } from '../../src/crypto/keys.js';
-import { pay, register, startTestNode, transfer, waitStatus, type TestNode } from '../node-helpers.js';
-import { sandboxSdk, sdk, type SdkSandbox } from '../tssdk-helpers.js';
+import { pay, register, startTestNode, transfer, waitStatus, type TestNode } from '../helpers/node-helpers.js';
+import { sandboxSdk, sdk, type SdkSandbox } from '../helpers/tssdk-helpers.js';
 
 let node: TestNode;
 let sandbox: SdkSandbox;

@@ -10,8 +10,8 @@ import { bytesToHex } from '../../src/bytes.js';
 import { addressToText } from '../../src/codec/address.js';
 import { publicKeyOf } from '../../src/crypto/keys.js';
 import { generateMnemonic, mnemonicToSecretKey } from '../../src/keys/mnemonic.js';
-import { register, startTestNode, waitStatus, type TestNode } from '../node-helpers.js';
-import { runTpkit, type CliRun, type CliRunOptions } from '../cli-run.js';
+import { register, startTestNode, waitStatus, type TestNode } from '../helpers/node-helpers.js';
+import { runTpkit, type CliRun, type CliRunOptions } from '../helpers/cli-run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tpkit-mnemonic-order-'));
 const file = (name: string) => join(dir, name);

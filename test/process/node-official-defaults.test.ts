@@ -8,8 +8,8 @@ import * as assert from 'uvu/assert';
 import { bytesToHex } from '../../src/bytes.js';
 import { generateSecretKey } from '../../src/crypto/keys.js';
 import { defaultConfig } from '../../src/node/config/config.js';
-import { spawnNode, type NodeProcess } from '../node-process.js';
-import { fromWif, sdk, toWif } from '../tssdk-helpers.js';
+import { spawnNode, type NodeProcess } from '../helpers/node-process.js';
+import { fromWif, sdk, toWif } from '../helpers/tssdk-helpers.js';
 
 /** The gas the official SDK adds to a contract call (TransactionsApi.autoAddGas), in units. */
 const SDK_GAS_RESERVE = 2_000_000_000_000_000_000n;

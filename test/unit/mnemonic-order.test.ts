@@ -10,8 +10,8 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { bytesToHex } from '../../src/bytes.js';
 import { publicKeyOf } from '../../src/crypto/keys.js';
 import { findMnemonicKey, generateMnemonic, MNEMONIC_ORDERS, mnemonicPath, mnemonicToSecretKey } from '../../src/index.js';
-import { errorCode } from '../helpers.js';
-import { fromWif } from '../tssdk-helpers.js';
+import { errorCode } from '../helpers/helpers.js';
+import { fromWif } from '../helpers/tssdk-helpers.js';
 
 const sdkRequire = createRequire(import.meta.url);
 const { CryptoApi } = sdkRequire('@thepowereco/tssdk') as {
