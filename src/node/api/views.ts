@@ -19,9 +19,9 @@ const isZero = (hash: Uint8Array) => hash.every((b) => b === 0);
  * The wallet record (spec 2.1) with the fields a plain wallet has in the reference node:
  * `lastblk` the block that last changed it, `preblk` the change before (absent until there is
  * one), `lastblock.tx` the height of `lastblk` (the reference's current field, where
- * PowerWallet starts its history), `pubkey` (absent on a keyless wallet), `seq` and `t`. The contract fields of the
- * spec's sample (code, contract, state, usk, view, vm) belong to smart-contract wallets,
- * which this node does not run.
+ * PowerWallet starts its history), `pubkey` (absent on a keyless wallet), `seq` and `t`. The
+ * contract fields of the spec's sample (code, contract, state, usk, view, vm) belong to
+ * smart-contract wallets, which this node does not run.
  */
 export function walletInfo(w: Wallet, pubkeyFormat: string | null): { [key: string]: JsonValue } {
   const amount: { [key: string]: JsonValue } = {};
