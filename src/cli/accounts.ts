@@ -1,5 +1,6 @@
 // `tpkit accounts`: the development accounts of a local tpkit node, with their balances.
 
+import { secretKeyToWif } from '../keys/wif.js';
 import { NODE_HELP, NODE_OPTIONS, clientFrom, interruptSignal, printJson, runWalletCommand } from './wallet-common.js';
 import { parseCommandArgs } from './usage.js';
 
@@ -20,7 +21,7 @@ export function run(argv: string[]): Promise<number> {
     }
     const accounts = await clientFrom(values).dev.accounts({ signal: interruptSignal() });
     if (values.json) {
-      printJson(accounts.map((a) => ({ index: a.index, address: a.address, hex: a.hex, publicKey: a.publicKeyHex, secretKey: a.secretKeyHex, amount: a.amount })));
+      printJson(accounts.map((a) => ({ index: a.index, address: a.address, hex: a.hex, publicKey: a.publicKeyHex, secretKey: a.secretKeyHex, wif: secretKeyToWif(a.secretKey), amount: a.amount })));
       return 0;
     }
     if (accounts.length === 0) console.log('this node has no development accounts (tpkit node --accounts N makes them at genesis)');
@@ -28,6 +29,7 @@ export function run(argv: string[]): Promise<number> {
       const balances = Object.entries(a.amount).map(([cur, v]) => `${v} ${cur}`).join(', ') || '0';
       console.log(`(${a.index}) ${a.address}  ${a.hex}  ${balances}`);
       console.log(`    secret key ${a.secretKeyHex}`);
+      console.log(`    WIF        ${secretKeyToWif(a.secretKey)}`);
     }
     console.log('DEVELOPMENT KEYS: public, anyone can spend from them. Never use them on a real chain.');
     return 0;

@@ -9,6 +9,7 @@ export function showKeySource(sourced: SourcedKey | undefined, json: boolean): R
   const fields: Record<string, string> = {};
   if (sourced.mnemonic) fields.mnemonic = sourced.mnemonic;
   fields.path = sourced.path;
+  if (sourced.order) fields.order = sourced.order;
   if (!json) console.log(`derived at  ${sourced.path} (${sourced.place})`);
   if (sourced.mnemonic) {
     const words = sourced.mnemonic.split(' ');

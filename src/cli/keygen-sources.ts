@@ -6,10 +6,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import { addressParts, addressFromText } from '../codec/address.js';
 import { ArgumentError, TpkitError } from '../errors.js';
-import { generateMnemonic, mnemonicPath, mnemonicToSecretKey } from '../keys/mnemonic.js';
+import { findMnemonicKey, generateMnemonic, MNEMONIC_ORDERS, mnemonicPath, mnemonicToSecretKey, type MnemonicOrder } from '../keys/mnemonic.js';
 import { readWalletExport } from '../keys/wallet-export.js';
 import { addressArgument } from './input.js';
 import { clientFrom, interruptSignal, promptHidden } from './wallet-common.js';
+import { nodeGiven, walletPublicKey } from './wallet-owner.js';
 
 export const KEY_SOURCE_OPTIONS = {
   mnemonic: { type: 'boolean' },
@@ -18,6 +19,7 @@ export const KEY_SOURCE_OPTIONS = {
   address: { type: 'string' },
   block: { type: 'string' },
   group: { type: 'string' },
+  order: { type: 'string' },
   node: { type: 'string' },
   key: { type: 'string' },
 } as const;
@@ -32,6 +34,11 @@ export const KEY_SOURCE_HELP = `  --mnemonic          make a new 12-word seed ph
                       node's key for ADDR when a node is given (--node or $TPKIT_NODE)
   --block N, --group N
                       where a seed-phrase key sits (the wallet address's block and group)
+  --order O           the order of block and group in the seed-phrase path: group-block
+                      (m/44/31337'/0'/GROUP'/BLOCK', the official wallets' seed-phrase login)
+                      or block-group (the order SDK 2.2 registers wallets at); by default
+                      --import-mnemonic --address with a node finds the order that holds the
+                      wallet's key, else group-block
   --key FILE --address ADDR
                       record ADDR in an existing key file (checked when a node is given)
   --node URL          node for the allocation block and the address check`;
@@ -46,9 +53,22 @@ export interface SourcedKey {
   address?: string;
   /** The new phrase, shown once (--mnemonic only). */
   mnemonic?: string;
-  /** The BIP-32 path a phrase was derived at, and why that place. */
+  /** The BIP-32 path a phrase was derived at, its order, and why that place and order. */
   path?: string;
+  order?: MnemonicOrder;
   place?: string;
+}
+
+/** What each order is, in the words the output uses. */
+const ORDER_NAMES: Record<MnemonicOrder, string> = {
+  'group-block': "group-block order, the official wallets' seed-phrase login",
+  'block-group': 'block-group order, where SDK 2.2 registers wallets',
+};
+
+function orderOption(values: KeySourceValues): MnemonicOrder | undefined {
+  if (values.order === undefined) return undefined;
+  if (!(MNEMONIC_ORDERS as readonly string[]).includes(values.order)) throw new ArgumentError(`--order expected group-block or block-group, got '${values.order}'`);
+  return values.order as MnemonicOrder;
 }
 
 function integerOption(text: string | undefined, flag: string, max: number): number | undefined {
@@ -71,7 +91,7 @@ export function chosenSource(values: KeySourceValues): 'mnemonic' | 'import-mnem
   if (given.length > 1) throw new ArgumentError(`--${given[0]} and --${given[1]} exclude each other`, { details: 'a key comes from one source' });
   if (given.length === 0) {
     if (values.address !== undefined) throw new ArgumentError('--address needs a key: --import, --import-mnemonic, or --key FILE to record it in an existing key file');
-    if (values.block !== undefined || values.group !== undefined) throw new ArgumentError('--block/--group are for --mnemonic and --import-mnemonic');
+    if (values.block !== undefined || values.group !== undefined || values.order !== undefined) throw new ArgumentError('--block/--group/--order are for --mnemonic and --import-mnemonic');
   }
   return given[0] ?? 'generate';
 }
@@ -128,6 +148,7 @@ async function readExport(path: string): Promise<ReturnType<typeof readWalletExp
 /** The key for --mnemonic, --import-mnemonic or --import-wallet; undefined for the other sources. */
 export async function sourcedKey(values: KeySourceValues): Promise<SourcedKey | undefined> {
   const source = chosenSource(values);
+  if (values.order !== undefined && source !== 'mnemonic' && source !== 'import-mnemonic') throw new ArgumentError('--order is for --mnemonic and --import-mnemonic');
   if (source === 'import-wallet') {
     if (values.address !== undefined || values.block !== undefined) throw new ArgumentError('--import-wallet takes the address from the file; leave out --address/--block/--group');
     const opened = await readExport(values['import-wallet']!);
@@ -145,15 +166,39 @@ export async function sourcedKey(values: KeySourceValues): Promise<SourcedKey | 
     place = { block: parts.block, group: parts.group };
     why = `the block and group of ${address}`;
   }
+  const order = orderOption(values);
   if (source === 'import-mnemonic') {
     if (!place) throw new ArgumentError('--import-mnemonic needs --address ADDR (the wallet the phrase made) or --block N --group N', { details: 'the same phrase gives a different key for each block and group' });
-    const secretKey = mnemonicToSecretKey(await readPhrase(), place);
-    return { secretKey, address, path: mnemonicPath(place), place: why };
+    const phrase = await readPhrase();
+    if (order === undefined && address !== undefined && nodeGiven(values)) return foundOnNode(values, phrase, address, place, why);
+    const chosen = order ?? 'group-block';
+    if (order === undefined && place.block !== place.group) {
+      process.stderr.write(
+        `note: derived in the group-block order; a wallet the official SDK 2.2 registered holds the key of the block-group order (${mnemonicPath(place, 'block-group')}): ` +
+          'pass --node URL with --address to find the order that holds the key, or --order block-group\n',
+      );
+    }
+    return { secretKey: mnemonicToSecretKey(phrase, place, chosen), address, path: mnemonicPath(place, chosen), order: chosen, place: `${why}, ${order ? `${order} order as given with --order` : ORDER_NAMES[chosen]}` };
   }
   if (!place) {
     place = await allocationBlock(values);
     why = "the node's allocation block, where the wallet registered next will sit";
   }
+  const chosen = order ?? 'group-block';
   const mnemonic = generateMnemonic();
-  return { secretKey: mnemonicToSecretKey(mnemonic, place), address, mnemonic, path: mnemonicPath(place), place: why };
+  return { secretKey: mnemonicToSecretKey(mnemonic, place, chosen), address, mnemonic, path: mnemonicPath(place, chosen), order: chosen, place: `${why}, ${ORDER_NAMES[chosen]}` };
+}
+
+/** The phrase's key of wallet `address`: the order whose key the node records for it. */
+async function foundOnNode(values: KeySourceValues, phrase: string, address: string, place: { block: number; group: number }, why: string): Promise<SourcedKey> {
+  const client = clientFrom(values);
+  const url = client.baseUrl.replace(/\/+$/, '');
+  const { pubkey, recorded } = await walletPublicKey(client, address, interruptSignal());
+  const found = recorded ? findMnemonicKey(phrase, place, recorded) : undefined;
+  if (!found) {
+    throw new TpkitError('WALLET_KEY_MISMATCH', `The seed phrase gives no key of wallet ${address}`, {
+      details: `tried ${MNEMONIC_ORDERS.map((o) => mnemonicPath(place, o)).join(' and ')}; ${url} records ${pubkey || 'no key'} for it`,
+    });
+  }
+  return { secretKey: found.secretKey, address, path: found.path, order: found.order, place: `${why}, ${ORDER_NAMES[found.order]}: the key ${url} records for it` };
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { bytesToHex } from '../bytes.js';
 import { addressToHex, addressToText } from '../codec/address.js';
+import { secretKeyToWif } from '../keys/wif.js';
 import { DEFAULT_HTTPS_PORT, nodeHelp, parseNodeArgs, type NodeConfig } from '../node/config/config.js';
 import { isLoopbackListen } from '../node/http/host-policy.js';
 import { startNode, type LocalNode } from '../node/node.js';
@@ -43,7 +44,9 @@ function banner(node: LocalNode, config: NodeConfig): string {
     for (const a of chain.accounts) {
       lines.push(`  (${a.index}) ${addressToText(a.address)}  ${addressToHex(a.address)}`);
       lines.push(`      secret key ${bytesToHex(a.secretKey)}`);
+      lines.push(`      WIF        ${secretKeyToWif(a.secretKey)}`);
     }
+    lines.push('  The official wallet imports a WIF (import by private key); tpkit export writes its export file.');
   }
   lines.push('', `listening on ${node.url}`, '');
   return lines.join('\n');

@@ -31,13 +31,14 @@ function recordedKey(pubkey: string): Uint8Array | undefined {
 export const nodeGiven = (values: { node?: string }) => values.node !== undefined || Boolean(process.env.TPKIT_NODE);
 
 /**
- * Checks on `client` that `address` is a wallet whose key is `publicKey`; returns the record
- * to keep (with the node's chain). Throws WALLET_KEY_MISMATCH, or the node's WALLET_NOT_FOUND.
+ * The public key `client` records for wallet `address` (undefined when it records none or one
+ * it cannot read), and the field as the node wrote it. Throws WALLET_KEY_MISMATCH when the node
+ * has no such wallet.
  */
-export async function checkWalletKey(client: TpkitClient, address: string, publicKey: Uint8Array, signal?: AbortSignal): Promise<WalletRecord> {
-  let pubkey: string;
+export async function walletPublicKey(client: TpkitClient, address: string, signal?: AbortSignal): Promise<{ pubkey: string; recorded?: Uint8Array }> {
   try {
-    ({ pubkey } = await client.getAddress(address, { signal }));
+    const { pubkey } = await client.getAddress(address, { signal });
+    return { pubkey, recorded: pubkey ? recordedKey(pubkey) : undefined };
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
       throw new TpkitError('WALLET_KEY_MISMATCH', `${client.baseUrl} has no wallet ${address}`, {
@@ -47,7 +48,14 @@ export async function checkWalletKey(client: TpkitClient, address: string, publi
     }
     throw err;
   }
-  const recorded = recordedKey(pubkey);
+}
+
+/**
+ * Checks on `client` that `address` is a wallet whose key is `publicKey`; returns the record
+ * to keep (with the node's chain). Throws WALLET_KEY_MISMATCH, or the node's WALLET_NOT_FOUND.
+ */
+export async function checkWalletKey(client: TpkitClient, address: string, publicKey: Uint8Array, signal?: AbortSignal): Promise<WalletRecord> {
+  const { pubkey, recorded } = await walletPublicKey(client, address, signal);
   if (!recorded || !equalBytes(recorded, publicKey)) {
     throw new TpkitError('WALLET_KEY_MISMATCH', `The key is not the key of wallet ${address}`, {
       details: `the node records ${pubkey ? recorded ? bytesToHex(recorded, true) : pubkey : 'no key'} for it, this key is ${bytesToHex(publicKey, true)}`,

@@ -2,11 +2,20 @@
 // BIP-39 passphrase), the key derived by BIP-32 at m/44/31337'/0'/{group}'/{block}'. The
 // first step, 44, is not hardened: that is what the SDK's derivation path says
 // (`m/44` + `/31337'/0'/…`), and the keys must be the SDK's to open the same wallets.
+//
+// The SDK has used two orders for the last two steps. Its seed-phrase login
+// (generateKeyPairFromSeedPhraseAndAddress, SDK 2.1 and 2.2) and its 2.1 registration derive at
+// …/{group}'/{block}' ("group-block"); its 2.2 registration (WalletApi.registerCertainChain)
+// derives at …/{block}'/{group}' ("block-group"). A wallet made by SDK 2.2 on a chain whose
+// block and group differ holds the block-group key, so an import tries both orders against the
+// wallet's public key (findMnemonicKey).
 
 import { HDKey } from '@scure/bip32';
 import { generateMnemonic as bip39Generate, mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { equalBytes } from '../bytes.js';
 import { addressParts, parseAddress } from '../codec/address.js';
+import { normalizePublicKey, publicKeyOf } from '../crypto/keys.js';
 import { ArgumentError, DecodeError, describeValue } from '../errors.js';
 
 /** Word counts BIP-39 defines (128 to 256 bits of entropy). */
@@ -77,22 +86,65 @@ function placeOf(place: MnemonicPlace): { block: number; group: number } {
   return { block: place.block, group: place.group };
 }
 
-/** The BIP-32 path of the key for a block and group: m/44/31337'/0'/{group}'/{block}'. */
-export function mnemonicPath(place: MnemonicPlace): string {
+/**
+ * The order of the last two path steps: "group-block" (the SDK's seed-phrase login and its 2.1
+ * registration) or "block-group" (the SDK 2.2 registration).
+ */
+export type MnemonicOrder = 'group-block' | 'block-group';
+
+export const MNEMONIC_ORDERS: readonly MnemonicOrder[] = ['group-block', 'block-group'];
+
+function orderOf(order: unknown): MnemonicOrder {
+  if (order !== 'group-block' && order !== 'block-group') throw new ArgumentError(`"order" expected "group-block" or "block-group", got ${describeValue(order)}`);
+  return order;
+}
+
+/** The BIP-32 path of the key for a block and group: m/44/31337'/0'/{group}'/{block}', or {block}'/{group}' for "block-group". */
+export function mnemonicPath(place: MnemonicPlace, order: MnemonicOrder = 'group-block'): string {
   const { block, group } = placeOf(place);
-  return `m/44/31337'/0'/${group}'/${block}'`;
+  return orderOf(order) === 'group-block' ? `m/44/31337'/0'/${group}'/${block}'` : `m/44/31337'/0'/${block}'/${group}'`;
+}
+
+/** The secret key at each path, from one seed (the seed is the costly step: 2048 rounds of PBKDF2). */
+function derive(mnemonic: string, paths: readonly string[]): Uint8Array[] {
+  const phrase = normalizeMnemonic(mnemonic);
+  const root = HDKey.fromMasterSeed(mnemonicToSeedSync(phrase));
+  try {
+    return paths.map((path) => {
+      const key = root.derive(path).privateKey;
+      if (!key) throw new ArgumentError('BIP-32 derivation gave no secret key');
+      return Uint8Array.from(key);
+    });
+  } finally {
+    root.wipePrivateData();
+  }
 }
 
 /**
  * The 32-byte secret key the official wallets derive from a phrase for a block and group
- * (`{ block, group }`, or `{ address }` of a registered wallet).
+ * (`{ block, group }`, or `{ address }` of a registered wallet), in the seed-phrase login's
+ * order unless `order` says otherwise.
  */
-export function mnemonicToSecretKey(mnemonic: string, place: MnemonicPlace): Uint8Array {
-  const path = mnemonicPath(place);
-  const phrase = normalizeMnemonic(mnemonic);
-  const root = HDKey.fromMasterSeed(mnemonicToSeedSync(phrase));
-  const key = root.derive(path).privateKey;
-  root.wipePrivateData();
-  if (!key) throw new ArgumentError('BIP-32 derivation gave no secret key');
-  return Uint8Array.from(key);
+export function mnemonicToSecretKey(mnemonic: string, place: MnemonicPlace, order: MnemonicOrder = 'group-block'): Uint8Array {
+  return derive(mnemonic, [mnemonicPath(place, order)])[0];
+}
+
+/** A phrase's key for a wallet, and the order and path it was found at. */
+export interface FoundMnemonicKey {
+  secretKey: Uint8Array;
+  order: MnemonicOrder;
+  path: string;
+}
+
+/**
+ * The key of the wallet whose public key is `publicKey` (33 or 65 bytes), tried in both orders:
+ * the seed-phrase login's first, then the SDK 2.2 registration's. Undefined when neither gives
+ * it (another phrase, or another place).
+ */
+export function findMnemonicKey(mnemonic: string, place: MnemonicPlace, publicKey: Uint8Array): FoundMnemonicKey | undefined {
+  const wanted = normalizePublicKey(publicKey);
+  const paths = MNEMONIC_ORDERS.map((order) => mnemonicPath(place, order));
+  const keys = derive(mnemonic, paths);
+  const i = keys.findIndex((key) => equalBytes(publicKeyOf(key), wanted));
+  return i < 0 ? undefined : { secretKey: keys[i], order: MNEMONIC_ORDERS[i], path: paths[i] };
 }

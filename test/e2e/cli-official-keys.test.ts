@@ -109,7 +109,7 @@ test('keygen --mnemonic (node allocation block) -> register -> --import-mnemonic
   // Text output: the phrase on stdout once, the warning on stderr.
   const text = await tpkit(['keygen', '--mnemonic', '--block', '5', '--group', '10', '--out', file('phrase3.key')]);
   assert.is(text.code, 0, text.err);
-  assert.match(text.out, /^derived at  m\/44\/31337'\/0'\/10'\/5' \(given with --block\/--group\)$/m);
+  assert.match(text.out, /^derived at  m\/44\/31337'\/0'\/10'\/5' \(given with --block\/--group, group-block order, the official wallets' seed-phrase login\)$/m);
   assert.match(text.out, /^seed phrase (\w+ ){11}\w+$/m);
   assert.match(text.err, /They are the wallet/);
 });

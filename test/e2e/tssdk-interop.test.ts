@@ -237,13 +237,15 @@ test('a node from startNode() serves the SDK from its first second; our client s
   }
 });
 
-test('a node that asks for proof of work refuses the SDK registration: 400 POW_TOO_LOW (10031)', async () => {
+test('a node that asks for proof of work refuses the SDK registration: 400 POW_TOO_LOW (10031), saying it carried none and how to start a node for it', async () => {
   const strict = await startTestNode({ difficulty: 24 });
   nodePorts.add(new URL(strict.url).port);
   try {
     const sent = await strict.submit(await sdk.TransactionsApi.composeRegisterTX(toWif(node.chain.accounts[1].secretKey)));
     assert.is(sent.status, 400);
-    assert.equal({ ok: sent.body.ok, code: sent.body.code }, { ok: false, code: 10031 });
+    assert.equal({ ok: sent.body.ok, code: sent.body.code, error: sent.body.error }, { ok: false, code: 10031, error: 'POW_TOO_LOW' });
+    assert.match(sent.body.msg, 'The register transaction carries no proof of work (no nonce in its body) and this chain asks for 24 bits');
+    assert.match(sent.body.msg, 'tpkit node --difficulty 0');
   } finally {
     await strict.close();
   }

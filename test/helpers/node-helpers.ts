@@ -22,7 +22,9 @@ export type TestConfig = Omit<Partial<NodeConfig>, 'limits'> & { limits?: Partia
 
 export function testConfig(overrides: TestConfig = {}): NodeConfig {
   const base = defaultConfig();
-  return { ...base, port: 0, memory: true, instant: true, difficulty: 0, logLevel: 'silent', ...overrides, limits: { ...base.limits, ...overrides.limits } };
+  // Dev accounts funded below 2^53, so a test can read balances as JSON numbers exactly.
+  const balance = { SK: 1_000_000_000_000_000n };
+  return { ...base, port: 0, memory: true, instant: true, difficulty: 0, logLevel: 'silent', balance, ...overrides, limits: { ...base.limits, ...overrides.limits } };
 }
 
 async function answer(res: Response) {

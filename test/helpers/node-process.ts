@@ -11,6 +11,8 @@ export interface NodeProcess {
   exited: Promise<unknown>;
   /** Everything it wrote to stderr so far. */
   stderr(): string;
+  /** Everything it wrote to stdout so far (the banner). */
+  stdout(): string;
   /** SIGTERM, then waits for the exit. */
   stop(): Promise<void>;
 }
@@ -33,6 +35,7 @@ export function spawnNode(args: string[]): Promise<NodeProcess> {
         port: Number(new URL(m[1]).port),
         exited,
         stderr: () => err,
+        stdout: () => out,
         stop: async () => {
           proc.kill('SIGTERM');
           await exited;

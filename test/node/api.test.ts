@@ -66,7 +66,7 @@ test('GET /api/address: the envelope of spec 2.2 with the fields of a plain wall
   assert.is(body.txtaddress, text);
   const info = body.info;
   // the fields a plain wallet has in the reference node; preblk only once it has changed twice
-  assert.equal(Object.keys(info), ['amount', 'lastblk', 'pubkey', 'seq', 't']);
+  assert.equal(Object.keys(info), ['amount', 'lastblk', 'lastblock', 'pubkey', 'seq', 't']);
   assert.is(info.pubkey, bytesToHex(publicKeyOf(dev.key), true));
   assert.match(info.lastblk, /^[0-9A-F]{64}$/);
   assert.is(typeof info.amount.SK, 'number');

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { bytesToHex } from '../../src/bytes.js';
+import { wifToSecretKey } from '../../src/keys/wif.js';
 import { runTpkit } from '../helpers/cli-run.js';
 import { spawnNode, type NodeProcess } from '../helpers/node-process.js';
 
@@ -31,10 +33,12 @@ test('faucet and accounts against a running node; the money stays after a restar
     assert.equal([json.currency, json.amount, json.balance], ['XYZ', '7', '7']);
     const accounts = await tpkit('accounts', '--node', node.url);
     assert.is(accounts.code, 0, accounts.err);
-    assert.match(accounts.out, /\(0\) AA\d{18}  0x[0-9a-f]{16}  1000000000000000 SK\n    secret key [0-9a-f]{64}/);
+    assert.match(accounts.out, /\(0\) AA\d{18}  0x[0-9a-f]{16}  5000000000000000000 SK\n    secret key [0-9a-f]{64}\n    WIF        [KL][1-9A-HJ-NP-Za-km-z]{51}\n/);
     assert.match(accounts.out, /\(1\) AA\d{18}/);
     assert.match(accounts.out, /Never use them on a real chain/);
-    assert.is(JSON.parse((await tpkit('accounts', '--node', node.url, '--json')).out).length, 2);
+    const listed = JSON.parse((await tpkit('accounts', '--node', node.url, '--json')).out) as { secretKey: string; wif: string }[];
+    assert.is(listed.length, 2);
+    assert.is(bytesToHex(wifToSecretKey(listed[0].wif)), listed[0].secretKey, 'the WIF is the same key');
     const bad = await tpkit('faucet', FRESH, '1.5', '--node', node.url);
     assert.is(bad.code, 2, bad.err);
     await node.stop();

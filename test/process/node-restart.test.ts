@@ -65,7 +65,8 @@ test('clean restart: same head, wallets, and the pending transactions come back'
 });
 
 function startChild(dir: string): Promise<NodeProcess> {
-  return spawnNode(['--data-dir', dir, '--port', '0', '--instant', '--difficulty', '0', '--accounts', '4', '--log-level', 'warn']);
+  // Balances below 2^53: the test reads them as JSON numbers.
+  return spawnNode(['--data-dir', dir, '--port', '0', '--instant', '--difficulty', '0', '--accounts', '4', '--balance', 'SK:1000000000000000', '--log-level', 'warn']);
 }
 
 async function getJson(url: string): Promise<any> {

@@ -31,7 +31,7 @@ const CORE = [
 ];
 /** Keys of the official wallets: the package root, and tpkit/browser/keys in browsers. */
 const KEYS = [
-  'generateMnemonic', 'isValidMnemonic', 'mnemonicPath', 'mnemonicToSecretKey', 'normalizeMnemonic', 'secretKeyToWif', 'wifToSecretKey', 'readWalletExport', 'writeWalletExport',
+  'findMnemonicKey', 'generateMnemonic', 'isValidMnemonic', 'MNEMONIC_ORDERS', 'mnemonicPath', 'mnemonicToSecretKey', 'normalizeMnemonic', 'secretKeyToWif', 'wifToSecretKey', 'readWalletExport', 'writeWalletExport',
 ];
 const NODE_ONLY = ['createMinerPool', 'sharedMinerPool', 'closeSharedMinerPool'];
 /** Contract deploys and calls: the Node entry only, so the browser bundle stays within its budget. */

@@ -12,8 +12,8 @@ import { JsonBytesWriter } from '../base/json-bytes.js';
 import { chainNodes, type NodeAddress } from './discovery.js';
 import { holdRequested } from '../http/hold-mark.js';
 import { settingsAt, settingsTree } from './chain-settings.js';
-import { writeFullBlock } from './full-block.js';
-import { createUnservedRoutes } from './unserved-routes.js';
+import { writeFullBlock, type AddressForm } from './full-block.js';
+import { addressSubPath, createUnservedRoutes } from './unserved-routes.js';
 import { headerView, walletInfo, withAddress } from './views.js';
 import { createContractRoutes } from './contract-routes.js';
 import { evmKey } from '../evm/address.js';
@@ -79,12 +79,12 @@ async function blockFor(chain: Chain, id: string): Promise<BlockRecord> {
  * GET /api/block and blockn: the block inside the reference's envelope, streamed: each
  * transaction's chunks go to the reader as they fill, and the next is made once it took them.
  */
-function fullBlockReply(chain: Chain, r: BlockRecord, onlyAddress: Uint8Array | undefined): Reply {
+function fullBlockReply(chain: Chain, r: BlockRecord, onlyAddress: Uint8Array | undefined, form: AddressForm = 'hex'): Reply {
   return {
     json: {
       stream: async (write) => {
         const out = new JsonBytesWriter().text('{"result":"ok","block":');
-        await writeFullBlock(out, chain, r, onlyAddress, undefined, () => write(out.take()));
+        await writeFullBlock(out, chain, r, onlyAddress, undefined, () => write(out.take()), form);
         await write(out.text(',"ok":true}').finish().chunks);
       },
     },
@@ -179,7 +179,8 @@ export function createRoutes(chain: Chain, address: NodeAddress = { url: '' }, l
       const height = heightParam(ctx.params[0]);
       const record = await chain.blockAt(height);
       if (!record) throw blockNotFound(`at height ${height}`);
-      return fullBlockReply(chain, record, addrQuery(ctx));
+      // PowerWallet's history reads blockn: addresses in txs as the reference writes them.
+      return fullBlockReply(chain, record, addrQuery(ctx), 'reference');
     }),
     get(['blockinfo'], 1, async (ctx) => reply({ result: 'ok', block: blockInfo(await blockFor(chain, ctx.params[0])), ok: true })),
     get(['blockhash'], 1, async (ctx) => {

@@ -21,14 +21,15 @@ const isZero = (hash: Uint8Array) => hash.every((b) => b === 0);
 /**
  * The wallet record (spec 2.1) with the fields a plain wallet has in the reference node:
  * `lastblk` the block that last changed it, `preblk` the change before (absent until there is
- * one), `pubkey` (absent on a keyless wallet), `seq` and `t`; a wallet with contract code
- * also has the reference's `vm` ("evm"), `code` (its size), `state` (its slot count) and
- * `contract` (["evm", "EVM"]).
+ * one), `lastblock.tx` the height of `lastblk` (the reference's current field, where
+ * PowerWallet starts its history), `pubkey` (absent on a keyless wallet), `seq` and `t`; a
+ * wallet with contract code also has the reference's `vm` ("evm"), `code` (its size), `state`
+ * (its slot count) and `contract` (["evm", "EVM"]).
  */
 export function walletInfo(w: Wallet, pubkeyFormat: string | null, contract?: { codeSize: number; slots: number }): { [key: string]: JsonValue } {
   const amount: { [key: string]: JsonValue } = {};
   for (const [cur, value] of w.amount) amount[cur] = value;
-  const info: { [key: string]: JsonValue } = { amount, lastblk: bytesToHex(w.lastblk, true) };
+  const info: { [key: string]: JsonValue } = { amount, lastblk: bytesToHex(w.lastblk, true), lastblock: { tx: w.height } };
   if (!isZero(w.preblk)) info.preblk = bytesToHex(w.preblk, true);
   if (w.pubkey) info.pubkey = pubkeyFormat === 'pem' ? publicKeyToPem(w.pubkey) : pubkeyFormat === 'b64' ? Buffer.from(w.pubkey).toString('base64') : bytesToHex(w.pubkey, true);
   info.seq = w.seq;
@@ -96,6 +97,19 @@ function signatureView(bsig: Uint8Array): JsonValue {
 
 function payloadView(payload: readonly PayloadItem[]): JsonValue {
   return payload.map((p) => ({ purpose: p.purpose, cur: p.currency, amount: p.amount }));
+}
+
+/**
+ * `from`/`to` of a transaction view as the reference node's current API writes them: "0x" +
+ * lowercase hex (its default `bin=hex` packer), the form PowerWallet matches. txView keeps the
+ * uppercase hex the SDK 2.1 converts with hexToTextAddress, which cannot read a "0x".
+ */
+export function withReferenceAddresses(view: { [key: string]: JsonValue }): { [key: string]: JsonValue } {
+  for (const field of ['from', 'to']) {
+    const value = view[field];
+    if (typeof value === 'string') view[field] = `0x${value.toLowerCase()}`;
+  }
+  return view;
 }
 
 /** A stored transaction as block answers list it (after the reference node's prettify_tx). */

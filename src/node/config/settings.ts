@@ -105,7 +105,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'fees', flag: '--fee', value: 'CUR:base:baseextra:kb', type: 'fees', default: { SK: { base: 1n, baseextra: 64n, kb: 1000n } }, defaultText: 'SK:1:64:1000', help: 'fee rate for a currency, repeatable; "--fee none" charges no fee' },
   { key: 'feeAddress', flag: '--fee-address', value: 'addr', type: 'text', default: undefined, defaultText: 'a genesis wallet after the dev accounts', help: 'wallet that collects fees', genesisOnly: true },
   { key: 'accounts', flag: '--accounts', value: 'n', type: 'integer', min: 0, max: 1000, default: 3, help: 'deterministic prefunded development wallets', genesisOnly: true },
-  { key: 'balance', flag: '--balance', value: 'CUR:amount', type: 'balances', default: { SK: 1_000_000_000_000_000n }, defaultText: 'SK:1000000000000000', help: 'starting balance of each development wallet, repeatable', genesisOnly: true },
+  { key: 'balance', flag: '--balance', value: 'CUR:amount', type: 'balances', default: { SK: 5_000_000_000_000_000_000n }, defaultText: 'SK:5000000000000000000', help: 'starting balance of each development wallet, repeatable (the default is above the 2e18 gas reserve of the official SDK; the three default accounts together fit a uint64)', genesisOnly: true },
   { key: 'wallets', type: 'wallets', default: [], help: 'more genesis wallets: [{address, publicKey?, amount: {CUR: amount}, seq?, t?}]', genesisOnly: true },
   { key: 'tls.cert', flag: '--tls-cert', value: 'file', type: 'text', default: undefined, help: 'serve HTTPS with this PEM certificate (needs --tls-key)' },
   { key: 'tls.key', flag: '--tls-key', value: 'file', type: 'text', default: undefined, help: 'PEM private key for --tls-cert' },

@@ -68,7 +68,9 @@ export async function rollbackPlan(chain: Chain, target: number): Promise<Rollba
       const parts = addressParts(hexToBytes(address));
       if (parts.kind === 'public' && parts.group === chain.config.allocGroup && parts.block === chain.config.chain) created.push(parts.wallet);
     } else {
-      ops.push({ type: 'put', key: walletKey(address), value: utf8.encode(JSON.stringify(then)) });
+      // The record's `was` describes that block's change, not the wallet.
+      const { was: _was, ...wallet } = then as { was?: unknown };
+      ops.push({ type: 'put', key: walletKey(address), value: utf8.encode(JSON.stringify(wallet)) });
     }
   }
   // Contract code, storage and EVM accounts as they were, their events and receipts gone.

@@ -13,6 +13,7 @@ import { bodyKey, hashKey, heightKey, META_KEY, pendingKey, statusKey, txKey, wa
 import type { StoreOp } from '../store/store.js';
 import { applyTx, BlockDraft, depositFees, type ApplyContext, type TxOutcome } from './apply.js';
 import { blockHash, blockRecord, txRoot, type BlockRecord } from './block.js';
+import { walletBefore } from './ledger-patch.js';
 import { merkleRoot } from './merkle.js';
 import type { NodeTx } from './node-tx.js';
 import { createdStatus, failedStatus, okStatus, retvalStatus } from './tx-status.js';
@@ -162,11 +163,13 @@ export async function buildBlock(input: BlockInput): Promise<BuiltBlock> {
     const a = addresses[i];
     const w = draft.changed.get(a)!;
     const before = input.wallets.get(a);
+    const was = walletBefore(before, w);
     pre[a.toUpperCase()] = before ? storedWallet(before) : null;
     w.preblk = w.lastblk;
     w.lastblk = hash;
+    w.height = height;
     const stored = storedWallet(w);
-    bals[a.toUpperCase()] = stored;
+    bals[a.toUpperCase()] = { ...stored, was };
     changed.push([a, w]);
     ops.push({ type: 'put', key: walletKey(a), value: Buffer.from(JSON.stringify(stored)) });
     if (i % SLICE === SLICE - 1) await yieldToEventLoop();
@@ -206,7 +209,7 @@ export function buildGenesisBlock(chain: number, wallets: ReadonlyMap<string, Wa
     const w = wallets.get(a)!;
     w.lastblk = hash;
     const stored = encodeWallet(w);
-    bals[a.toUpperCase()] = JSON.parse(Buffer.from(stored).toString());
+    bals[a.toUpperCase()] = { ...JSON.parse(Buffer.from(stored).toString()), was: null };
     ops.push({ type: 'put', key: walletKey(a), value: stored });
   }
   const record = blockRecord(header, hash, { txs: [], failed: {}, registered: {}, bals });

@@ -235,6 +235,12 @@ export class Chain {
       this.noteOwner(key.slice(2), undefined, w);
     }
     this.contracts = await ContractState.load(this.store);
+    // Wallets stored before heights were kept: the height of their last block, from its hash.
+    for (const w of this.wallets.values()) {
+      if (w.height >= 0) continue;
+      const h = await this.store.get(hashKey(bytesToHex(w.lastblk, true)));
+      w.height = h ? Number(text.decode(h)) : 0;
+    }
     const pending = await restorePending(this.store, this.submissionContext(), this.logger, (raw) => this.ethTx(raw));
     for (const tx of pending) {
       this.mempool.add(tx);

@@ -91,10 +91,17 @@ interface SignatureCheck {
 const job = (d: DecodedBsig, body: Uint8Array): VerifyJob => ({ signature: d.signature, publicKey: d.publicKey, signedFields: d.signedFields, body });
 
 /** Register: every valid signature's key must be in `h`; the body must meet the difficulty. */
-function registerCheck(body: Uint8Array, h: Uint8Array, sigs: DecodedBsig[], ctx: SubmissionContext, options: SubmissionOptions): SignatureCheck {
+function registerCheck(body: Uint8Array, h: Uint8Array, sigs: DecodedBsig[], ctx: SubmissionContext, options: SubmissionOptions, hasNonce: boolean): SignatureCheck {
   // Proof of work first: one SHA-512, cheaper than any signature.
   if (!options.restoring && ctx.difficulty > 0) {
     const bits = powBits(body);
+    if (bits < ctx.difficulty && !hasNonce) {
+      // The official SDK registers without mining: say so, and how to serve such a client.
+      throw new ValidationError('POW_TOO_LOW', `The register transaction carries no proof of work (no nonce in its body) and this chain asks for ${ctx.difficulty} bits`, {
+        field: 'nonce',
+        details: 'clients that do not mine (the official SDK and wallet) need a node started with: tpkit node --difficulty 0; or mine the nonce (tpkit register, registerWallet)',
+      });
+    }
     if (bits < ctx.difficulty) {
       throw new ValidationError('POW_TOO_LOW', 'Register proof of work below the difficulty', {
         field: 'nonce',
@@ -189,7 +196,7 @@ const ledgerPayload = (payload: readonly PayloadItem[]): NodeTxPayloadItem[] => 
 function nodeBody(body: Body, sigs: DecodedBsig[], bytes: Uint8Array, ctx: SubmissionContext, options: SubmissionOptions): [NodeTxBody, SignatureCheck] {
   switch (body.kind) {
     case 'register':
-      return [{ kind: 'register', t: body.timestamp, keysHash: body.keysHash }, registerCheck(bytes, body.keysHash, sigs, ctx, options)];
+      return [{ kind: 'register', t: body.timestamp, keysHash: body.keysHash }, registerCheck(bytes, body.keysHash, sigs, ctx, options, body.nonce !== undefined)];
     case 'generic': {
       checkOnChain(body.from, 'f', ctx.chain);
       checkOnChain(body.to, 'to', ctx.chain);

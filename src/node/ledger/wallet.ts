@@ -15,12 +15,14 @@ export interface Wallet {
   lastblk: Uint8Array;
   /** Block of the change before that (all zeros when there was none). */
   preblk: Uint8Array;
+  /** Height of `lastblk`; -1 while unknown (a wallet stored before heights were kept). */
+  height: number;
 }
 
 export const ZERO_HASH = new Uint8Array(32);
 
 export function newWallet(pubkey: Uint8Array | null): Wallet {
-  return { pubkey, amount: new Map(), seq: 0n, t: 0, lastblk: ZERO_HASH, preblk: ZERO_HASH };
+  return { pubkey, amount: new Map(), seq: 0n, t: 0, lastblk: ZERO_HASH, preblk: ZERO_HASH, height: 0 };
 }
 
 export function cloneWallet(w: Wallet): Wallet {
@@ -34,6 +36,8 @@ export interface StoredWallet {
   t: number;
   lastblk: string;
   preblk: string;
+  /** Absent in wallets stored before heights were kept. */
+  height?: number;
 }
 
 /** The stored form: JSON-safe, amounts and seq as decimal strings. */
@@ -47,6 +51,7 @@ export function storedWallet(w: Wallet): StoredWallet {
     t: w.t,
     lastblk: bytesToHex(w.lastblk),
     preblk: bytesToHex(w.preblk),
+    height: w.height,
   };
 }
 
@@ -63,6 +68,7 @@ export function decodeWallet(bytes: Uint8Array): Wallet {
     t: s.t,
     lastblk: hexToBytes(s.lastblk),
     preblk: hexToBytes(s.preblk),
+    height: s.height ?? -1,
   };
 }
 
