@@ -8,6 +8,7 @@
 //   node scripts/gen-docs.mjs            write the pages
 //   node scripts/gen-docs.mjs --check    write nothing; list the stale pages, exit 1 if any
 //   node scripts/gen-docs.mjs --api      also the API reference (typedoc, docs/node_modules)
+//   --docs DIR                          the folder holding reference/ (default docs/)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -217,10 +218,12 @@ const pages = {
 };
 
 const check = process.argv.includes('--check');
+const at = process.argv.indexOf('--docs');
+const OUT = at > 0 ? process.argv[at + 1] : DOCS;
 const stale = [];
 for (const [name, make] of Object.entries(pages)) {
   const text = await make();
-  const file = join(DOCS, name);
+  const file = join(OUT, name);
   const old = existsSync(file) ? readFileSync(file, 'utf8') : null;
   if (old === text) continue;
   if (check) stale.push(name);
