@@ -1,5 +1,5 @@
 // The source's shape: no module imports itself through others (type-only imports count, since
-// a reader follows them the same way), and dependencies point one way, as the README's Layout
+// a reader follows them the same way), and dependencies point one way, as CONTRIBUTING.md's Layout
 // says: cli -> client/node -> pow/crypto/codec -> wasm. Read from the TypeScript and page
 // sources, so a cycle fails here before any bundler meets it.
 import { test } from 'uvu';
