@@ -8,14 +8,14 @@
 
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
-import { ISOLATION_HEADERS } from '../src/node/static.js';
+import { ISOLATION_HEADERS } from '../src/node/http/static.js';
 import { KERNEL_NAMES, loadKernel, type KernelName } from '../src/pow/kernel.js';
 import { mineRegister } from '../src/pow/mine-register.js';
 import { createMinerPool } from '../src/pow/pool.node.js';
 import { generateSecretKey, publicKeyOf } from '../src/crypto/keys.js';
 import { simdSupported } from '../src/wasm/kernel.js';
-import { openBrowser } from '../test/browser-harness.js';
-import { startTestNode } from '../test/node-helpers.js';
+import { openBrowser } from '../test/helpers/browser-harness.js';
+import { startTestNode } from '../test/helpers/node-helpers.js';
 
 type Choice = KernelName | 'auto';
 

@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
-import { browserSetup, openBrowser, type BrowserSession } from '../browser-harness.js';
+import { browserSetup, openBrowser, type BrowserSession } from '../helpers/browser-harness.js';
 import { DOCS, ROOT, docPages } from '../helpers/doc-pages.js';
 
 const OUT = mkdtempSync(join(tmpdir(), 'tpkit-site-'));
