@@ -49,6 +49,7 @@ const perf = [
   { text: 'Performance', link: '/perf/' },
   { text: '2026-11-22', link: '/perf/2026-11-22' },
   { text: '2026-11-25', link: '/perf/2026-11-25' },
+  { text: '2026-11-25: the miner everywhere', link: '/perf/2026-11-25-miner-everywhere' },
 ];
 
 export default defineConfig({

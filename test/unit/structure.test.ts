@@ -1,6 +1,7 @@
 // The source's shape: no module imports itself through others (type-only imports count, since
-// a reader follows them the same way), and dependencies point one way, as CONTRIBUTING.md's Layout
-// says: cli -> client/node -> pow/crypto/codec -> wasm. Read from the TypeScript and page
+// a reader follows them the same way), and dependencies point one way, as
+// docs/design/architecture.md says: cli -> client/node -> pow/crypto/keys/codec -> wasm, and
+// inside src/node/ from dev/ down to base/. Read from the TypeScript and page
 // sources, so a cycle fails here before any bundler meets it.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -82,9 +83,10 @@ test('web/ (the playground page) has no import cycles', () => {
 
 /** Folders of src/ and the folders each must not import from. */
 const FORBIDDEN: Record<string, string[]> = {
-  wasm: ['codec', 'crypto', 'pow', 'client', 'node', 'cli'],
-  codec: ['crypto', 'pow', 'client', 'node', 'cli'],
-  crypto: ['pow', 'client', 'node', 'cli'],
+  wasm: ['codec', 'crypto', 'keys', 'pow', 'client', 'node', 'cli'],
+  codec: ['crypto', 'keys', 'pow', 'client', 'node', 'cli'],
+  crypto: ['keys', 'pow', 'client', 'node', 'cli'],
+  keys: ['pow', 'client', 'node', 'cli'],
   pow: ['client', 'node', 'cli'],
   client: ['node', 'cli'],
   node: ['client', 'cli'],
