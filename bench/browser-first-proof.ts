@@ -6,7 +6,7 @@
 //    public key, mines a register body at difficulty 16 with the defaults and signs it
 //    (round r mines the same body in every build); the figure is the page's clock
 //    (performance.now(), which starts at navigation) when the signed transaction exists.
-//    Also as a page whose HTML preloads the bundle and the scalar kernel (the README's
+//    Also as a page whose HTML preloads the bundle and the scalar kernel (the browser guide's
 //    page), and as one that calls warm() as soon as the bundle is in (the registration then
 //    preempts it). Cross-origin isolated and not. With --baseline DIR (an older
 //    dist/browser), that build runs too; the variants take turns going first.
@@ -55,7 +55,7 @@ const files = createStaticHandler(roots);
 /**
  * Pages: /<build>/<isolated|plain>/register.html and /new/<isolated|plain>/solves.html;
  * with `preload`, the HTML asks for the bundle and the page thread's kernel at once, as the
- * README's page does.
+ * the browser guide's page does.
  */
 function page(build: string, kind: string, preload = false): string {
   const bundle = `/${build}/tpkit.js`;
@@ -67,7 +67,7 @@ function page(build: string, kind: string, preload = false): string {
       const t = await import('${bundle}');
       const imported = performance.now();
       const query = new URLSearchParams(location.search);
-      // As a wallet page that follows the README: warm the miner as soon as the bundle is in.
+      // As a wallet page that follows the browser guide: warm the miner as soon as the bundle is in.
       if (query.has('warm')) t.sharedWebMinerPool().warm().catch(() => {});
       const key = t.hexToBytes(query.get('key'));
       const timestamp = Number(query.get('t'));

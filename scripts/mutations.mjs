@@ -124,7 +124,7 @@ export const MUTATIONS = [
     ['unit/miner-task', 'unit/miner'], 'the last slice runs past the end of the range'),
   m('pow/bits-off-by-one', 'src/pow/bits.ts',
     'return bits + Math.clz32(hash[i]) - 24;', 'return bits + Math.clz32(hash[i]) - 25;',
-    ['unit/pow-bits', 'unit/api'], 'leading zero bits of the first non-zero byte counted one short'),
+    ['unit/pow-bits', 'node/vectors'], 'leading zero bits of the first non-zero byte counted one short'),
   m('pow/median-estimate', 'src/pow/estimate.ts',
     'median: hashesForProbability(difficulty, 0.5),', 'median: 2 ** difficulty,',
     ['unit/pow-estimate', 'unit/miner'], 'the median time given as the mean'),

@@ -16,7 +16,7 @@ export interface ChainReset {
 
 export type FaultAction = 'error' | 'delay' | 'drop' | 'hold';
 
-/** An injected fault as the node takes it (README, "Injected faults"). */
+/** An injected fault as the node takes it (docs/guide/dev-controls.md, "Fault rules"). */
 export interface FaultRule {
   /** e.g. 'tx/new', 'address/*\/seq'; matches that path and the paths below it (after /api). */
   path: string;

@@ -1,6 +1,6 @@
 // Every error tpkit throws is a TpkitError with a stable `code`. Callers narrow by
 // class (`instanceof DecodeError`) or by `code`; messages may change, codes do not.
-// The README's error table is this file's ERROR_CODES, in the same order.
+// docs/reference/errors.md is this file's ERROR_CODES, in the same order (scripts/gen-docs.mjs).
 
 export const ERROR_CODES = {
   // arguments passed to a library function

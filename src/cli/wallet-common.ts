@@ -14,7 +14,7 @@ import type { Progress } from './progress.js';
 
 export const DEFAULT_NODE = 'http://127.0.0.1:43280';
 
-/** Exit codes of the wallet commands (README "Command line"). */
+/** Exit codes of the wallet commands (docs/guide/cli.md, "Exit codes"). */
 export const EXIT = { ok: 0, failed: 1, usage: 2, unreachable: 3, interrupted: 130 } as const;
 
 export const NODE_OPTIONS = {

@@ -23,7 +23,7 @@ export interface ChainMoved {
   clockOffsetMs: number;
 }
 
-/** A fault rule as the node takes it (see the README's "Injected faults"). */
+/** A fault rule as the node takes it (docs/guide/dev-controls.md, "Fault rules"). */
 export type FaultRuleSpec = FaultRule;
 /** A rule the node holds, with its id and how often it fired. */
 export type Fault = InstalledFault;

@@ -200,7 +200,7 @@ test('OpenSSL\'s own SEC1 "EC PRIVATE KEY" DER (with curve and public key) is re
   assert.is(bytesToHex(readWalletExport(file, 'pw').secretKey), Buffer.from(jwk.d, 'base64url').toString('hex'));
 });
 
-test('README example: phrase, key, export file and WIF', () => {
+test('the library guide example: phrase, key, export file and WIF', () => {
   const phrase = generateMnemonic();
   const key = mnemonicToSecretKey(phrase, { block: 1, group: 10 });
   const file = writeWalletExport({ secretKey: key, address: 'AA100000001677721780', passphrase: 'long and private', hint: '' });
@@ -251,7 +251,7 @@ test('a flipped byte in the key block is WALLET_FILE_CORRUPT, except in the AES 
     const bad = editBlock(file, 'EC PRIVATE KEY', (b) => void (b[pos] ^= 0x01));
     if (pos >= 32 && pos < 48) {
       // CBC garbles the first half of the key and flips one bit of the second, both still
-      // a valid key: the legacy format has no integrity check (README, "Keys from the official wallets").
+      // a valid key: the legacy format has no integrity check (docs/guide/official-wallets.md).
       assert.is.not(bytesToHex(readWalletExport(bad, 'the right one').secretKey), bytesToHex(key), `byte ${pos}`);
     } else {
       assert.is(errorCode(() => readWalletExport(bad, 'the right one')), 'WALLET_FILE_CORRUPT', `byte ${pos}`);

@@ -251,7 +251,7 @@ test('a node that asks for proof of work refuses the SDK registration: 400 POW_T
   }
 });
 
-test('what the SDK encodes differently from us, field by field (README "Official SDK interop")', async () => {
+test('what the SDK encodes differently from us, field by field (docs/design/interop.md)', async () => {
   const to = addressToText(makeAddress({ group: 10, block: 1, wallet: 77 }));
   const sdkTx = base64ToBytes(sdk.TransactionsApi.composeSimpleTransferTX({}, toWif(dev.key), dev.address, to, 'SK', 5, '', 2 ** 33, 3, 'SK'));
   const container = decodeTx(sdkTx);

@@ -1,4 +1,4 @@
-// The published vectors (../shared/vectors/published.json beside the checkout), typed.
+// The published vectors (test/vectors/published.json, stored verbatim with its source), typed.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -30,6 +30,6 @@ export interface DecodedBodyVector {
   p: [number, string, number][]; e: Record<string, string>;
 }
 
-const file = fileURLToPath(new URL('../../../../shared/vectors/published.json', import.meta.url));
+const file = fileURLToPath(new URL('../../../test/vectors/published.json', import.meta.url));
 
 export const vectors: PublishedVectors = JSON.parse(readFileSync(file, 'utf8'));

@@ -3,7 +3,7 @@
 // it with 30 KB transfers for about 20 s, and one more connection never reads. Asserted: the
 // node's RSS stays under a generous bound at every sample, /api/node/status answers every
 // sample, and the reader that never reads is closed (one log line). The figures are printed
-// for the README; none of them is a speed claim.
+// for docs/perf; none of them is a speed claim.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -12,7 +12,7 @@ export interface ApiErrorSpec {
   code: number;
 }
 
-/** HTTP status and API number for every code; the README table is generated from this. */
+/** HTTP status and API number for every code; docs/reference/errors.md is generated from this. */
 export const API_ERRORS: Partial<Record<ErrorCode, ApiErrorSpec>> = {
   WALLET_NOT_FOUND: { status: 404, code: 10003 },
   ADDRESS_INVALID: { status: 400, code: 10004 },
