@@ -13,6 +13,7 @@ const guide = [
   { text: 'Bundlers, CSP, runtimes', link: '/guide/bundlers' },
   { text: 'Miner support and fallback', link: '/guide/miner-support' },
   { text: 'Wallet playground', link: '/guide/playground' },
+  { text: 'Serving your own page', link: '/guide/serving-pages' },
   { text: 'Official wallets: keys', link: '/guide/official-wallets' },
   { text: 'PowerWallet against the node', link: '/guide/official-wallet' },
 ];
@@ -23,6 +24,7 @@ const node = [
   { text: 'Development controls', link: '/guide/dev-controls' },
   { text: 'How transactions are processed', link: '/guide/processing' },
   { text: 'Security', link: '/guide/security' },
+  { text: 'Bounds, damaged stores, a distrustful client', link: '/guide/node-safety' },
   { text: 'Contracts: EVM, JSON-RPC', link: '/guide/contracts' },
 ];
 
