@@ -12,6 +12,7 @@ import { availableKernels, type KernelName } from './kernel.js';
 import { KernelRace } from './kernel-race.js';
 import { callingThreadState } from './calling-thread.js';
 import { searchNonce, type MinerPool } from './search.js';
+import { assetFailure, fetchAsset } from '../wasm/asset-failure.js';
 
 export interface WebMinerPool extends MinerPool {
   /** True when tasks share memory with the page (the page is cross-origin isolated). */
@@ -42,8 +43,30 @@ export interface WarmUp {
 }
 
 export interface WebMinerPoolOptions {
-  /** The worker script (default: miner-worker.js beside the bundle). */
+  /** The worker script (default: the entry's own, setMinerWorkerUrl). */
   workerUrl?: string | URL;
+}
+
+let defaultWorkerUrl: (() => string | URL) | undefined;
+
+/**
+ * Sets where pools find the miner worker's script when not told (each browser entry calls it
+ * once as it loads: the lean one with miner-worker.js beside itself, the self-contained one
+ * with a blob: URL of the copy it carries). Called when a pool is made, not before.
+ */
+export function setMinerWorkerUrl(get: () => string | URL): void {
+  defaultWorkerUrl = get;
+}
+
+/** Why a worker script did not load: the engine's message, else what answers at its URL. */
+async function workerFailure(url: string, message: string, cause?: unknown): Promise<TpkitError> {
+  if (message || !/^https?:/.test(url)) return assetFailure('miner-worker.js', url, message || 'did not load', cause);
+  try {
+    await fetchAsset('miner-worker.js', url);
+  } catch (err) {
+    return err as TpkitError;
+  }
+  return assetFailure('miner-worker.js', url, 'answered, but did not run as a module worker');
 }
 
 interface Reply {
@@ -74,15 +97,23 @@ const WARM_MS = 400;
 const WARM_BODY = new Uint8Array(66).map((_, i) => (i * 131 + 17) & 0xff);
 
 class MinerWorker {
-  readonly #worker: Worker;
+  readonly #worker: Worker | undefined;
   readonly #pending = new Map<number, { resolve: (r: SearchTaskResult) => void; reject: (e: unknown) => void }>();
   #next = 0;
   #failure: TpkitError | undefined;
+  #failing: Promise<void> | undefined;
   /** Which kernel 'auto' keeps in this worker's short runs, carried from search to search. */
   readonly race = new KernelRace(autoKernels(), PROBE_RUNS, 1.02, 1);
 
   constructor(url: string | URL) {
-    this.#worker = new Worker(url, { type: 'module', name: 'tpkit-miner' });
+    try {
+      this.#worker = new Worker(url, { type: 'module', name: 'tpkit-miner' });
+    } catch (err) {
+      // Some engines refuse at once (a CSP that forbids the URL, a malformed URL).
+      const message = err instanceof Error ? err.message : String(err);
+      this.#failing = workerFailure(String(url), message, err).then((failure) => this.#fail(failure));
+      return;
+    }
     this.#worker.onmessage = (event: MessageEvent<Reply>) => {
       const { id, result, error } = event.data;
       const call = this.#pending.get(id);
@@ -94,22 +125,23 @@ class MinerWorker {
     // A script that does not load, or an exception outside a task: this worker is done.
     this.#worker.onerror = (event) => {
       event.preventDefault();
-      this.#fail(new TpkitError('WASM_UNAVAILABLE', 'Miner worker failed', { details: event.message || `${String(url)} did not load` }));
+      this.#failing ??= workerFailure(String(url), event.message ?? '').then((failure) => this.#fail(failure));
     };
   }
 
-  /** Set once the worker has failed: the pool drops it. */
+  /** Set once the worker has failed (or is finding out why): the pool drops it. */
   get failed(): boolean {
-    return this.#failure !== undefined;
+    return this.#failure !== undefined || this.#failing !== undefined;
   }
 
   run(task: SearchTask): Promise<SearchTaskResult> {
     if (this.#failure) return Promise.reject(this.#failure);
+    if (this.#failing) return this.#failing.then(() => Promise.reject(this.#failure));
     const id = this.#next++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       try {
-        this.#worker.postMessage({ id, task });
+        this.#worker!.postMessage({ id, task });
       } catch (err) {
         this.#pending.delete(id);
         reject(err);
@@ -118,7 +150,7 @@ class MinerWorker {
   }
 
   terminate(): void {
-    this.#worker.terminate();
+    this.#worker?.terminate();
     this.#fail(new AbortError('miner pool terminated'));
   }
 
@@ -252,7 +284,10 @@ async function warmUp(threads: number, run: MinerPool['run'], stop: AbortControl
 export function createWebMinerPool(threads: number = globalThis.navigator?.hardwareConcurrency || 1, options: WebMinerPoolOptions = {}): WebMinerPool {
   if (!Number.isInteger(threads) || threads < 1) throw new ArgumentError(`"threads" expected a positive integer, got ${String(threads)}`);
   if (typeof Worker !== 'function') throw new TpkitError('WASM_UNAVAILABLE', 'Web Workers are not available here');
-  const url = options.workerUrl ?? new URL('./miner-worker.js', import.meta.url);
+  const url = options.workerUrl ?? defaultWorkerUrl?.();
+  if (url === undefined) {
+    throw new TpkitError('WASM_UNAVAILABLE', 'Miner worker failed', { details: 'no worker script: pass workerUrl, or call setMinerWorkerUrl' });
+  }
   const shared = typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated === true;
   const live: MinerWorker[] = [];
   const idle: MinerWorker[] = [];

@@ -1,27 +1,34 @@
-// Where the kernels' WASM binaries come from in the browser bundle: the .wasm files beside
-// it (dist/browser/tpkit-scalar.wasm, tpkit-simd.wasm), compiled while they download
-// (WebAssembly.compileStreaming) where the server labels them application/wasm. The bundle
-// and the miner worker carry no WASM; scripts/build-browser.mjs puts this file in place of
-// binary.ts.
+// Where the kernels' WASM binaries come from in the browser build: each entry says so when
+// it loads. tpkit.js (export "./browser/lean") fetches the .wasm files beside itself;
+// tpkit-inline.js (export "./browser") compiles the copies it carries as base64; the miner
+// worker fetches beside its own script only when the page handed it no compiled module.
+// scripts/build-browser.mjs puts this file in place of binary.ts, so this shared code holds
+// no binary and no import.meta.url: a bundler has nothing here to copy or rewrite.
 
 import { TpkitError } from '../errors.js';
 import type { WasmFlavor } from './flavor.js';
 
 export const WASM_DELIVERY: 'embedded' | 'fetched' = 'fetched';
 
-/** The binary's URL: beside this bundle (or worker script), whichever folder serves it. */
-export const binaryUrl = (flavor: WasmFlavor): URL => new URL(`./tpkit-${flavor}.wasm`, import.meta.url);
+/** How an entry gets a compiled binary. */
+export type KernelSource = (flavor: WasmFlavor) => Promise<WebAssembly.Module>;
 
-export async function compileBinary(flavor: WasmFlavor): Promise<WebAssembly.Module> {
-  const url = binaryUrl(flavor);
-  const response = await fetch(url, { credentials: 'same-origin' });
-  if (!response.ok) throw new Error(`${url.href} answered ${response.status}`);
-  const streaming = typeof WebAssembly.compileStreaming === 'function' && response.headers.get('content-type')?.split(';')[0].trim() === 'application/wasm';
-  return streaming ? WebAssembly.compileStreaming(response) : WebAssembly.compile(await response.arrayBuffer());
+let source: KernelSource | undefined;
+
+/** Sets where the kernels come from (each browser entry calls it once as it loads; a page may call it again). */
+export function setKernelSource(next: KernelSource): void {
+  source = next;
+}
+
+export function compileBinary(flavor: WasmFlavor): Promise<WebAssembly.Module> {
+  if (!source) {
+    return Promise.reject(new TpkitError('WASM_UNAVAILABLE', 'WebAssembly could not be instantiated', { details: `${flavor}: no kernel source (setKernelSource)` }));
+  }
+  return source(flavor);
 }
 
 export function compileBinarySync(flavor: WasmFlavor): WebAssembly.Module {
   throw new TpkitError('WASM_UNAVAILABLE', 'WebAssembly could not be instantiated', {
-    details: `the browser build fetches the ${flavor} binary: load it asynchronously first (loadKernel, loadWasm)`,
+    details: `${flavor}: the browser build compiles asynchronously (loadKernel, loadWasm)`,
   });
 }
