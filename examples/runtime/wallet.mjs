@@ -6,26 +6,27 @@
 //   node runtime/wallet.mjs      deno run -A runtime/wallet.mjs      bun runtime/wallet.mjs
 import { bytesToHex, createMinerPool, closeSharedMinerPool, genericBody, generateSecretKey, mineRegister, publicKeyOf, signTx } from 'tpkit';
 
-/** Hashes per second of one thread after its first 400 ms, over `ms` of hashing at a difficulty never met. */
+/** Hashes per second of one thread, warmed first (pool.warm), over `ms` of hashing at a difficulty never met. */
 async function rateOfOneThread(ms) {
   const pool = createMinerPool(1);
   const stop = new AbortController();
   const samples = [];
-  setTimeout(() => stop.abort(), ms);
   try {
+    await pool.warm();
+    setTimeout(() => stop.abort(), ms);
     await mineRegister({ publicKeys: [new Uint8Array(33).fill(2)], difficulty: 64, pool, callingThread: false, signal: stop.signal, onProgress: (p) => samples.push(p) });
   } catch (err) {
     if (err.code !== 'ABORTED') throw err;
   } finally {
     await pool.destroy();
   }
-  const steady = samples.filter((p) => p.elapsedMs >= 400);
-  const first = steady[0];
-  const last = steady[steady.length - 1];
+  // From the first progress report that counted hashes: the time before it is the task's hand-over.
+  const first = samples.find((p) => p.hashes > 0);
+  const last = samples[samples.length - 1];
   return first && last && last.elapsedMs > first.elapsedMs ? ((last.hashes - first.hashes) / (last.elapsedMs - first.elapsedMs)) * 1000 : 0;
 }
 
-const rateMs = Number(process.env.RATE_MS ?? 2000);
+const rateMs = Number(process.env.RATE_MS ?? 1500);
 let report;
 try {
   const secretKey = generateSecretKey();

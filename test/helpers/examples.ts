@@ -2,9 +2,11 @@
 // (`npm pack`), installed with the bundlers pinned in examples/package.json into one project
 // in a cache shared across runs (TPKIT_E2E_CACHE, default ~/.cache/tpkit-e2e), so a second
 // run reinstalls only tpkit. Each example's sources are copied in fresh, then built with its
-// bundler's own command line.
+// bundler's own command line. The builds are kept with a stamp of what they were built from
+// (the tarball's and the examples' hashes), so the engines' test files build once between them.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,9 +38,29 @@ export function run(command: string, args: string[], cwd: string, timeoutMs = 60
   }
 }
 
-/** Packs dist/ as published and installs it, with the pinned bundlers, into PROJECT. */
-export function installExamples(): { tarball: string; installMs: number } {
-  const began = performance.now();
+/** What a build or an install leaves in an example: neither copied nor hashed. */
+const OUTPUTS = new Set(['node_modules', 'dist', 'dist-split', 'out', '.next', '.parcel-cache', 'package-lock.json']);
+
+/** SHA-256 over the examples' sources under `dir` (paths and contents). */
+function hashTree(dir: string, hash = createHash('sha256')): ReturnType<typeof createHash> {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((x, y) => x.name.localeCompare(y.name))) {
+    if (OUTPUTS.has(entry.name)) continue;
+    const path = join(dir, entry.name);
+    hash.update(path.slice(EXAMPLES.length));
+    if (entry.isDirectory()) hashTree(path, hash);
+    else hash.update(readFileSync(path));
+  }
+  return hash;
+}
+
+const STAMP = join(PROJECT, '.built-from');
+
+/**
+ * Packs dist/ as published and installs it, with the pinned bundlers, into PROJECT, unless
+ * PROJECT already holds builds of this very tarball and these examples (then `fresh` is false
+ * and `builds` should not run again).
+ */
+export function installExamples(): { tarball: string; fresh: boolean; stamp: string } {
   mkdirSync(PROJECT, { recursive: true });
   const packs = join(CACHE, 'pack');
   rmSync(packs, { recursive: true, force: true });
@@ -46,27 +68,41 @@ export function installExamples(): { tarball: string; installMs: number } {
   // dist/ is built by `npm test`; pack it without running the build again.
   const name = run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', packs], ROOT).trim().split('\n').pop()!;
   const tarball = join(packs, name);
+  const stamp = hashTree(EXAMPLES, createHash('sha256').update(readFileSync(tarball))).digest('hex');
+  if (existsSync(STAMP) && readFileSync(STAMP, 'utf8') === stamp) return { tarball, fresh: false, stamp };
+  rmSync(STAMP, { force: true });
   // Sources fresh from the checkout; node_modules and the lockfile stay from the last run.
   for (const entry of readdirSync(EXAMPLES)) {
-    if (entry === 'package.json') continue;
+    if (entry === 'package.json' || OUTPUTS.has(entry)) continue;
     rmSync(join(PROJECT, entry), { recursive: true, force: true });
-    cpSync(join(EXAMPLES, entry), join(PROJECT, entry), { recursive: true });
+    cpSync(join(EXAMPLES, entry), join(PROJECT, entry), { recursive: true, filter: (from) => !OUTPUTS.has(from.split(/[\\/]/).pop()!) });
   }
   const manifest = JSON.parse(readFileSync(join(EXAMPLES, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
   manifest.dependencies.tpkit = `file:${tarball}`;
   writeFileSync(join(PROJECT, 'package.json'), JSON.stringify(manifest, null, 2));
-  // The tarball's contents change every run: npm would keep the old copy under the same version.
+  // The tarball's contents change from build to build under one version: npm would keep the old copy.
   rmSync(join(PROJECT, 'node_modules', 'tpkit'), { recursive: true, force: true });
   run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel', 'error'], PROJECT);
-  return { tarball, installMs: performance.now() - began };
+  return { tarball, fresh: true, stamp };
+}
+
+/** Records that every example was built from `stamp`. */
+export function markBuilt(stamp: string): void {
+  writeFileSync(STAMP, stamp);
 }
 
 const bin = (name: string) => join(PROJECT, 'node_modules', '.bin', name);
 
+/** Set while the builds on disk are current: BUILDS then only say where they are. */
+let reuse = false;
+export function reuseBuilds(current: boolean): void {
+  reuse = current;
+}
+
 function timed(name: string, dir: string, page: string, build: () => void): BuiltPage {
   const began = performance.now();
-  build();
-  return { name, dir, page, buildMs: performance.now() - began };
+  if (!reuse) build();
+  return { name, dir, page, buildMs: reuse ? NaN : performance.now() - began };
 }
 
 /** Each bundler's build of the wallet page, by its matrix row name. */
