@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openEngine, type Engine, type EngineName } from './browsers.js';
-import { BUILDS, PROJECT, installExamples, markBuilt, reuseBuilds, run, type BuiltPage } from './examples.js';
+import { BUILDS, PROJECT, buildLeanWithEsbuild, installExamples, markBuilt, reuseBuilds, run, type BuiltPage } from './examples.js';
 import { startExampleServer, type ExampleServer } from './example-server.js';
 import { checkWalletReport, type WalletReport } from './wallet-report.js';
 
@@ -42,9 +42,16 @@ function buildAll(): Map<string, BuiltPage | Error> {
       built.set(row, err as Error);
     }
   }
+  try {
+    built.set(LEAN_ROW, buildLeanWithEsbuild());
+  } catch (err) {
+    built.set(LEAN_ROW, err as Error);
+  }
   if (fresh && [...built.values()].every((b) => !(b instanceof Error))) markBuilt(stamp);
   return built;
 }
+
+const LEAN_ROW = 'esbuild --bundle, tpkit/browser/lean';
 
 /** A strict policy: the page's origin only, plus what the self-contained entry needs. */
 export const strictCsp = (workers: string) => ({
@@ -119,6 +126,17 @@ export function defineMatrix(name: EngineName): void {
       cells.push({ row, engine: engine!.version, workerRate: report.workerRate, nodeBefore: nodeRate, nodeAfter: NaN });
     });
   }
+
+  test(`${name}: the lean entry through esbuild (no files copied) fails with WASM_UNAVAILABLE naming the file, its URL and the fix`, async () => {
+    const report = await open(page(LEAN_ROW), {}, `report=${encodeURIComponent(server!.reportUrl)}&rateMs=500`);
+    assert.is(report.ok, false, JSON.stringify(report));
+    assert.is(report.code, 'WASM_UNAVAILABLE', JSON.stringify(report));
+    const details = report.details ?? '';
+    assert.match(details, /(miner-worker\.js|tpkit-(scalar|simd)\.wasm) from http:\/\/127\.0\.0\.1:\d+\/dist-lean\//);
+    assert.match(details, /answered 404/);
+    assert.match(details, /use the entry tpkit\/browser/);
+    console.log(`  ${name}: ${report.message}`);
+  });
 
   test(`${name}: Node's rate after the last page`, () => {
     ready();

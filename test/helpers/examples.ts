@@ -39,7 +39,7 @@ export function run(command: string, args: string[], cwd: string, timeoutMs = 60
 }
 
 /** What a build or an install leaves in an example: neither copied nor hashed. */
-const OUTPUTS = new Set(['node_modules', 'dist', 'dist-split', 'out', '.next', '.parcel-cache', 'package-lock.json']);
+const OUTPUTS = new Set(['node_modules', 'dist', 'dist-split', 'dist-lean', 'out', '.next', '.parcel-cache', 'package-lock.json']);
 
 /** SHA-256 over the examples' sources under `dir` (paths and contents). */
 function hashTree(dir: string, hash = createHash('sha256')): ReturnType<typeof createHash> {
@@ -140,3 +140,11 @@ export const BUILDS: Record<string, () => BuiltPage> = {
     return timed('Next.js', join(dir, 'out'), 'index.html', () => run(bin('next'), ['build'], dir));
   },
 };
+
+/** The lean entry through esbuild, which copies no asset: a page whose miner files are missing. */
+export function buildLeanWithEsbuild(): BuiltPage {
+  const dir = join(PROJECT, 'esbuild');
+  return timed('esbuild --bundle, tpkit/browser/lean', dir, 'lean.html', () =>
+    run(bin('esbuild'), ['main.js', '--bundle', '--format=esm', '--outdir=dist-lean', '--alias:tpkit/browser=tpkit/browser/lean', '--log-level=warning'], dir),
+  );
+}
