@@ -8,7 +8,7 @@
 
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
-import { ISOLATION_HEADERS } from '../src/node/static.js';
+import { ISOLATION_HEADERS } from '../src/node/http/static.js';
 import { KERNEL_NAMES, loadKernel, type KernelName } from '../src/pow/kernel.js';
 import { mineRegister } from '../src/pow/mine-register.js';
 import { createMinerPool } from '../src/pow/pool.node.js';

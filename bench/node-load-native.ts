@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import type { Signer } from '../src/crypto/ecdsa.js';
 import { encodeDerSignature } from '../src/crypto/der.js';
-import { nativeVerifyDigest as maybeNative } from '../src/node/native-verifier.js';
+import { nativeVerifyDigest as maybeNative } from '../src/node/ledger/native-verifier.js';
 import type { DigestVerifier } from '../src/crypto/ecdsa.js';
 
 /** The bench measures the node as deployed: with libsecp256k1 (install secp256k1 to run it). */

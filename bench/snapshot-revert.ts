@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bytesToHex } from '../src/bytes.js';
 import { makeAddress } from '../src/codec/address.js';
-import { defaultConfig } from '../src/node/config.js';
+import { defaultConfig } from '../src/node/config/config.js';
 import { startNode } from '../src/node/node.js';
 
 const { values } = parseArgs({ options: { blocks: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '5' } } });

@@ -7,7 +7,7 @@ import { ERROR_CODES } from '../dist/src/errors.js';
 
 let apiErrors = {};
 try {
-  ({ API_ERRORS: apiErrors } = await import('../dist/src/node/api-errors.js'));
+  ({ API_ERRORS: apiErrors } = await import('../dist/src/node/http/api-errors.js'));
 } catch {
   // the node is optional for the table: library codes still print
 }

@@ -66,6 +66,7 @@ export const ERROR_CODES = {
   WRONG_CHAIN: 'An address belongs to another chain.',
   MEMPOOL_FULL: 'The node holds as many pending transactions as it allows: in all, in bytes, or from that sender.',
   STORE_UNAVAILABLE: 'The node could not write the transaction to its store, so it did not accept it.',
+  NODE_SHUTTING_DOWN: 'The node is shutting down: it accepts no transaction, block or development operation any more.',
   WALLET_NOT_FOUND: 'No wallet has that address.',
   BLOCK_NOT_FOUND: 'No block has that hash or height.',
   TX_NOT_FOUND: 'The node has no transaction with that id: never accepted, or mistyped.',

@@ -14,7 +14,7 @@ import { decodeTx } from '../src/codec/container.js';
 import { generateSecretKey } from '../src/crypto/keys.js';
 import { keysHash } from '../src/codec/keys-hash.js';
 import { signTx, verifyTx } from '../src/crypto/sign-tx.js';
-import { ISOLATION_HEADERS } from '../src/node/static.js';
+import { ISOLATION_HEADERS } from '../src/node/http/static.js';
 import { powBits } from '../src/pow/bits.js';
 import { browserSetup, openBrowser, requireChromium, type BrowserSession } from './browser-harness.js';
 import { startTestNode, type TestNode } from './node-helpers.js';

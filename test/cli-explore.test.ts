@@ -20,7 +20,7 @@ function tpkit(...args: string[]): Promise<{ code: number | null; out: string; e
 }
 
 test.before(async () => {
-  node = await startTestNode({ accounts: 2, instant: false, blockTimeMs: 3_600_000 }); // both in one block
+  node = await startTestNode({ accounts: 2, instant: false, blockTime: 3_600_000 }); // both in one block
   const [a, b] = node.chain.accounts;
   ok = (await node.submit(transfer({ key: a.secretKey, from: a.address, to: b.address, seq: 1, t: ++t, payload: [pay(42), fee(5)] }))).body.txid;
   failed = (await node.submit(transfer({ key: a.secretKey, from: a.address, to: b.address, seq: 1, t: ++t, payload: [pay(43), fee(5)] }))).body.txid;

@@ -123,7 +123,7 @@ test('sending to the sending wallet itself warns that only the fee is spent', as
 });
 
 test('a fee in another currency than the amount must be held too, before signing', async () => {
-  const fees = await startTestNode({ accounts: 1, faucet: { SK: 1000n, FEE: 2n }, fees: { SK: { base: 1n, baseextra: 64n, kb: 1000n }, FEE: { base: 5n, baseextra: 64n, kb: 1000n } } });
+  const fees = await startTestNode({ accounts: 1, balance: { SK: 1000n, FEE: 2n }, fees: { SK: { base: 1n, baseextra: 64n, kb: 1000n }, FEE: { base: 5n, baseextra: 64n, kb: 1000n } } });
   try {
     const from = addressToText(fees.chain.accounts[0].address);
     const args = ['send', '--key', devFile, '--from', from, '--to', from, '--amount', '1', '--currency', 'SK', '--fee-currency', 'FEE', '--node', fees.url];

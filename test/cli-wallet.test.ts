@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { bytesToHex } from '../src/bytes.js';
 import { openKeyFile } from '../src/cli/key-file.js';
 import { addressToText } from '../src/codec/address.js';
-import { createLogger } from '../src/node/log.js';
+import { createLogger } from '../src/node/base/log.js';
 import { startTestNode, type TestNode } from './node-helpers.js';
 import { runTpkit, TPKIT_MAIN, type CliRun, type CliRunOptions } from './cli-run.js';
 

@@ -3,8 +3,8 @@
 // multi-byte text never cut inside a character.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { JsonBytesWriter, toJsonChunks } from '../src/node/json-bytes.js';
-import { toJson, type JsonValue } from '../src/node/json.js';
+import { JsonBytesWriter, toJsonChunks } from '../src/node/base/json-bytes.js';
+import { toJson, type JsonValue } from '../src/node/base/json.js';
 
 /** A small seeded generator (mulberry32), so a failure names the value that caused it. */
 function rng(seed: number): () => number {

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const entries = [
   ['the miner pool', '../src/pow/pool.node.js', './worker-entry.cjs'],
-  ['the verification pool', '../src/node/verifier.js', './verify-worker-entry.cjs'],
+  ['the verification pool', '../src/node/ledger/verifier.js', './verify-worker-entry.cjs'],
 ] as const;
 
 for (const [name, module, entry] of entries) {

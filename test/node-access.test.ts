@@ -11,8 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addressToText } from '../src/codec/address.js';
-import { parseNodeArgs } from '../src/node/config.js';
-import { createStaticHandler } from '../src/node/static.js';
+import { parseNodeArgs } from '../src/node/config/config.js';
+import { createStaticHandler } from '../src/node/http/static.js';
 import { fee, pay, startTestNode, transfer, type TestNode } from './node-helpers.js';
 
 let node: TestNode;

@@ -15,7 +15,7 @@ import { MsgFloat, type MsgValue } from '../src/codec/msgpack-types.js';
 import { signBsig } from '../src/crypto/bsig.js';
 import { keysHash } from '../src/codec/keys-hash.js';
 import { generateSecretKey, publicKeyOf } from '../src/crypto/keys.js';
-import { API_ERRORS } from '../src/node/api-errors.js';
+import { API_ERRORS } from '../src/node/http/api-errors.js';
 import { fee, minedRegisterBody, pay, register, registerBelow, sign, startTestNode, transfer, waitStatus, type TestNode } from './node-helpers.js';
 
 type Answer = { status: number; body: any };

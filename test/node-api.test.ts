@@ -11,8 +11,8 @@ import type { MsgValue } from '../src/codec/msgpack-types.js';
 import { signBsig } from '../src/crypto/bsig.js';
 import { generateSecretKey, publicKeyOf } from '../src/crypto/keys.js';
 import { publicKeyToPem } from '../src/crypto/pem.js';
-import { API_ERRORS } from '../src/node/api-errors.js';
-import { recordHash, type BlockRecord } from '../src/node/block.js';
+import { API_ERRORS } from '../src/node/http/api-errors.js';
+import { recordHash, type BlockRecord } from '../src/node/ledger/block.js';
 import { fee, minedRegisterBody, pay, register, registerBelow, sign, startTestNode, transfer, waitStatus, type TestNode } from './node-helpers.js';
 
 let node: TestNode;
@@ -111,7 +111,7 @@ test('POST /api/tx/new: JSON base64, JSON 0x hex and raw MessagePack are accepte
 });
 
 test('GET /api/tx/status: null for pending, 404 TX_NOT_FOUND for unknown, both Res and res, 400 for a malformed txid', async () => {
-  const slow = await startTestNode({ instant: false, blockTimeMs: 3_600_000 });
+  const slow = await startTestNode({ instant: false, blockTime: 3_600_000 });
   try {
     const a = slow.chain.accounts[0];
     const { body } = await slow.submit(transfer({ key: a.secretKey, from: a.address, to: slow.chain.accounts[1].address, seq: 1, t: now(), payload: [pay(1)] }));
@@ -309,7 +309,7 @@ test('malformed HTTP gets a 400 and the server keeps serving', async () => {
 });
 
 test('503 MEMPOOL_FULL when the pending limit is reached', async () => {
-  const small = await startTestNode({ instant: false, blockTimeMs: 3_600_000, limits: { maxRequestBytes: 8192, maxTxBytes: 4096, maxSignatures: 4, maxPending: 1, maxBlockTxs: 10 } });
+  const small = await startTestNode({ instant: false, blockTime: 3_600_000, limits: { maxRequestBytes: 8192, maxTxBytes: 4096, maxSignatures: 4, maxPending: 1, maxBlockTxs: 10 } });
   try {
     const a = small.chain.accounts[0];
     const to = small.chain.accounts[1].address;

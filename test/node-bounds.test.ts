@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { fee, pay, startTestNode, transfer, type TestNode } from './node-helpers.js';
 
-const hold = { instant: false, blockTimeMs: 3_600_000 };
+const hold = { instant: false, blockTime: 3_600_000 };
 
 function send(node: TestNode, account: number, seq: number, extraBytes = 0): Promise<{ status: number; body: any }> {
   const a = node.chain.accounts[account];

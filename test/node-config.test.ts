@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addressToText } from '../src/codec/address.js';
-import { defaultConfig, nodeHelp, NODE_FLAGS, parseNodeArgs } from '../src/node/config.js';
-import { feeAddressOf, buildGenesis, devSecretKey } from '../src/node/genesis.js';
-import { generateSelfSignedCert } from '../src/node/self-signed-cert.js';
+import { defaultConfig, nodeHelp, NODE_FLAGS, parseNodeArgs } from '../src/node/config/config.js';
+import { feeAddressOf, buildGenesis, devSecretKey } from '../src/node/ledger/genesis.js';
+import { generateSelfSignedCert } from '../src/node/http/self-signed-cert.js';
 import { startTestNode } from './node-helpers.js';
 
 function fails(argv: string[], pattern: RegExp, files: Record<string, string> = {}) {
@@ -31,7 +31,7 @@ test('defaults: 127.0.0.1, difficulty 16, block time 1000 ms, .tpkit/node', () =
   assert.is(help, false);
   assert.is(config.host, '127.0.0.1');
   assert.is(config.difficulty, 16);
-  assert.is(config.blockTimeMs, 1000);
+  assert.is(config.blockTime, 1000);
   assert.is(config.instant, false);
   assert.is(config.dataDir, '.tpkit/node');
   assert.is(config.memory, false);
@@ -49,9 +49,9 @@ test('every flag is parsed, and --help lists every flag', () => {
     { ...config, limits: undefined },
     {
       ...defaultConfig(), limits: undefined, host: '0.0.0.0', port: 0, dataDir: '/tmp/x', memory: true, chain: 5, nodeName: 'n1', difficulty: 0,
-      blockTimeMs: 50, instant: true, allocGroup: 3, allocLast: 100,
+      blockTime: 50, instant: true, allocGroup: 3, allocLast: 100,
       fees: { SK: { base: 2n, baseextra: 10n, kb: 512n }, FEE: { base: 1n, baseextra: 0n, kb: 0n } },
-      feeAddress: 'AA100000001677722412', accounts: 1, faucet: { SK: 5n, FEE: 7n }, tls: { selfSigned: true },
+      feeAddress: 'AA100000001677722412', accounts: 1, balance: { SK: 5n, FEE: 7n }, tls: { selfSigned: true },
       verifyThreads: 1, logLevel: 'debug',
     },
   );
@@ -65,7 +65,7 @@ test('every flag is parsed, and --help lists every flag', () => {
 
 test('a JSON config file, overridden by flags', () => {
   const file = JSON.stringify({
-    port: 9000, chain: 3, difficulty: 4, fees: { SK: { base: '10', baseextra: 0, kb: 1 } }, faucet: { SK: '123456789012345678901234567890' },
+    port: 9000, chain: 3, difficulty: 4, fees: { SK: { base: '10', baseextra: 0, kb: 1 } }, balance: { SK: '123456789012345678901234567890' },
     allocBlock: { group: 7, last: 20 }, wallets: [{ address: '0x8000E00003000010', publicKey: '02B1912FABA80FCECD2A64C574FEFE422C61106001EC588AF1BD9D7548B81064CB', amount: { SK: 5 } }],
     limits: { maxSignatures: 2 }, tls: { selfSigned: false }, logLevel: 'warn',
   });
@@ -75,7 +75,7 @@ test('a JSON config file, overridden by flags', () => {
   assert.is(config.difficulty, 9, 'the flag wins');
   assert.is(config.allocGroup, 7);
   assert.is(config.allocLast, 20);
-  assert.is(config.faucet.SK, 123456789012345678901234567890n);
+  assert.is(config.balance.SK, 123456789012345678901234567890n);
   assert.is(config.limits.maxSignatures, 2);
   assert.is(config.wallets[0].amount.SK, 5n);
   assert.is(config.logLevel, 'warn');
@@ -96,7 +96,7 @@ test('bad flags and config values are refused with the flag or key named', () =>
   fails(['--tls-cert', 'a', '--tls-key', 'b', '--tls-self-signed'], /cannot be combined/);
   fails(['--config', 'missing.json'], /--config missing.json: cannot read JSON/);
   fails(['--config', 'c.json'], /c.json: colour: unknown config key/, { 'c.json': '{"colour": 1}' });
-  fails(['--config', 'c.json'], /c.json: faucet.SK/, { 'c.json': '{"faucet": {"SK": 1.5}}' });
+  fails(['--config', 'c.json'], /c.json: balance.SK/, { 'c.json': '{"balance": {"SK": 1.5}}' });
   fails(['--config', 'c.json'], /expected a JSON object/, { 'c.json': '[]' });
 });
 

@@ -14,7 +14,7 @@ const freshText = addressToText(fresh);
 
 test('faucet: credits an address that did not exist, in a block made at once, recorded in the block and kept across a restart', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tpkit-dev-'));
-  const overrides = { memory: false, dataDir: dir, instant: false, blockTimeMs: 3_600_000 };
+  const overrides = { memory: false, dataDir: dir, instant: false, blockTime: 3_600_000 };
   let node = await startTestNode(overrides);
   try {
     const before = node.chain.height;

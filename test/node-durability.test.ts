@@ -3,7 +3,7 @@
 // transaction that no longer passes the checks after a restart ends as failed, never unknown.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MemoryStore, type StoreOp } from '../src/node/store.js';
+import { MemoryStore, type StoreOp } from '../src/node/store/store.js';
 import { pay, startTestNode, transfer } from './node-helpers.js';
 
 /** A memory store whose batches fail while `failing` is set. */
@@ -17,7 +17,7 @@ class FlakyStore extends MemoryStore {
 
 test('a write that cannot be stored: 503 STORE_UNAVAILABLE, the transaction is not kept, the node goes on', async () => {
   const store = new FlakyStore();
-  const node = await startTestNode({ instant: false, blockTimeMs: 3_600_000 }, { store });
+  const node = await startTestNode({ instant: false, blockTime: 3_600_000 }, { store });
   try {
     const [a, b] = node.chain.accounts;
     const t = Date.now();
@@ -41,7 +41,7 @@ test('a write that cannot be stored: 503 STORE_UNAVAILABLE, the transaction is n
 
 test('a pending transaction that fails the checks after a restart is recorded as failed with the reason', async () => {
   const store = new MemoryStore();
-  const roomy = { instant: false, blockTimeMs: 3_600_000, limits: { maxRequestBytes: 65_536, maxTxBytes: 4096, maxSignatures: 4, maxPending: 1000, maxBlockTxs: 100 } };
+  const roomy = { instant: false, blockTime: 3_600_000, limits: { maxRequestBytes: 65_536, maxTxBytes: 4096, maxSignatures: 4, maxPending: 1000, maxBlockTxs: 100 } };
   let node = await startTestNode(roomy, { store });
   const [a, b] = node.chain.accounts;
   const big = transfer({ key: a.secretKey, from: a.address, to: b.address, seq: 1, t: Date.now(), payload: Array.from({ length: 40 }, (_, i) => pay(1, `C${i}`)) });

@@ -8,7 +8,7 @@ import type { PayloadItemInput } from '../src/codec/body-types.js';
 import { signBsig } from '../src/crypto/bsig.js';
 import { publicKeyOf } from '../src/crypto/keys.js';
 import { powBits } from '../src/pow/bits.js';
-import { defaultConfig, type NodeConfig, type NodeLimits } from '../src/node/config.js';
+import { defaultConfig, type NodeConfig, type NodeLimits } from '../src/node/config/config.js';
 import { startNode, type LocalNode, type NodeOptions } from '../src/node/node.js';
 
 export interface TestNode extends LocalNode {

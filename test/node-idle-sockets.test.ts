@@ -5,8 +5,8 @@
 import net from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DEFAULT_HTTP_TIMEOUTS } from '../src/node/http-guards.js';
-import { createLogger } from '../src/node/log.js';
+import { DEFAULT_HTTP_TIMEOUTS } from '../src/node/http/guards.js';
+import { createLogger } from '../src/node/base/log.js';
 import { startTestNode } from './node-helpers.js';
 
 const IDLE = 500;

@@ -27,7 +27,7 @@ async function send(tx: string): Promise<string> {
 }
 
 test.before(async () => {
-  node = await startTestNode({ accounts: 2, faucet: { SK: 1_000_000n, FEE: 500n }, fees: { SK: { base: 1n, baseextra: 64n, kb: 1000n } } });
+  node = await startTestNode({ accounts: 2, balance: { SK: 1_000_000n, FEE: 500n }, fees: { SK: { base: 1n, baseextra: 64n, kb: 1000n } } });
   const [a, b] = node.chain.accounts;
   dev = { key: a.secretKey, address: a.address };
   dev2 = { key: b.secretKey, address: b.address };
@@ -218,7 +218,7 @@ test('chkey replaces the key: the old key can no longer send', async () => {
 
 test('a key changed in the same block makes later transactions by the old key "unverified"', async () => {
   // A node that makes blocks only when asked, so both transactions land in one block.
-  const slow = await startTestNode({ instant: false, blockTimeMs: 3_600_000, accounts: 1 });
+  const slow = await startTestNode({ instant: false, blockTime: 3_600_000, accounts: 1 });
   try {
     const key = generateSecretKey();
     const regTxid = (await slow.submit(register(key, nextT(), 0))).body.txid;

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addressToText, makeAddress } from '../src/codec/address.js';
-import { recordHash, type BlockRecord } from '../src/node/block.js';
-import { devAccounts } from '../src/node/genesis.js';
+import { recordHash, type BlockRecord } from '../src/node/ledger/block.js';
+import { devAccounts } from '../src/node/ledger/genesis.js';
 import { fee, pay, startTestNode, testConfig, transfer, waitStatus } from './node-helpers.js';
 import { spawnNode, type NodeProcess } from './node-process.js';
 
@@ -18,7 +18,7 @@ function tempDir(): string {
 
 test('clean restart: same head, wallets, and the pending transactions come back', async () => {
   const dir = tempDir();
-  const overrides = { memory: false, dataDir: dir, instant: false, blockTimeMs: 3_600_000, accounts: 2 };
+  const overrides = { memory: false, dataDir: dir, instant: false, blockTime: 3_600_000, accounts: 2 };
   let node = await startTestNode(overrides);
   try {
     const [a, b] = node.chain.accounts;

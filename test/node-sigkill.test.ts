@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { makeAddress } from '../src/codec/address.js';
-import { devAccounts } from '../src/node/genesis.js';
+import { devAccounts } from '../src/node/ledger/genesis.js';
 import { fee, pay, testConfig, transfer } from './node-helpers.js';
 import { spawnNode, type NodeProcess } from './node-process.js';
 

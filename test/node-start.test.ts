@@ -60,7 +60,11 @@ test('startNode(): block time in ms; bad settings are CONFIG_INVALID', async () 
   } finally {
     await node.close();
   }
-  for (const bad of [{ difficulty: -1 }, { difficulty: 1.5 }, { blockTime: 0 }, { blockTime: 'sometimes' as never }, { port: 70000 }]) {
+  const bads = [
+    { difficulty: -1 }, { difficulty: 1.5 }, { difficulty: 65 }, { difficulty: 512 }, { blockTime: 0 }, { blockTime: 'sometimes' as never }, { port: 70000 },
+    { config: { difficulty: 65 } }, { config: { blockTimeMs: 50 } as never }, { config: { limits: { maxPending: 0 } } }, { config: { logLevel: 'loud' as never } },
+  ];
+  for (const bad of bads) {
     let code: string | undefined;
     try {
       const started = await startNode(bad);
@@ -69,6 +73,26 @@ test('startNode(): block time in ms; bad settings are CONFIG_INVALID', async () 
       code = (err as { code?: string }).code;
     }
     assert.is(code, 'CONFIG_INVALID', JSON.stringify(bad));
+  }
+});
+
+test('startNode(): the config option is checked as a config file is, with a suggestion for a misspelt key', async () => {
+  let refused: { code?: string; message?: string; details?: string } = {};
+  try {
+    await startNode({ config: { blockTimeMs: 50 } as never });
+  } catch (err) {
+    refused = err as typeof refused;
+  }
+  assert.is(refused.code, 'CONFIG_INVALID');
+  assert.match(refused.message!, /blockTimeMs: unknown config key: did you mean blockTime\?/);
+  assert.match(refused.details!, /valid keys: .*difficulty/);
+  const node = await startNode({ difficulty: 64, config: { limits: { maxPending: 3 }, nodeName: 'house' } });
+  try {
+    const settings = await (await fetch(node.url + '/api/settings')).json();
+    assert.is(settings.settings.current.register.diff, 64);
+    assert.equal(settings.settings.nodechain, { house: 1 });
+  } finally {
+    await node.close();
   }
 });
 

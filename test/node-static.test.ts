@@ -9,7 +9,7 @@ import { mkdtempSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createStaticHandler, resolveStaticPath } from '../src/node/static.js';
+import { createStaticHandler, resolveStaticPath } from '../src/node/http/static.js';
 import { startTestNode, type TestNode } from './node-helpers.js';
 
 let node: TestNode;

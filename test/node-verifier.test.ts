@@ -11,7 +11,7 @@ import { decodeTx } from '../src/codec/container.js';
 import { createRequire } from 'node:module';
 import { encodeDerSignature, parseDerSignature } from '../src/crypto/der.js';
 import { generateSecretKey } from '../src/crypto/keys.js';
-import { nativeVerifyDigest as maybeNative, verifierBackend } from '../src/node/native-verifier.js';
+import { nativeVerifyDigest as maybeNative, verifierBackend } from '../src/node/ledger/native-verifier.js';
 
 // The development install has the optional secp256k1 peer: the node must be on libsecp256k1 here.
 const nativeVerifyDigest = maybeNative!;

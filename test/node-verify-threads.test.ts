@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { decodeBsig } from '../src/crypto/bsig-tlv.js';
 import { signBsig } from '../src/crypto/bsig.js';
 import { generateSecretKey } from '../src/crypto/keys.js';
-import { InlineVerifier, WorkerVerifier, type VerifyJob } from '../src/node/verifier.js';
+import { InlineVerifier, WorkerVerifier, type VerifyJob } from '../src/node/ledger/verifier.js';
 
 function job(tamper: 'none' | 'body' | 'signature'): VerifyJob {
   const body = randomBytes(90);

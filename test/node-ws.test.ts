@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 import { addressToText, makeAddress } from '../src/codec/address.js';
 import { createClient, UnknownTxError, type BlockSummary, type AddressChange } from '../src/client/index.js';
-import { MAX_SUBSCRIPTIONS } from '../src/node/ws-hub.js';
+import { MAX_SUBSCRIPTIONS } from '../src/node/api/ws-hub.js';
 import { fee, pay, startTestNode, transfer, type TestNode } from './node-helpers.js';
 
 let node: TestNode;

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ERROR_CODES } from '../src/errors.js';
-import { API_ERRORS } from '../src/node/api-errors.js';
+import { API_ERRORS } from '../src/node/http/api-errors.js';
 import { execFileSync } from 'node:child_process';
 import { encodeMsgpack } from '../src/codec/msgpack-write.js';
 

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { X509Certificate } from 'node:crypto';
-import { generateSelfSignedCert } from '../src/node/self-signed-cert.js';
+import { generateSelfSignedCert } from '../src/node/http/self-signed-cert.js';
 
 test('2,000 generated certificates all parse, with a positive serial in its shortest form', () => {
   const refused: string[] = [];

@@ -101,4 +101,68 @@ test('dependencies point one way: cli -> client/node -> pow/crypto/codec -> wasm
   assert.equal(wrong, []);
 });
 
+/**
+ * Folders of src/node/ and the node folders each may import, lowest first: base and store
+ * stand on nothing of the node; http on base; config on http's host and origin checks; the
+ * ledger on config and store, never on http or the API; the API on the ledger; the dev API on
+ * everything below it. index.ts and node.ts at the top assemble them all.
+ */
+const NODE_LAYERS: Record<string, string[]> = {
+  base: [],
+  store: [],
+  http: ['base'],
+  config: ['base', 'http'],
+  ledger: ['base', 'config', 'store'],
+  api: ['base', 'config', 'http', 'ledger', 'store'],
+  dev: ['base', 'config', 'http', 'ledger', 'store', 'api'],
+};
+
+/** Imports between node folders that the layers forbid, and files in folders without a rule. */
+export function layerViolations(graph: Map<string, string[]>, layers: Record<string, string[]>): string[] {
+  const folderOf = (path: string) => {
+    const parts = path.split('/');
+    return parts[0] === 'src' && parts[1] === 'node' && parts.length > 3 ? parts[2] : undefined;
+  };
+  const wrong: string[] = [];
+  for (const [file, imports] of graph) {
+    const from = folderOf(file);
+    if (from === undefined) continue;
+    const allowed = layers[from];
+    if (!allowed) {
+      wrong.push(`${file} is in src/node/${from}/, which has no rule in NODE_LAYERS`);
+      continue;
+    }
+    for (const target of imports) {
+      const to = folderOf(target);
+      if (target.startsWith('src/node/') && to === undefined) wrong.push(`${file} imports ${target} (the node's top, which only assembles)`);
+      else if (to !== undefined && to !== from && !allowed.includes(to)) wrong.push(`${file} imports ${target}`);
+    }
+  }
+  return wrong;
+}
+
+test('the layer checker finds a wrong import and an unruled folder (it can fail)', () => {
+  const layers = { ledger: ['store'], store: [] };
+  const graph = new Map([
+    ['src/node/ledger/a.ts', ['src/node/store/b.ts', 'src/node/http/c.ts', 'src/bytes.ts']],
+    ['src/node/store/b.ts', ['src/node/ledger/a.ts', 'src/node/index.ts']],
+    ['src/node/web/d.ts', []],
+    ['src/node/index.ts', ['src/node/ledger/a.ts']],
+  ]);
+  assert.equal(layerViolations(graph, layers), [
+    'src/node/ledger/a.ts imports src/node/http/c.ts',
+    'src/node/store/b.ts imports src/node/ledger/a.ts',
+    "src/node/store/b.ts imports src/node/index.ts (the node's top, which only assembles)",
+    'src/node/web/d.ts is in src/node/web/, which has no rule in NODE_LAYERS',
+  ]);
+  assert.equal(layerViolations(new Map([['src/node/ledger/a.ts', ['src/node/store/b.ts']]]), layers), []);
+});
+
+test('src/node/ folders depend one way: dev -> api -> ledger -> config/store -> http -> base', () => {
+  const nodeFiles = [...src.keys()].filter((f) => f.startsWith('src/node/'));
+  assert.ok(nodeFiles.length > 40, `read ${nodeFiles.length} node files`);
+  assert.ok(!nodeFiles.some((f) => /^src\/node\/[^/]+\.ts$/.test(f) && !['src/node/index.ts', 'src/node/node.ts'].includes(f)), 'only index.ts and node.ts sit at the top of src/node/');
+  assert.equal(layerViolations(src, NODE_LAYERS), []);
+});
+
 test.run();

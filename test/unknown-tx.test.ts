@@ -13,7 +13,7 @@ const NEVER = '26CmF99wJRUJHd1-c4n1';
 let node: TestNode;
 
 test.before(async () => {
-  node = await startTestNode({ instant: false, blockTimeMs: 3_600_000 });
+  node = await startTestNode({ instant: false, blockTime: 3_600_000 });
 });
 
 test.after(async () => {

@@ -4,8 +4,8 @@ import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { bytesToHex } from '../bytes.js';
 import { addressToHex, addressToText } from '../codec/address.js';
-import { DEFAULT_HTTPS_PORT, nodeHelp, parseNodeArgs, type NodeConfig } from '../node/config.js';
-import { isLoopbackListen } from '../node/host-policy.js';
+import { DEFAULT_HTTPS_PORT, nodeHelp, parseNodeArgs, type NodeConfig } from '../node/config/config.js';
+import { isLoopbackListen } from '../node/http/host-policy.js';
 import { startNode, type LocalNode } from '../node/node.js';
 
 function banner(node: LocalNode, config: NodeConfig): string {
@@ -19,7 +19,7 @@ function banner(node: LocalNode, config: NodeConfig): string {
     `  Playground  ${node.url}/  (wallet page: register, send, benchmark in this browser)`,
     `  Chain       ${config.chain}, node name ${config.nodeName}, height ${chain.height}`,
     `  Difficulty  ${config.difficulty} bits of register proof of work${config.difficulty === 0 ? ' (off)' : ''}`,
-    `  Block time  ${config.mineOnDemand ? 'on demand: POST /api/dev/mine or tpkit faucet makes a block' : config.instant ? 'instant: a block as soon as transactions arrive' : `${config.blockTimeMs} ms`}`,
+    `  Block time  ${config.mineOnDemand ? 'on demand: POST /api/dev/mine or tpkit faucet makes a block' : config.instant ? 'instant: a block as soon as transactions arrive' : `${config.blockTime} ms`}`,
     `  Data dir    ${config.memory ? 'none: --memory, nothing is saved' : resolve(config.dataDir)}`,
     `  Fees        ${fees.length ? fees.join('; ') : 'none'} -> ${addressToText(chain.feeAddress)}`,
     `  Dev API     ${devApiLine(node, config)}; live stream ${node.url.replace(/^http/, 'ws')}/api/ws`,
@@ -33,7 +33,7 @@ function banner(node: LocalNode, config: NodeConfig): string {
     lines.push(`  TLS         ${node.tls.devCertPath ? `self-signed development certificate ${resolve(node.tls.devCertPath)}` : 'certificate from --tls-cert'}`);
   }
   if (chain.accounts.length) {
-    const balances = Object.entries(config.faucet).map(([cur, v]) => `${v} ${cur}`).join(', ') || 'nothing';
+    const balances = Object.entries(config.balance).map(([cur, v]) => `${v} ${cur}`).join(', ') || 'nothing';
     lines.push('', `  Development accounts, each funded at genesis with ${balances}.`);
     lines.push('  DEVELOPMENT KEYS: they are public, anyone can spend from them. Never use them on a real chain.');
     for (const a of chain.accounts) {

@@ -4,15 +4,13 @@
 
 import { addressToHex, addressToText, parseAddress } from '../codec/address.js';
 import { bytesToHex } from '../bytes.js';
-import { defaultConfig, checkConfig, type NodeConfig } from './config.js';
+import { applyConfigObject, checkConfig, defaultConfig, type NodeConfig, type NodeConfigInput } from './config/config.js';
 import { ValidationError } from '../errors.js';
-import { allowHostEntry } from './host-policy.js';
-import { allowOriginEntry } from './origin-policy.js';
-import type { LogLevel } from './log.js';
+import type { LogLevel } from './base/log.js';
 import { startNode as startLocalNode } from './node.js';
-import { parseFaultRule, type FaultRule, type InstalledFault } from './faults.js';
+import { parseFaultRule, type FaultRule, type InstalledFault } from './dev/faults.js';
 
-export type { FaultRule, InstalledFault } from './faults.js';
+export type { FaultRule, InstalledFault } from './dev/faults.js';
 
 export interface SnapshotSummary {
   id: string;
@@ -48,8 +46,8 @@ export interface StartNodeOptions {
   allowHosts?: string[];
   /** Origins whose pages may use the node beyond this machine's (as --allow-origin; '*' for any). */
   allowOrigins?: string[];
-  /** Any other node setting, as the keys of a `tpkit node --config` file. */
-  config?: Partial<NodeConfig>;
+  /** Any other node setting, as the keys of a `tpkit node --config` file (checked the same way). */
+  config?: NodeConfigInput;
 }
 
 export interface DevAccount {
@@ -115,36 +113,30 @@ function checkOption(name: string, value: number | undefined, min: number, max: 
   throw new ValidationError('CONFIG_INVALID', `${name}: expected an integer from ${min} to ${max}, got ${String(value)}`, { field: name });
 }
 
-export async function startNode(options: StartNodeOptions = {}): Promise<RunningNode> {
+/**
+ * The node config startNode runs with: its options and `config` checked against the settings
+ * table exactly as a `tpkit node --config` file is, so a value the CLI refuses (a difficulty
+ * of 65, an unknown key) is refused here too.
+ */
+function configFromOptions(options: StartNodeOptions): NodeConfig {
   const blockTime = options.blockTime ?? 'instant';
-  checkOption('difficulty', options.difficulty, 0, 512);
-  checkOption('port', options.port, 0, 65535);
-  checkOption('accounts', options.accounts, 0, 1000);
-  checkOption('chain', options.chain, 0, 2 ** 21 - 1);
-  if (typeof blockTime === 'number') checkOption('blockTime', blockTime, 1, 3_600_000);
-  else if (blockTime !== 'instant' && blockTime !== 'on-demand') {
-    throw new ValidationError('CONFIG_INVALID', `blockTime: expected milliseconds, 'instant' or 'on-demand', got ${JSON.stringify(blockTime)}`, { field: 'blockTime' });
+  if (typeof blockTime !== 'number' && blockTime !== 'instant' && blockTime !== 'on-demand') {
+    throw new ValidationError('CONFIG_INVALID', `startNode: blockTime: expected milliseconds, 'instant' or 'on-demand', got ${JSON.stringify(blockTime)}`, { field: 'blockTime' });
   }
-  const config: NodeConfig = {
-    ...defaultConfig(),
-    port: options.port ?? 0,
-    memory: options.memory ?? true,
-    logLevel: options.logLevel ?? 'silent',
-    ...options.config,
-  };
-  if (options.host !== undefined) config.host = options.host;
-  if (options.dataDir !== undefined) config.dataDir = options.dataDir;
-  if (options.difficulty !== undefined) config.difficulty = options.difficulty;
-  if (options.chain !== undefined) config.chain = options.chain;
-  if (options.accounts !== undefined) config.accounts = options.accounts;
-  if (options.balance !== undefined) config.faucet = options.balance;
-  if (options.allowHosts !== undefined) config.allowHosts = options.allowHosts.map((h, i) => allowHostEntry(h, `allowHosts[${i}]`));
-  if (options.allowOrigins !== undefined) config.allowOrigins = options.allowOrigins.map((o, i) => allowOriginEntry(o, `allowOrigins[${i}]`));
+  const { config: extra, blockTime: _mode, ...named } = options;
+  const base: NodeConfig = { ...defaultConfig(), port: 0, memory: true, logLevel: 'silent' };
+  let config = applyConfigObject(base, extra ?? {}, 'startNode: config');
+  const given = Object.fromEntries(Object.entries(named).filter(([, v]) => v !== undefined));
+  if (typeof blockTime === 'number') given.blockTime = blockTime;
+  config = applyConfigObject(config, given, 'startNode');
   config.instant = blockTime === 'instant';
   config.mineOnDemand = blockTime === 'on-demand';
-  if (typeof blockTime === 'number') config.blockTimeMs = blockTime;
   checkConfig(config);
+  return config;
+}
 
+export async function startNode(options: StartNodeOptions = {}): Promise<RunningNode> {
+  const config = configFromOptions(options);
   const node = await startLocalNode(config);
   const { chain, control } = node;
   const head = (): ChainHead => ({ height: chain.height, hash: bytesToHex(chain.hash, true) });

@@ -1,23 +1,23 @@
 // Starts a local node: store, chain, HTTP(S) server; and stops it cleanly.
 
 import { join } from 'node:path';
-import { Chain, type ChainOptions } from './chain.js';
-import type { NodeConfig } from './config.js';
-import type { HttpTimeouts } from './http-guards.js';
-import { startServer, type RunningServer } from './http-server.js';
-import { isLoopbackListen } from './host-policy.js';
-import { createStaticHandler, defaultStaticRoots } from './static.js';
-import { createLogger, type Logger } from './log.js';
-import { createDevRoutes } from './dev-routes.js';
-import { DevControl } from './dev-control.js';
-import { createDevControlRoutes } from './dev-control-routes.js';
-import { JournalStore } from './journal-store.js';
-import { verifierBackend } from './native-verifier.js';
-import { ensurePortFree, portInUse } from './port-check.js';
-import { createRoutes } from './routes.js';
-import { attachWsHub } from './ws-hub.js';
-import { MemoryStore, type Store } from './store.js';
-import { loadTls, type TlsMaterial } from './tls.js';
+import { Chain, type ChainOptions } from './ledger/chain.js';
+import type { NodeConfig } from './config/config.js';
+import type { HttpTimeouts } from './http/guards.js';
+import { startServer, type RunningServer } from './http/server.js';
+import { isLoopbackListen } from './http/host-policy.js';
+import { createStaticHandler, defaultStaticRoots } from './http/static.js';
+import { createLogger, type Logger } from './base/log.js';
+import { createDevRoutes } from './dev/dev-routes.js';
+import { DevControl } from './dev/dev-control.js';
+import { createDevControlRoutes } from './dev/dev-control-routes.js';
+import { JournalStore } from './store/journal-store.js';
+import { verifierBackend } from './ledger/native-verifier.js';
+import { ensurePortFree, portInUse } from './http/port-check.js';
+import { createRoutes } from './api/routes.js';
+import { attachWsHub } from './api/ws-hub.js';
+import { MemoryStore, type Store } from './store/store.js';
+import { loadTls, type TlsMaterial } from './http/tls.js';
 
 export interface NodeOptions extends ChainOptions {
   /** Replaces the store the config names (tests pass a shared MemoryStore to simulate restarts). */
@@ -59,7 +59,7 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
   const ledgerDir = config.memory ? undefined : join(config.dataDir, 'ledger');
   await ensurePortFree(config.host, config.port);
   // The LevelDB module (and its native binding) is loaded only for a node that keeps a data dir.
-  const base = options.store ?? (ledgerDir ? await (await import('./store-level.js')).LevelStore.open(ledgerDir) : new MemoryStore());
+  const base = options.store ?? (ledgerDir ? await (await import('./store/store-level.js')).LevelStore.open(ledgerDir) : new MemoryStore());
   let chain: Chain;
   let store: JournalStore | undefined;
   try {

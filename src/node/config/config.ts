@@ -1,0 +1,404 @@
+// Node configuration: defaults, then a JSON config file, then command-line flags, each later
+// source overriding the earlier. Every value is checked here, once, with a message that names
+// the flag or config key; what each setting is, its bounds and its default, is settings.ts's.
+
+import { readFileSync } from 'node:fs';
+import { closest } from '../../closest-name.js';
+import { ValidationError } from '../../errors.js';
+import { LOG_LEVELS, type LogLevel } from '../base/log.js';
+import { allowHostEntry } from '../http/host-policy.js';
+import { allowOriginEntry } from '../http/origin-policy.js';
+import { COMMAND_FLAGS, defaultWords, nestedKeys, SETTINGS, settingByKey, topLevelKeys, type Setting } from './settings.js';
+
+export { DEFAULT_HTTP_PORT, DEFAULT_HTTPS_PORT, DEFAULT_WS_LIMITS, defaultVerifyThreads } from './settings.js';
+
+export interface FeeRateConfig {
+  base: bigint;
+  baseextra: bigint;
+  kb: bigint;
+}
+
+export interface GenesisWalletConfig {
+  /** Text (`AA…`) or `0x` hex address. */
+  address: string;
+  /** Compressed public key, hex; a wallet without one can receive but not send. */
+  publicKey?: string;
+  amount: Record<string, bigint>;
+  seq?: bigint;
+  t?: number;
+}
+
+export interface NodeLimits {
+  /** Largest HTTP request body accepted, in bytes. */
+  maxRequestBytes: number;
+  /** Largest decoded transaction container, in bytes. */
+  maxTxBytes: number;
+  maxSignatures: number;
+  /** Pending transactions held before POST /api/tx/new answers 503. */
+  maxPending: number;
+  /** Bytes of pending transaction containers held before POST /api/tx/new answers 503. */
+  maxPendingBytes: number;
+  /** Pending transactions of one sending wallet held before its next gets 503. */
+  maxPendingPerSender: number;
+  maxBlockTxs: number;
+  /** Live-stream connections in all, and from one remote address. */
+  wsConnections: number;
+  wsConnectionsPerAddress: number;
+  /** Unsent bytes a live-stream connection may hold before it is closed as too slow. */
+  wsBufferedBytes: number;
+}
+
+export interface NodeConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  memory: boolean;
+  chain: number;
+  nodeName: string;
+  difficulty: number;
+  /** Milliseconds between blocks while transactions wait (unless instant or mineOnDemand). */
+  blockTime: number;
+  instant: boolean;
+  /** Blocks only when asked for (POST /api/dev/mine or the faucet), never on a timer. */
+  mineOnDemand: boolean;
+  /** The development endpoints under /api/dev (faucet, mine, accounts). */
+  devApi: boolean;
+  /** Keep the development endpoints on when the node listens beyond loopback (--dev-api). */
+  devApiBeyondLoopback: boolean;
+  /** Host names answered beyond localhost, *.localhost and IP literals (--allow-host). */
+  allowHosts: string[];
+  /** Origins granted CORS beyond this machine's pages (--allow-origin; '*' for any). */
+  allowOrigins: string[];
+  allocGroup: number;
+  /** Wallet number the allocation block starts after; the first registration gets last + 1. */
+  allocLast: number | undefined;
+  fees: Record<string, FeeRateConfig>;
+  feeAddress: string | undefined;
+  accounts: number;
+  /** Starting balance of each development account. */
+  balance: Record<string, bigint>;
+  wallets: GenesisWalletConfig[];
+  tls: { cert?: string; key?: string; selfSigned: boolean };
+  logLevel: LogLevel;
+  /** Worker threads that check signatures; 0 checks them on the main thread. */
+  verifyThreads: number;
+  limits: NodeLimits;
+}
+
+/** Settings as a config file or startNode's `config` gives them: any subset, limits and tls too. */
+export type NodeConfigInput = Omit<Partial<NodeConfig>, 'limits' | 'tls'> & { limits?: Partial<NodeLimits>; tls?: Partial<NodeConfig['tls']> };
+
+/** The defaults, from the settings table. */
+export function defaultConfig(): NodeConfig {
+  const config: Record<string, unknown> = { limits: {}, tls: {} };
+  for (const setting of SETTINGS) {
+    // allocBlock only spells other settings; an unset nested key (tls.cert) stays absent.
+    if (setting.type === 'alloc-block' || (setting.default === undefined && setting.key.includes('.'))) continue;
+    const value = typeof setting.default === 'function' ? (setting.default as () => unknown)() : structuredClone(setting.default);
+    setAt(config, setting.key, value);
+  }
+  return config as unknown as NodeConfig;
+}
+
+function setAt(target: Record<string, unknown>, key: string, value: unknown): void {
+  const [head, tail] = key.split('.');
+  if (tail === undefined) target[head] = value;
+  else (target[head] as Record<string, unknown>)[tail] = value;
+}
+
+function invalid(field: string, message: string): ValidationError {
+  return new ValidationError('CONFIG_INVALID', `${field}: ${message}`, { field });
+}
+
+function integer(field: string, value: unknown, min: number, max: number): number {
+  const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw invalid(field, `expected an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+function amount(field: string, value: unknown): bigint {
+  if (typeof value === 'bigint' && value >= 0n) return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+  if (typeof value === 'string' && /^\d+$/.test(value.trim())) return BigInt(value.trim());
+  throw invalid(field, `expected a non-negative integer (a string for values above 2^53), got ${JSON.stringify(value)}`);
+}
+
+function text(field: string, value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0) throw invalid(field, `expected a non-empty string, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+const CURRENCY_RE = /^[\x21-\x7e]{1,32}$/;
+
+function currency(field: string, value: string): string {
+  if (!CURRENCY_RE.test(value)) throw invalid(field, `expected a currency name of printable ASCII, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function feeRate(field: string, value: unknown): FeeRateConfig {
+  if (typeof value !== 'object' || value === null) throw invalid(field, 'expected {base, baseextra, kb}');
+  const v = value as Record<string, unknown>;
+  return { base: amount(`${field}.base`, v.base), baseextra: amount(`${field}.baseextra`, v.baseextra ?? 0), kb: amount(`${field}.kb`, v.kb) };
+}
+
+function balances(field: string, value: unknown): Record<string, bigint> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(field, 'expected an object of currency to amount');
+  const out: Record<string, bigint> = {};
+  for (const [cur, v] of Object.entries(value)) out[currency(`${field}.${cur}`, cur)] = amount(`${field}.${cur}`, v);
+  return out;
+}
+
+/** Checks one config value of `setting`, named `field` in messages. */
+function configValue(setting: Setting, field: string, value: unknown): unknown {
+  switch (setting.type) {
+    case 'integer':
+      return integer(field, value, setting.min!, setting.max!);
+    case 'boolean':
+      return Boolean(value);
+    case 'text':
+      return text(field, value);
+    case 'log-level':
+      return logLevel(field, value);
+    case 'hosts':
+      return list(field, value).map((v, i) => allowHostEntry(v, `${field}[${i}]`));
+    case 'origins':
+      return list(field, value).map((v, i) => allowOriginEntry(v, `${field}[${i}]`));
+    case 'fees':
+      if (value === null) return {};
+      if (typeof value !== 'object' || Array.isArray(value)) throw invalid(field, 'expected an object of currency to {base, baseextra, kb}');
+      return Object.fromEntries(Object.entries(value).map(([cur, v]) => [currency(`${field}.${cur}`, cur), feeRate(`${field}.${cur}`, v)]));
+    case 'balances':
+      return balances(field, value);
+    case 'wallets':
+      return wallets(field, value);
+    case 'alloc-block':
+      throw new Error('allocBlock is read by applyConfigObject');
+  }
+}
+
+function wallets(field: string, value: unknown): GenesisWalletConfig[] {
+  if (!Array.isArray(value)) throw invalid(field, 'expected an array');
+  return value.map((w, i) => {
+    const f = `${field}[${i}]`;
+    if (typeof w !== 'object' || w === null) throw invalid(f, 'expected {address, publicKey?, amount}');
+    const r = w as Record<string, unknown>;
+    return {
+      address: text(`${f}.address`, r.address),
+      publicKey: r.publicKey === undefined ? undefined : text(`${f}.publicKey`, r.publicKey),
+      amount: r.amount === undefined ? {} : balances(`${f}.amount`, r.amount),
+      seq: r.seq === undefined ? undefined : amount(`${f}.seq`, r.seq),
+      t: r.t === undefined ? undefined : integer(`${f}.t`, r.t, 0, Number.MAX_SAFE_INTEGER),
+    };
+  });
+}
+
+/** A key that is no setting: refused with the valid keys and the closest one. */
+function unknownKey(field: string, key: string, known: readonly string[], what: string): ValidationError {
+  const guess = closest(key, known);
+  return new ValidationError('CONFIG_INVALID', `${field}: unknown ${what}${guess ? `: did you mean ${guess}?` : ''}`, {
+    field,
+    details: `valid keys: ${known.join(', ')}`,
+  });
+}
+
+/**
+ * Applies a config object (a parsed `--config` file, or startNode's `config`) over `config`:
+ * keys as in the settings table (nested `limits` and `tls` objects), amounts as numbers,
+ * bigints or decimal strings. `source` names where it came from in messages.
+ */
+export function applyConfigObject(config: NodeConfig, raw: unknown, source: string): NodeConfig {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid(source, 'expected a JSON object');
+  const obj = raw as Record<string, unknown>;
+  const top = topLevelKeys();
+  for (const key of Object.keys(obj)) if (!top.includes(key)) throw unknownKey(`${source}: ${key}`, key, top, 'config key');
+  const out: NodeConfig = { ...config, limits: { ...config.limits }, tls: { ...config.tls } };
+  const target = out as unknown as Record<string, unknown>;
+  const at = (key: string) => `${source}: ${key}`;
+  for (const key of Object.keys(obj)) {
+    const value = obj[key];
+    if (value === undefined) continue;
+    const nested = nestedKeys(key);
+    if (nested.length > 0) {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(at(key), `expected an object of ${nested.join(', ')}`);
+      for (const [sub, v] of Object.entries(value)) {
+        if (!nested.includes(sub)) throw unknownKey(at(`${key}.${sub}`), sub, nested, `${key} key`);
+        if (v !== undefined) setAt(target, `${key}.${sub}`, configValue(settingByKey(`${key}.${sub}`)!, at(`${key}.${sub}`), v));
+      }
+    } else if (key === 'allocBlock') {
+      const ab = value as Record<string, unknown>;
+      if (typeof ab !== 'object' || ab === null) throw invalid(at('allocBlock'), 'expected {group, block, last}');
+      if (ab.group !== undefined) out.allocGroup = configValue(settingByKey('allocGroup')!, at('allocBlock.group'), ab.group) as number;
+      if (ab.last !== undefined) out.allocLast = configValue(settingByKey('allocLast')!, at('allocBlock.last'), ab.last) as number;
+      if (ab.block !== undefined) out.chain = configValue(settingByKey('chain')!, at('allocBlock.block'), ab.block) as number;
+    } else {
+      target[key] = configValue(settingByKey(key)!, at(key), value);
+    }
+  }
+  return out;
+}
+
+function list(field: string, value: unknown): string[] {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw invalid(field, 'expected an array of strings');
+  return value as string[];
+}
+
+function logLevel(field: string, value: unknown): LogLevel {
+  if (!LOG_LEVELS.includes(value as LogLevel)) throw invalid(field, `expected one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(value)}`);
+  return value as LogLevel;
+}
+
+export interface FlagSpec {
+  flag: string;
+  value?: string;
+  help: string;
+}
+
+function flagHelp(s: Setting): string {
+  return s.value === undefined ? s.help : `${s.help} (default ${defaultWords(s)})`;
+}
+
+/** Every flag `tpkit node` takes, from the settings table; `--help` prints this list. */
+export const NODE_FLAGS: FlagSpec[] = [
+  COMMAND_FLAGS.config,
+  ...SETTINGS.filter((s) => s.flag !== undefined).map((s) => ({ flag: s.flag!, ...(s.value ? { value: s.value } : {}), help: flagHelp(s) })),
+  COMMAND_FLAGS.reset,
+  COMMAND_FLAGS.help,
+];
+
+/** Settings that only shape the genesis block: on an existing chain they change nothing. */
+export const GENESIS_ONLY = SETTINGS.filter((s) => s.genesisOnly && s.flag !== undefined).map((s) => s.flag!);
+
+export interface ParsedNodeArgs {
+  help: boolean;
+  config: NodeConfig;
+  /** Start from a fresh genesis, deleting the chain in the data dir. */
+  reset: boolean;
+  /** Genesis-only flags (or config keys) that were given, to warn about on an existing chain. */
+  genesisFlags: string[];
+  /** Whether the port was chosen by the user (a TLS node otherwise moves to the HTTPS default). */
+  portGiven: boolean;
+}
+
+/** Parses `tpkit node` flags over defaults and an optional --config file. */
+export function parseNodeArgs(argv: readonly string[], readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): ParsedNodeArgs {
+  const flags = new Map(NODE_FLAGS.map((f) => [f.flag, f]));
+  const values: [string, string | true][] = [];
+  for (let i = 0; i < argv.length; i++) {
+    let arg = argv[i];
+    let inline: string | undefined;
+    const eq = arg.indexOf('=');
+    if (arg.startsWith('--') && eq > 0) {
+      inline = arg.slice(eq + 1);
+      arg = arg.slice(0, eq);
+    }
+    if (arg === '-h') arg = '--help';
+    const spec = flags.get(arg);
+    if (!spec) {
+      const guess = arg.startsWith('--') ? closest(arg, [...flags.keys()]) : undefined;
+      throw invalid(arg, `unknown flag${guess ? `: did you mean ${guess}?` : ''} (tpkit node --help lists them)`);
+    }
+    if (spec.value === undefined) {
+      if (inline !== undefined) throw invalid(arg, 'takes no value');
+      values.push([arg, true]);
+    } else {
+      const v = inline ?? argv[++i];
+      if (v === undefined) throw invalid(arg, `expects a value <${spec.value}>`);
+      values.push([arg, v]);
+    }
+  }
+  if (values.some(([f]) => f === '--help')) return { help: true, config: defaultConfig(), portGiven: false, reset: false, genesisFlags: [] };
+  if (values.some(([f]) => f === '--dev-api') && values.some(([f]) => f === '--no-dev-api')) throw invalid('--dev-api', 'cannot be combined with --no-dev-api');
+  const genesisFlags = values.map(([f]) => f).filter((f, i, all) => GENESIS_ONLY.includes(f) && all.indexOf(f) === i);
+
+  let config = defaultConfig();
+  const file = values.find(([f]) => f === COMMAND_FLAGS.config.flag)?.[1];
+  let portGiven = false;
+  if (typeof file === 'string') {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFile(file));
+    } catch (cause) {
+      throw new ValidationError('CONFIG_INVALID', `--config ${file}: cannot read JSON`, { details: (cause as Error).message, field: '--config', cause });
+    }
+    config = applyConfigObject(config, raw, file);
+    portGiven = (raw as Record<string, unknown>).port !== undefined;
+    for (const setting of SETTINGS) {
+      if (setting.genesisOnly && (raw as Record<string, unknown>)[setting.key] !== undefined) genesisFlags.push(`${file}: ${setting.key}`);
+    }
+  }
+
+  // Repeatable flags replace what the config file gives (fees, balances) or add to it (hosts, origins).
+  const repeated = new Map<string, unknown>();
+  const target = config as unknown as Record<string, unknown>;
+  for (const [flag, v] of values) {
+    const setting = SETTINGS.find((s) => s.flag === flag);
+    if (!setting) continue; // --config, --reset
+    const s = v === true ? '' : v;
+    if (flag === '--port') portGiven = true;
+    if (flag === '--dev-api') config.devApi = true;
+    switch (setting.type) {
+      case 'boolean':
+        setAt(target, setting.key, setting.switchSets ?? true);
+        break;
+      case 'integer':
+        setAt(target, setting.key, integer(flag, s, setting.min!, setting.max!));
+        break;
+      case 'text':
+        setAt(target, setting.key, text(flag, s));
+        break;
+      case 'log-level':
+        setAt(target, setting.key, logLevel(flag, s));
+        break;
+      case 'hosts':
+        target[setting.key] = [...(target[setting.key] as string[]), allowHostEntry(s, flag)];
+        break;
+      case 'origins':
+        target[setting.key] = [...(target[setting.key] as string[]), allowOriginEntry(s, flag)];
+        break;
+      case 'fees': {
+        const fees = (repeated.get(setting.key) ?? {}) as Record<string, FeeRateConfig>;
+        repeated.set(setting.key, fees);
+        if (s === 'none') break;
+        const parts = s.split(':');
+        if (parts.length !== 4) throw invalid(flag, `expected CUR:base:baseextra:kb, got ${JSON.stringify(s)}`);
+        fees[currency(flag, parts[0])] = { base: amount(flag, parts[1]), baseextra: amount(flag, parts[2]), kb: amount(flag, parts[3]) };
+        break;
+      }
+      case 'balances': {
+        const amounts = (repeated.get(setting.key) ?? {}) as Record<string, bigint>;
+        repeated.set(setting.key, amounts);
+        const [cur, value, ...rest] = s.split(':');
+        if (value === undefined || rest.length) throw invalid(flag, `expected CUR:amount, got ${JSON.stringify(s)}`);
+        amounts[currency(flag, cur)] = amount(flag, value);
+        break;
+      }
+      case 'wallets':
+      case 'alloc-block':
+        break; // config file only
+    }
+  }
+  for (const [key, value] of repeated) target[key] = value;
+  checkConfig(config);
+  const reset = values.some(([f]) => f === COMMAND_FLAGS.reset.flag);
+  if (reset && config.memory) throw invalid('--reset', 'a --memory node starts fresh anyway; give one of them');
+  return { help: false, config, portGiven, reset, genesisFlags };
+}
+
+/** Checks that hold across fields. */
+export function checkConfig(config: NodeConfig): void {
+  if ((config.tls.cert === undefined) !== (config.tls.key === undefined)) {
+    throw invalid('--tls-cert/--tls-key', 'give both the certificate and its key');
+  }
+  if (config.tls.cert !== undefined && config.tls.selfSigned) {
+    throw invalid('--tls-self-signed', 'cannot be combined with --tls-cert');
+  }
+  if (config.instant && config.mineOnDemand) throw invalid('--mine-on-demand', 'cannot be combined with --instant');
+}
+
+export function nodeHelp(): string {
+  const width = Math.max(...NODE_FLAGS.map((f) => (f.flag + (f.value ? ` <${f.value}>` : '')).length));
+  const lines = NODE_FLAGS.map((f) => `  ${(f.flag + (f.value ? ` <${f.value}>` : '')).padEnd(width)}  ${f.help}`);
+  return `Usage: tpkit node [options]\n\nRuns a local ThePower node: the full HTTP API on a persistent ledger that makes blocks.\n\nOptions:\n${lines.join('\n')}`;
+}

@@ -1,0 +1,158 @@
+// Every setting of the local node, once: its key (the same in a `--config` file and in
+// startNode's `config`), its `tpkit node` flag, its type, default, bounds and help. The flag
+// parser, the config file reader, startNode, `tpkit node --help` and the generated flag
+// reference all read this table. No side effects: importing it only defines data.
+
+import { availableParallelism } from 'node:os';
+import { MAX_MINE_DIFFICULTY } from '../../pow/bits.js';
+import { LOG_LEVELS } from '../base/log.js';
+
+export type SettingType =
+  | 'integer'
+  | 'boolean'
+  | 'text'
+  | 'log-level'
+  /** --allow-host entries (repeatable flag; an array of strings in a config file). */
+  | 'hosts'
+  /** --allow-origin entries. */
+  | 'origins'
+  /** Fee rates by currency: `--fee CUR:base:baseextra:kb` (repeatable, `none` for no fee), or `{CUR: {base, baseextra, kb}}`. */
+  | 'fees'
+  /** Amounts by currency: `--balance CUR:amount` (repeatable), or `{CUR: amount}`. */
+  | 'balances'
+  /** Genesis wallets: `[{address, publicKey?, amount, seq?, t?}]` (config file only). */
+  | 'wallets'
+  /** The reference node's `{group, block, last}` shape for allocGroup, chain and allocLast (config file only). */
+  | 'alloc-block';
+
+export interface Setting {
+  /** Path in NodeConfig and key in a config file; `a.b` is key `b` of the object under `a`. */
+  key: string;
+  /** The `tpkit node` flag; absent for settings only a config file gives. */
+  flag?: string;
+  /** The flag's value placeholder; absent for a switch (a flag without a value). */
+  value?: string;
+  type: SettingType;
+  /** What a switch flag sets (default true). */
+  switchSets?: boolean;
+  /** Inclusive bounds of an integer. */
+  min?: number;
+  max?: number;
+  /** The default; a function when it depends on the machine. */
+  default: unknown;
+  /** The default as --help words it, when the value alone does not say it. */
+  defaultText?: string;
+  help: string;
+  /** Only shapes the genesis block: on an existing chain it changes nothing. */
+  genesisOnly?: boolean;
+}
+
+/** Flags that are no setting: they steer the command itself. */
+export interface CommandFlag {
+  flag: string;
+  value?: string;
+  help: string;
+}
+
+export const DEFAULT_HTTP_PORT = 43280; // the reference node's rpcport
+export const DEFAULT_HTTPS_PORT = 43380; // and its rpcsport
+
+/** Live-stream bounds: worst case, connections x buffered bytes of unsent data (512 MiB). */
+export const DEFAULT_WS_LIMITS = { connections: 128, connectionsPerAddress: 64, bufferedBytes: 4 * 1024 * 1024 };
+
+/**
+ * One signature thread per core beyond the first (at most 4): the main thread parses HTTP and
+ * makes blocks, the others verify. A single-core machine verifies on the main thread.
+ */
+export function defaultVerifyThreads(): number {
+  return Math.max(0, Math.min(4, availableParallelism() - 1));
+}
+
+/** The largest chain number: the block field of an address holds 21 bits. */
+const MAX_CHAIN = 2 ** 21 - 1;
+/** Limits are counts and byte sizes that fit a signed 32-bit integer and more. */
+const MAX_LIMIT = 2 ** 31;
+
+const limit = (key: string, def: number, help: string, flag?: string, value = 'n'): Setting => ({
+  key: `limits.${key}`,
+  ...(flag ? { flag, value } : {}),
+  type: 'integer',
+  min: 1,
+  max: MAX_LIMIT,
+  default: def,
+  help,
+});
+
+export const SETTINGS: readonly Setting[] = [
+  { key: 'host', flag: '--host', value: 'addr', type: 'text', default: '127.0.0.1', help: 'interface to listen on' },
+  { key: 'port', flag: '--port', value: 'n', type: 'integer', min: 0, max: 65535, default: DEFAULT_HTTP_PORT, defaultText: `${DEFAULT_HTTP_PORT}, ${DEFAULT_HTTPS_PORT} with TLS`, help: 'port to listen on, 0 = any free port' },
+  { key: 'dataDir', flag: '--data-dir', value: 'dir', type: 'text', default: '.tpkit/node', help: 'where the ledger is stored' },
+  { key: 'memory', flag: '--memory', type: 'boolean', default: false, help: 'keep everything in memory; nothing is written to disk' },
+  { key: 'chain', flag: '--chain', value: 'n', type: 'integer', min: 0, max: MAX_CHAIN, default: 1, help: 'chain number; also the block field of every address it allocates' },
+  { key: 'nodeName', flag: '--node-name', value: 'name', type: 'text', default: 'tpkit', help: 'node name, the suffix of every txid' },
+  { key: 'difficulty', flag: '--difficulty', value: 'bits', type: 'integer', min: 0, max: MAX_MINE_DIFFICULTY, default: 16, help: 'registration proof of work in leading zero bits, 0 = off' },
+  { key: 'blockTime', flag: '--block-time', value: 'ms', type: 'integer', min: 1, max: 3_600_000, default: 1000, help: 'make a block every ms milliseconds while transactions wait' },
+  { key: 'instant', flag: '--instant', type: 'boolean', default: false, help: 'make a block as soon as transactions arrive' },
+  { key: 'mineOnDemand', flag: '--mine-on-demand', type: 'boolean', default: false, help: 'make blocks only when asked: POST /api/dev/mine, tpkit faucet' },
+  { key: 'devApi', flag: '--no-dev-api', type: 'boolean', switchSets: false, default: true, defaultText: 'on', help: 'switch off the development endpoints /api/dev/* (faucet, mine, accounts)' },
+  { key: 'devApiBeyondLoopback', flag: '--dev-api', type: 'boolean', default: false, defaultText: 'off', help: 'keep /api/dev/* on when --host is not a loopback address (anyone who reaches the port can use them)' },
+  { key: 'allowHosts', flag: '--allow-host', value: 'name', type: 'hosts', default: [], defaultText: 'localhost, *.localhost, IP addresses', help: 'also answer requests for this Host name, repeatable; .example allows it and every name under it' },
+  { key: 'allowOrigins', flag: '--allow-origin', value: 'origin', type: 'origins', default: [], defaultText: "this machine's pages", help: 'let web pages of this origin use the node, repeatable; * for any' },
+  { key: 'allocGroup', flag: '--alloc-group', value: 'n', type: 'integer', min: 0, max: 0xffff, default: 10, help: 'address group of registered wallets', genesisOnly: true },
+  { key: 'allocLast', flag: '--alloc-last', value: 'n', type: 'integer', min: 0, max: 0xfffffe, default: undefined, defaultText: 'after the genesis wallets', help: 'wallet number the allocation starts after', genesisOnly: true },
+  { key: 'allocBlock', type: 'alloc-block', default: undefined, help: "allocGroup, chain and allocLast in the reference node's shape {group, block, last}", genesisOnly: true },
+  { key: 'fees', flag: '--fee', value: 'CUR:base:baseextra:kb', type: 'fees', default: { SK: { base: 1n, baseextra: 64n, kb: 1000n } }, defaultText: 'SK:1:64:1000', help: 'fee rate for a currency, repeatable; "--fee none" charges no fee' },
+  { key: 'feeAddress', flag: '--fee-address', value: 'addr', type: 'text', default: undefined, defaultText: 'a genesis wallet after the dev accounts', help: 'wallet that collects fees', genesisOnly: true },
+  { key: 'accounts', flag: '--accounts', value: 'n', type: 'integer', min: 0, max: 1000, default: 3, help: 'deterministic prefunded development wallets', genesisOnly: true },
+  { key: 'balance', flag: '--balance', value: 'CUR:amount', type: 'balances', default: { SK: 1_000_000_000_000_000n }, defaultText: 'SK:1000000000000000', help: 'starting balance of each development wallet, repeatable', genesisOnly: true },
+  { key: 'wallets', type: 'wallets', default: [], help: 'more genesis wallets: [{address, publicKey?, amount: {CUR: amount}, seq?, t?}]', genesisOnly: true },
+  { key: 'tls.cert', flag: '--tls-cert', value: 'file', type: 'text', default: undefined, help: 'serve HTTPS with this PEM certificate (needs --tls-key)' },
+  { key: 'tls.key', flag: '--tls-key', value: 'file', type: 'text', default: undefined, help: 'PEM private key for --tls-cert' },
+  { key: 'tls.selfSigned', flag: '--tls-self-signed', type: 'boolean', default: false, help: 'serve HTTPS with a generated development certificate (kept in the data dir)' },
+  { key: 'verifyThreads', flag: '--verify-threads', value: 'n', type: 'integer', min: 0, max: 64, default: defaultVerifyThreads, defaultText: 'cores - 1, at most 4', help: 'worker threads that check signatures, 0 = on the main thread' },
+  limit('maxRequestBytes', 256 * 1024, 'largest HTTP request body accepted, in bytes'),
+  limit('maxTxBytes', 64 * 1024, 'largest decoded transaction container, in bytes'),
+  limit('maxSignatures', 16, 'most signatures on one transaction'),
+  limit('maxPending', 200_000, 'pending transactions held before new ones get 503', '--max-pending'),
+  limit('maxPendingBytes', 256 * 1024 * 1024, 'bytes of pending transactions held before new ones get 503 (256 MiB)', '--max-pending-bytes'),
+  limit('maxPendingPerSender', 10_000, 'pending transactions of one wallet before its next gets 503', '--max-pending-per-sender'),
+  limit('maxBlockTxs', 20_000, 'most transactions in one block'),
+  limit('wsConnections', DEFAULT_WS_LIMITS.connections, 'live-stream connections held in all', '--ws-max-connections'),
+  limit('wsConnectionsPerAddress', DEFAULT_WS_LIMITS.connectionsPerAddress, 'live-stream connections from one remote address', '--ws-max-per-address'),
+  limit('wsBufferedBytes', DEFAULT_WS_LIMITS.bufferedBytes, 'unsent bytes a live-stream client may hold before it is closed as too slow (4 MiB)', '--ws-max-buffered', 'bytes'),
+  { key: 'logLevel', flag: '--log-level', value: 'level', type: 'log-level', default: 'info', help: `one of ${LOG_LEVELS.join(', ')}` },
+];
+
+/** `tpkit node` flags that are not settings, in --help order around the settings. */
+export const COMMAND_FLAGS = {
+  config: { flag: '--config', value: 'file', help: 'JSON config file (keys as in the settings table: host, port, blockTime, fees, balance, wallets, limits, ...); flags override it' },
+  reset: { flag: '--reset', help: 'delete the chain in the data dir and start a fresh one from genesis' },
+  help: { flag: '--help', help: 'print this list' },
+} as const satisfies Record<string, CommandFlag>;
+
+/** The setting a config key names (`limits.maxPending` for a nested one), if any. */
+export function settingByKey(key: string): Setting | undefined {
+  return SETTINGS.find((s) => s.key === key);
+}
+
+/** The setting a flag sets, if any. */
+export function settingByFlag(flag: string): Setting | undefined {
+  return SETTINGS.find((s) => s.flag === flag);
+}
+
+/** The keys a config file may hold at its top level (nested objects: `limits`, `tls`). */
+export function topLevelKeys(): string[] {
+  return [...new Set(SETTINGS.map((s) => s.key.split('.')[0]))];
+}
+
+/** The keys a nested config object may hold, e.g. `limits` -> maxPending, ... */
+export function nestedKeys(parent: string): string[] {
+  return SETTINGS.filter((s) => s.key.startsWith(parent + '.')).map((s) => s.key.slice(parent.length + 1));
+}
+
+/** The default as --help and the flag reference word it. */
+export function defaultWords(s: Setting): string {
+  if (s.defaultText !== undefined) return s.defaultText;
+  if (s.type === 'boolean') return s.default ? 'on' : 'off';
+  return String(s.default);
+}

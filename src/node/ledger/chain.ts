@@ -1,0 +1,495 @@
+// The local chain: the ledger in memory over the store on disk, and the operations on it. Each
+// block is one store batch (block-builder.ts) holding the block, its transactions, their
+// statuses, the wallets it changed and the chain head, so a crash at any moment leaves either
+// the whole block or none of it. An accepted transaction is written ahead in a synced group
+// commit before its 200 is sent (submission.ts), a block takes only transactions already on
+// disk, and the pending ones are reloaded on start: an acknowledged transaction survives a
+// crash. When blocks are made is producer.ts's; the key schema is store/keys.ts.
+
+import { bytesToHex, hexToBytes } from '../../bytes.js';
+import { decodeTxid, encodeTxid } from '../../codec/txid.js';
+import { TpkitError, ValidationError } from '../../errors.js';
+import type { FeeRate } from '../../codec/fee.js';
+import type { ChainReset } from '../../dev-wire.js';
+import { silentLogger, type Logger } from '../base/log.js';
+import type { NodeConfig } from '../config/config.js';
+import { CLOCK_KEY, hashKey, heightKey, META_KEY, PREFIX, statusKey, txKey, walletKey, type ChainMeta } from '../store/keys.js';
+import type { Store, StoreOp } from '../store/store.js';
+import type { BlockRecord } from './block.js';
+import { buildBlock, buildGenesisBlock, type Head, type Mint } from './block-builder.js';
+import { NodeClock } from './clock.js';
+import { feeRates } from './fees.js';
+import { buildGenesis, devAccounts, type DevAccount } from './genesis.js';
+import { Mempool } from './mempool.js';
+import type { NodeTx } from './node-tx.js';
+import { BlockProducer } from './producer.js';
+import { restorePending, Submissions } from './submission.js';
+import type { SubmissionContext } from './validate.js';
+import { InlineVerifier, WorkerVerifier, type SignatureVerifier } from './verifier.js';
+import { decodeWallet, encodeWallet, ZERO_HASH, type Wallet } from './wallet.js';
+
+export type { Mint } from './block-builder.js';
+
+/** A block just committed, with what it did, for the live update stream. */
+export interface CommittedBlock {
+  record: BlockRecord;
+  txs: NodeTx[];
+  /** Status JSON of each transaction, in the order of `txs`. */
+  statuses: string[];
+}
+
+export type BlockListener = (block: CommittedBlock) => void;
+
+export type { ChainReset };
+
+export type ResetListener = (reset: ChainReset) => void;
+
+/** Largest balance a wallet can hold in one currency (the reference ledger's uint64). */
+const MAX_BALANCE = (1n << 64n) - 1n;
+
+export interface ChainOptions {
+  /** Milliseconds since the epoch; tests inject a fixed clock to replay old vectors. */
+  clock?: () => number;
+  logger?: Logger;
+}
+
+const STATUS_CACHE = 100_000;
+const RETRY_MS = 500;
+
+const utf8 = new TextEncoder();
+const text = new TextDecoder();
+const json = (bytes: Uint8Array) => JSON.parse(text.decode(bytes));
+
+/** What a submission, a block or a dev operation gets once the node has begun to shut down. */
+export function shuttingDown(): ValidationError {
+  return new ValidationError('NODE_SHUTTING_DOWN', 'The node is shutting down', { details: 'it accepts nothing more; start it again to continue' });
+}
+
+/** Runs store writes one after another, in the order they were queued. */
+class WriteQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(write: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(write, write);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+  idle(): Promise<unknown> {
+    return this.tail;
+  }
+}
+
+export class Chain {
+  mempool = new Mempool();
+  readonly wallets = new Map<string, Wallet>();
+  readonly fees: Map<string, FeeRate>;
+  /** The development accounts of the genesis (their number is fixed when the chain is created). */
+  accounts: DevAccount[];
+  height = 0;
+  hash: Uint8Array = ZERO_HASH;
+  time = 0;
+  allocLast = 0;
+  feeAddress: Uint8Array = new Uint8Array(8);
+  /** True when this start created the chain (genesis), false when it resumed one. */
+  fresh = false;
+
+  private readonly clock: NodeClock;
+  private readonly logger: Logger;
+  private readonly verifier: SignatureVerifier;
+  private readonly writes = new WriteQueue();
+  private readonly submissions: Submissions;
+  private readonly producer: BlockProducer;
+  /** Wallet address by the hex of its key: a register of a key that has a wallet gets that wallet. */
+  private readonly owners = new Map<string, string>();
+  private readonly statusCache = new Map<string, string>();
+  private readonly blockListeners = new Set<BlockListener>();
+  private readonly resetListeners = new Set<ResetListener>();
+  /** Set while a dev operation rewrites the state: no block is made, no submission admitted. */
+  private gate: Promise<void> | undefined;
+  /** Accepted transactions a fault rule keeps pending forever: never in a block. */
+  private readonly held = new Set<string>();
+  private closed = false;
+
+  private constructor(
+    readonly config: NodeConfig,
+    readonly store: Store,
+    options: ChainOptions,
+  ) {
+    this.clock = new NodeClock(options.clock ?? Date.now, config.chain, config.nodeName);
+    this.logger = options.logger ?? silentLogger;
+    this.fees = feeRates(config);
+    this.accounts = devAccounts(config);
+    this.verifier = config.verifyThreads > 0 ? new WorkerVerifier(config.verifyThreads) : new InlineVerifier();
+    this.submissions = new Submissions({
+      config,
+      store,
+      logger: this.logger,
+      verifier: this.verifier,
+      held: this.held,
+      mempool: () => this.mempool,
+      wallet: (address) => this.wallets.get(address),
+      context: () => this.submissionContext(),
+      issueTxid: () => this.clock.issueTxid(this.height),
+      admit: async () => {
+        if (this.closed) throw shuttingDown();
+        while (this.gate) await this.gate;
+      },
+      unblocked: async () => {
+        while (this.gate) await this.gate;
+      },
+      accepted: () => {
+        if (this.producer.instant) this.schedule();
+      },
+    });
+    this.producer = new BlockProducer({
+      config,
+      pendingCount: () => this.mempool.size,
+      paused: () => this.closed || this.gate !== undefined,
+      produce: (force) => this.produce({ force }),
+    });
+  }
+
+  /** Opens the chain in `store`: creates the genesis block the first time, else resumes. */
+  static async open(config: NodeConfig, store: Store, options: ChainOptions = {}): Promise<Chain> {
+    try {
+      encodeTxid({ chain: config.chain, height: 0, timeNs: 0n, node: config.nodeName });
+    } catch (cause) {
+      throw new ValidationError('CONFIG_INVALID', `--node-name: ${JSON.stringify(config.nodeName)} cannot end a txid`, { details: 'use letters, digits and . _ ~ - only', cause });
+    }
+    const chain = new Chain(config, store, options);
+    try {
+      const meta = await store.get(META_KEY);
+      if (meta) await chain.resume(json(meta) as ChainMeta);
+      else await chain.createGenesis();
+      await chain.makeStartupBlock();
+    } catch (err) {
+      await chain.verifier.close();
+      throw err;
+    }
+    chain.producer.start();
+    return chain;
+  }
+
+  private async createGenesis(): Promise<void> {
+    const genesis = buildGenesis(this.config);
+    const block = buildGenesisBlock(this.config.chain, genesis.wallets);
+    for (const a of [...genesis.wallets.keys()].sort()) {
+      const w = genesis.wallets.get(a)!;
+      this.wallets.set(a, w);
+      this.noteOwner(a, undefined, w);
+    }
+    this.hash = block.hash;
+    this.allocLast = genesis.allocLast;
+    this.feeAddress = genesis.feeAddress;
+    await this.store.batch([...block.ops, { type: 'put', key: META_KEY, value: this.metaBytes() }], { sync: true });
+    this.fresh = true;
+    this.logger.info(`genesis block ${block.record.hash} for chain ${this.config.chain}`);
+  }
+
+  private async resume(meta: ChainMeta): Promise<void> {
+    const c = this.config;
+    if (meta.chain !== c.chain || meta.allocGroup !== c.allocGroup) {
+      throw new ValidationError('CONFIG_INVALID', 'The data directory holds another chain', {
+        details: `it has chain ${meta.chain} (group ${meta.allocGroup}); the config asks for chain ${c.chain} (group ${c.allocGroup}): use another --data-dir or the same settings`,
+      });
+    }
+    this.height = meta.height;
+    this.hash = hexToBytes(meta.hash);
+    this.time = meta.time;
+    this.allocLast = meta.allocLast;
+    this.feeAddress = hexToBytes(meta.feeAddress);
+    if (meta.accounts !== this.accounts.length) this.accounts = devAccounts({ ...c, accounts: meta.accounts });
+    const offset = await this.store.get(CLOCK_KEY);
+    this.clock.offsetMs = offset ? Number(text.decode(offset)) : 0;
+    for await (const [key, value] of this.store.entries(PREFIX.wallet)) {
+      const w = decodeWallet(value);
+      this.wallets.set(key.slice(2), w);
+      this.noteOwner(key.slice(2), undefined, w);
+    }
+    const pending = await restorePending(this.store, this.submissionContext(), this.logger);
+    for (const tx of pending) {
+      this.mempool.add(tx);
+      this.clock.noteIssued(tx.timeNs);
+    }
+    if (this.clock.unused && this.height > 0) this.clock.noteIssued(BigInt(this.time) * 1_000_000n);
+    this.logger.info(`resumed chain ${c.chain} at height ${this.height} (${meta.hash}), ${this.wallets.size} wallets, ${pending.length} pending`);
+  }
+
+  private metaBytes(head: Head = this): Uint8Array {
+    const meta: ChainMeta = {
+      version: 1,
+      chain: this.config.chain,
+      allocGroup: this.config.allocGroup,
+      nodeName: this.config.nodeName,
+      feeAddress: bytesToHex(this.feeAddress),
+      accounts: this.accounts.length,
+      height: head.height,
+      hash: bytesToHex(head.hash, true),
+      time: head.time,
+      allocLast: head.allocLast,
+    };
+    return utf8.encode(JSON.stringify(meta));
+  }
+
+  /** The node's clock: the system clock moved by the dev API's offset. */
+  now(): number {
+    return this.clock.now();
+  }
+
+  /** Added to the system clock for block times, txids and the timestamp window (dev API `time`). */
+  get clockOffsetMs(): number {
+    return this.clock.offsetMs;
+  }
+
+  private submissionContext(): SubmissionContext {
+    return {
+      now: this.now(),
+      chain: this.config.chain,
+      difficulty: this.config.difficulty,
+      limits: this.config.limits,
+      wallet: (address) => this.wallets.get(address),
+    };
+  }
+
+  /**
+   * Checks a container and queues it; returns its txid. An identical body already pending or
+   * included successfully returns the first txid and queues nothing.
+   */
+  submit(raw: Uint8Array, options: { hold?: boolean } = {}): Promise<{ txid: string; duplicate: boolean }> {
+    return this.submissions.submit(raw, options);
+  }
+
+  /** The wallet index by key follows a wallet whose key is new or changed. */
+  private noteOwner(address: string, before: Wallet | undefined, after: Wallet): void {
+    const old = before?.pubkey ? bytesToHex(before.pubkey) : undefined;
+    const key = after.pubkey ? bytesToHex(after.pubkey) : undefined;
+    if (old === key) return;
+    if (old !== undefined && this.owners.get(old) === address) this.owners.delete(old);
+    if (key !== undefined && !this.owners.has(key)) this.owners.set(key, address);
+  }
+
+  /**
+   * GET /api/tx/status: null while pending, else the result object as JSON. An id this node
+   * never acknowledged is a TX_NOT_FOUND, so a client never polls forever for it.
+   */
+  async statusJson(txid: string): Promise<string | null> {
+    decodeTxid(txid); // a malformed txid is a 400, not a silent null
+    if (this.mempool.get(txid) || this.held.has(txid)) return null;
+    const cached = this.statusCache.get(txid);
+    if (cached) return cached;
+    const stored = await this.store.get(statusKey(txid));
+    if (stored) return text.decode(stored);
+    throw new ValidationError('TX_NOT_FOUND', 'Unknown transaction', { details: `this node has no transaction ${txid}` });
+  }
+
+  async blockAt(height: number): Promise<BlockRecord | undefined> {
+    if (!Number.isSafeInteger(height) || height < 0 || height > this.height) return undefined;
+    const bytes = await this.store.get(heightKey(height));
+    return bytes ? (json(bytes) as BlockRecord) : undefined;
+  }
+
+  async blockByHash(hashHex: string): Promise<BlockRecord | undefined> {
+    const h = await this.store.get(hashKey(hashHex));
+    return h ? this.blockAt(Number(text.decode(h))) : undefined;
+  }
+
+  txContainer(txid: string): Promise<Uint8Array | undefined> {
+    return this.store.get(txKey(txid));
+  }
+
+  /**
+   * A chain still at its genesis gets one block at once, so it looks live from its first second:
+   * the official SDK ranks nodes by height and drops one at height 0. No empty blocks follow on
+   * the interval; blocks come with transactions (or on request).
+   */
+  private async makeStartupBlock(): Promise<void> {
+    if (this.height > 0) return;
+    if (!(await this.produce({ force: true }))) {
+      throw new ValidationError('STORE_UNAVAILABLE', 'The node could not store its first block', { details: 'check the data directory' });
+    }
+  }
+
+  /** Calls `listener` after each committed block; returns the function that stops it. */
+  onBlock(listener: BlockListener): () => void {
+    this.blockListeners.add(listener);
+    return () => this.blockListeners.delete(listener);
+  }
+
+  /**
+   * Makes a block now, even an empty one, with the pending transactions and `mints` (dev API,
+   * mine on demand); resolves once it is committed.
+   */
+  async mineBlock(mints: Mint[] = []): Promise<BlockRecord> {
+    for (const m of mints) {
+      const held = this.wallets.get(m.address)?.amount.get(m.currency) ?? 0n;
+      if (m.amount <= 0n || held + m.amount > MAX_BALANCE) {
+        throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid faucet amount', { field: 'amount', details: `the balance must stay within 1 .. 2^64 - 1; it holds ${held} ${m.currency}` });
+      }
+    }
+    for (;;) {
+      if (this.closed) throw shuttingDown();
+      if (this.gate) await this.gate;
+      else if (this.producer.busy) await this.producer.idle();
+      else break;
+    }
+    const record = await this.producer.run(this.produce({ force: true, mints }));
+    if (!record) throw new ValidationError('STORE_UNAVAILABLE', 'The node could not store the block', { details: 'retry later' });
+    return record;
+  }
+
+  /** Asks for a block soon; one block is built at a time. */
+  schedule(): void {
+    this.producer.schedule();
+  }
+
+  /** Builds and commits one block from the front of the mempool, then makes it visible. */
+  private async produce(options: { force?: boolean; mints?: Mint[] } = {}): Promise<BlockRecord | undefined> {
+    const txs = this.mempool.peek(this.config.limits.maxBlockTxs);
+    const mints = options.mints ?? [];
+    if (txs.length === 0 && !options.force) return undefined;
+    const block = await buildBlock({
+      config: this.config,
+      fees: this.fees,
+      feeAddress: this.feeAddress,
+      wallets: this.wallets,
+      owners: this.owners,
+      head: { height: this.height, hash: this.hash, time: this.time, allocLast: this.allocLast },
+      now: this.now(),
+      txs,
+      mints,
+      metaBytes: (head) => this.metaBytes(head),
+    });
+    const { record, head, statuses } = block;
+    try {
+      await this.writes.run(() => this.store.batch(block.ops, { sync: this.store.persistent }));
+    } catch (err) {
+      this.logger.error(`committing block ${head.height} failed, retrying: ${(err as Error).message}`);
+      await new Promise((r) => setTimeout(r, RETRY_MS));
+      return undefined;
+    }
+    // Durable: make the block visible, all in one synchronous step.
+    for (const [a, w] of block.changed) {
+      this.noteOwner(a, this.wallets.get(a), w);
+      this.wallets.set(a, w);
+    }
+    this.height = head.height;
+    this.hash = head.hash;
+    this.time = head.time;
+    this.allocLast = head.allocLast;
+    for (let i = 0; i < txs.length; i++) this.statusCache.set(txs[i].txid, statuses[i]);
+    if (this.statusCache.size > STATUS_CACHE) {
+      let excess = this.statusCache.size - STATUS_CACHE;
+      for (const key of this.statusCache.keys()) {
+        if (excess-- <= 0) break;
+        this.statusCache.delete(key);
+      }
+    }
+    this.mempool.remove(txs);
+    this.logger.info(`block ${head.height} ${record.hash}: ${txs.length} txs (${block.failedCount} failed)${mints.length ? `, ${mints.length} faucet credit(s)` : ''}`);
+    for (const listener of this.blockListeners) {
+      try {
+        listener({ record, txs, statuses });
+      } catch (err) {
+        this.logger.error(`block listener failed: ${(err as Error).message}`);
+      }
+    }
+    return record;
+  }
+
+  /** Calls `listener` after a revert, a rollback or a clock move; returns the function that stops it. */
+  onReset(listener: ResetListener): () => void {
+    this.resetListeners.add(listener);
+    return () => this.resetListeners.delete(listener);
+  }
+
+  /** Tells the reset listeners about a change of state outside blocks. */
+  announce(event: ChainReset['event'], extra: { snapshot?: string } = {}): ChainReset {
+    const reset: ChainReset = { event, height: this.height, hash: bytesToHex(this.hash, true), now: this.now(), clockOffsetMs: this.clockOffsetMs, ...extra };
+    for (const listener of this.resetListeners) {
+      try {
+        listener(reset);
+      } catch (err) {
+        this.logger.error(`reset listener failed: ${(err as Error).message}`);
+      }
+    }
+    return reset;
+  }
+
+  /**
+   * Runs `work` with the chain at rest: the block being made is finished, every accepted
+   * write is on disk, and no block or submission starts until `work` ends (dev API).
+   */
+  async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    while (this.gate) await this.gate;
+    if (this.closed) throw shuttingDown();
+    let open!: () => void;
+    this.gate = new Promise<void>((resolve) => (open = resolve));
+    try {
+      await this.producer.idle();
+      await this.submissions.idle();
+      await this.writes.idle();
+      return await work();
+    } finally {
+      this.gate = undefined;
+      open();
+      if (this.mempool.size > 0 && this.producer.instant) this.schedule();
+    }
+  }
+
+  /** Reads the whole state again from the store, after the dev API rewrote it (call inside exclusive). */
+  async reload(): Promise<void> {
+    const meta = await this.store.get(META_KEY);
+    if (!meta) throw new TpkitError('NODE_INTERNAL', 'The store lost the chain head');
+    this.wallets.clear();
+    this.owners.clear();
+    this.statusCache.clear();
+    this.held.clear();
+    this.mempool = new Mempool();
+    // The clock stays: a txid handed out before the revert is never handed out again.
+    await this.resume(json(meta) as ChainMeta);
+  }
+
+  /** Writes wallets as given, outside any block (dev API state setting; call inside exclusive). */
+  async putWallets(changes: Map<string, Wallet>, allocLast = this.allocLast): Promise<void> {
+    const ops: StoreOp[] = [...changes].map(([address, w]) => ({ type: 'put', key: walletKey(address), value: encodeWallet(w) }));
+    if (allocLast !== this.allocLast) ops.push({ type: 'put', key: META_KEY, value: this.metaBytes({ height: this.height, hash: this.hash, time: this.time, allocLast }) });
+    await this.store.batch(ops, { sync: this.store.persistent });
+    for (const [address, w] of changes) {
+      this.noteOwner(address, this.wallets.get(address), w);
+      this.wallets.set(address, w);
+    }
+    this.allocLast = allocLast;
+  }
+
+  /** Moves the node clock to the system clock plus `offsetMs`, kept in the store. */
+  async setClockOffset(offsetMs: number): Promise<void> {
+    await this.store.batch([{ type: 'put', key: CLOCK_KEY, value: utf8.encode(String(offsetMs)) }], { sync: this.store.persistent });
+    this.clock.offsetMs = offsetMs;
+  }
+
+  /** The store operation that moves the chain head (dev API rollback). */
+  headOp(head: Head): StoreOp {
+    return { type: 'put', key: META_KEY, value: this.metaBytes(head) };
+  }
+
+  /** The wallet address a key hex owns, if any. */
+  ownerOf(keyHex: string): string | undefined {
+    return this.owners.get(keyHex);
+  }
+
+  /** Stops making blocks, lets the current one finish and writes what is pending. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.producer.stop();
+    await this.producer.idle();
+    await this.submissions.idle();
+    await this.writes.idle();
+    await this.verifier.close();
+    await this.store.close();
+  }
+
+  /** Waits until every transaction accepted so far is in a committed block (tests, tools). */
+  settle(): Promise<void> {
+    return this.producer.settle();
+  }
+}

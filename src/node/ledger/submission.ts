@@ -1,0 +1,136 @@
+// Admitting a transaction: the submission checks (signatures on the verifier's threads), then
+// duplicate detection (an identical body pending or included successfully answers with the first
+// txid and queues nothing), the pending limits, and the write-ahead of the container in a synced
+// group commit before the txid is acknowledged, so an accepted transaction survives a crash.
+
+import { bytesToHex } from '../../bytes.js';
+import { decodeTxid } from '../../codec/txid.js';
+import { TpkitError, ValidationError } from '../../errors.js';
+import type { Logger } from '../base/log.js';
+import type { NodeConfig } from '../config/config.js';
+import { GroupCommit } from '../store/group-commit.js';
+import { bodyKey, pendingKey, PREFIX, statusKey } from '../store/keys.js';
+import type { Store, StoreOp } from '../store/store.js';
+import type { Mempool } from './mempool.js';
+import type { NodeTx } from './node-tx.js';
+import { refusedStatus } from './tx-status.js';
+import { prepareSubmission, validateSubmission, type SubmissionContext } from './validate.js';
+import type { SignatureVerifier } from './verifier.js';
+import type { Wallet } from './wallet.js';
+
+export interface SubmissionHost {
+  readonly config: NodeConfig;
+  readonly store: Store;
+  readonly logger: Logger;
+  readonly verifier: SignatureVerifier;
+  /** The current mempool (a revert replaces it). */
+  mempool(): Mempool;
+  wallet(address: string): Wallet | undefined;
+  /** Accepted transactions a fault rule keeps pending forever. */
+  readonly held: Set<string>;
+  context(): SubmissionContext;
+  issueTxid(): { txid: string; timeNs: bigint };
+  /** Throws while shutting down, else resolves once no dev operation holds the chain. */
+  admit(): Promise<void>;
+  /** Resolves once no dev operation holds the chain. */
+  unblocked(): Promise<void>;
+  /** Called after a transaction was accepted (an instant chain makes a block). */
+  accepted(): void;
+}
+
+const text = new TextDecoder();
+const utf8 = new TextEncoder();
+
+export class Submissions {
+  private readonly writes: GroupCommit;
+
+  constructor(private readonly host: SubmissionHost) {
+    this.writes = new GroupCommit((ops) => host.store.batch(ops, { sync: host.store.persistent }));
+  }
+
+  /**
+   * Checks a container and queues it; returns its txid. An identical body already pending or
+   * included successfully returns the first txid and queues nothing.
+   */
+  async submit(raw: Uint8Array, options: { hold?: boolean } = {}): Promise<{ txid: string; duplicate: boolean }> {
+    const host = this.host;
+    await host.admit();
+    const prepared = prepareSubmission(raw, host.context());
+    const tx = prepared.complete(prepared.jobs.length ? await host.verifier.verify(prepared.jobs) : []);
+    await host.unblocked();
+    if (options.hold) {
+      // Acknowledged and never included: a wallet's "stuck transaction" path (dev API faults).
+      // Held ones count against the pending limit, so a flood under a hold rule stays bounded.
+      if (host.held.size + host.mempool().size >= host.config.limits.maxPending) {
+        throw new ValidationError('MEMPOOL_FULL', 'Too many pending transactions', { details: `${host.held.size} are held by a fault rule; revert, roll back or restart to drop them` });
+      }
+      const { txid } = host.issueTxid();
+      host.held.add(txid);
+      return { txid, duplicate: false };
+    }
+    let pending = host.mempool().txidForBody(tx.bodyHash);
+    if (pending) return { txid: pending, duplicate: true };
+    if (this.mayBeIncluded(tx)) {
+      const included = await host.store.get(bodyKey(tx.bodyHash));
+      if (included) return { txid: text.decode(included), duplicate: true };
+      pending = host.mempool().txidForBody(tx.bodyHash); // it may have arrived meanwhile
+      if (pending) return { txid: pending, duplicate: true };
+    }
+    const full = host.mempool().refusal(tx, host.config.limits);
+    if (full) throw full;
+    // The txid is taken only now, so a rejected or duplicate transaction consumes none.
+    const { txid, timeNs } = host.issueTxid();
+    tx.txid = txid;
+    tx.timeNs = timeNs;
+    host.mempool().add(tx, false);
+    try {
+      await this.writes.add({ type: 'put', key: pendingKey(txid), value: tx.raw });
+    } catch (cause) {
+      host.mempool().drop(tx);
+      host.logger.error(`writing pending transactions failed: ${(cause as Error).message}`);
+      throw new ValidationError('STORE_UNAVAILABLE', 'The node could not store the transaction', { details: 'it was not accepted; retry later', cause });
+    }
+    host.mempool().markDurable(tx);
+    host.accepted();
+    return { txid, duplicate: false };
+  }
+
+  /** Resolves once every accepted transaction's write-ahead is on disk. */
+  idle(): Promise<unknown> {
+    return this.writes.idle();
+  }
+
+  /** Only a register, or a sender transaction whose seq is already used, can repeat an included one. */
+  private mayBeIncluded(tx: NodeTx): boolean {
+    const b = tx.body;
+    if (b.kind === 'register') return true;
+    const w = this.host.wallet(bytesToHex(b.from));
+    return w !== undefined && b.seq <= w.seq;
+  }
+}
+
+/**
+ * The pending transactions written ahead before a stop, checked again, in txid order. One that
+ * no longer passes was acknowledged, so it must end with a status: it is recorded as failed,
+ * with the reason.
+ */
+export async function restorePending(store: Store, context: SubmissionContext, logger: Logger): Promise<NodeTx[]> {
+  const pending: NodeTx[] = [];
+  const refused: StoreOp[] = [];
+  for await (const [key, raw] of store.entries(PREFIX.pending)) {
+    const txid = key.slice(PREFIX.pending.length);
+    if (await store.get(statusKey(txid))) continue; // included already
+    try {
+      const tx = validateSubmission(raw, context, { restoring: true });
+      tx.txid = txid;
+      tx.timeNs = decodeTxid(txid).timeNs;
+      pending.push(tx);
+    } catch (err) {
+      const reason = err instanceof TpkitError ? err.code.toLowerCase() : 'invalid';
+      logger.warn(`pending ${txid} no longer passes the checks, recorded as failed: ${(err as Error).message}`);
+      refused.push({ type: 'del', key }, { type: 'put', key: statusKey(txid), value: utf8.encode(refusedStatus(reason)) });
+    }
+  }
+  if (refused.length > 0) await store.batch(refused, { sync: true });
+  return pending.sort((a, b) => (a.timeNs < b.timeNs ? -1 : a.timeNs > b.timeNs ? 1 : 0));
+}
