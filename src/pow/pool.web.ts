@@ -66,7 +66,7 @@ async function workerFailure(url: string, message: string, cause?: unknown): Pro
   } catch (err) {
     return err as TpkitError;
   }
-  return assetFailure('miner-worker.js', url, 'answered, but did not run as a module worker');
+  return assetFailure('miner-worker.js', url, 'answered, but did not run');
 }
 
 interface Reply {
@@ -284,10 +284,8 @@ async function warmUp(threads: number, run: MinerPool['run'], stop: AbortControl
 export function createWebMinerPool(threads: number = globalThis.navigator?.hardwareConcurrency || 1, options: WebMinerPoolOptions = {}): WebMinerPool {
   if (!Number.isInteger(threads) || threads < 1) throw new ArgumentError(`"threads" expected a positive integer, got ${String(threads)}`);
   if (typeof Worker !== 'function') throw new TpkitError('WASM_UNAVAILABLE', 'Web Workers are not available here');
-  const url = options.workerUrl ?? defaultWorkerUrl?.();
-  if (url === undefined) {
-    throw new TpkitError('WASM_UNAVAILABLE', 'Miner worker failed', { details: 'no worker script: pass workerUrl, or call setMinerWorkerUrl' });
-  }
+  // Each browser entry sets the default as it loads.
+  const url = options.workerUrl ?? defaultWorkerUrl!();
   const shared = typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated === true;
   const live: MinerWorker[] = [];
   const idle: MinerWorker[] = [];

@@ -7,13 +7,9 @@ import type { MinerAsset } from './asset-hint.js';
 
 /** WASM_UNAVAILABLE for `asset` at `url` with the fix for the setup the URL betrays. */
 export async function assetFailure(asset: MinerAsset, url: string, what: string, cause?: unknown): Promise<TpkitError> {
-  let hint = '';
-  try {
-    hint = `; ${(await import('./asset-hint.js')).assetHint(asset, url, globalThis.location?.href ?? '')}`;
-  } catch {
-    // The hint's chunk did not load either: the file, URL and answer still say what failed.
-  }
-  return new TpkitError('WASM_UNAVAILABLE', `The miner could not load ${asset}`, { details: `${asset} from ${url || '(no URL)'}: ${what}${hint}`, cause });
+  // Without the hint's chunk (it did not load either), the file, URL and answer still say what failed.
+  const hint = await import('./asset-hint.js').then((chunk) => `; ${chunk.assetHint(asset, url)}`, () => '');
+  return new TpkitError('WASM_UNAVAILABLE', `The miner could not load ${asset}`, { details: `${asset} from ${url}: ${what}${hint}`, cause });
 }
 
 /** The response for `asset` at `url`, or the error saying why there is none. */

@@ -8,8 +8,8 @@
 /** One of the miner's files: the worker script, or a kernel's binary. */
 export type MinerAsset = 'miner-worker.js' | 'tpkit-scalar.wasm' | 'tpkit-simd.wasm';
 
-/** The likely cause and fix for `asset` failing at `url` on a page at `pageUrl`. */
-export function assetHint(asset: MinerAsset, url: string, pageUrl: string): string {
+/** The likely cause and fix for `asset` failing at `url` on a page at `pageUrl` (default: this page). */
+export function assetHint(asset: MinerAsset, url: string, pageUrl = globalThis.location?.href ?? ''): string {
   const inline = 'use the entry tpkit/browser, which carries the worker and kernels inside';
   if (url.startsWith('blob:')) return "the page's Content-Security-Policy refused a blob: worker: allow worker-src blob:, or use the entry tpkit/browser/lean and serve its files";
   if (pageUrl.startsWith('file:')) return 'a page opened from file:// cannot load workers or fetch: serve it over http(s)';
