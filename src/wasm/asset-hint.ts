@@ -14,6 +14,6 @@ export function assetHint(asset: MinerAsset, url: string, pageUrl = globalThis.l
   if (url.startsWith('blob:')) return "the page's Content-Security-Policy refused a blob: worker: allow worker-src blob:, or use the entry tpkit/browser/lean and serve its files";
   if (pageUrl.startsWith('file:')) return 'a page opened from file:// cannot load workers or fetch: serve it over http(s)';
   if (url.startsWith('file:')) return `the bundler (Parcel) replaced import.meta.url with a file: URL: ${inline}`;
-  if (url.includes('/.vite/')) return `Vite's dev server pre-bundled tpkit without its files: ${inline}, or set optimizeDeps.exclude: ['tpkit']`;
+  if (url.includes('/.vite/')) return `Vite's dev server pre-bundled tpkit without its files: ${inline}, or add optimizeDeps: { exclude: ['tpkit'] } to vite.config`;
   return `the bundler (esbuild, Rollup) did not copy ${asset} beside the bundle: ${inline}, or serve node_modules/tpkit/dist/browser/ beside it`;
 }
