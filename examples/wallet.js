@@ -4,22 +4,27 @@
 // with ?report=URL it also POSTs it there (test/e2e checks it).
 import { createWebMinerPool, genericBody, generateSecretKey, mineRegister, publicKeyOf, signTx, bytesToHex } from 'tpkit/browser';
 
-/** Hashes per second of one worker, warmed first (pool.warm), over `ms` of hashing at a difficulty never met. */
+/** Hashes per second of one worker, warmed first (pool.warm), over `ms` from its first counted hashes at a difficulty never met. */
 async function rateOfOneWorker(ms) {
   const pool = createWebMinerPool(1);
   const stop = new AbortController();
   const samples = [];
+  // `ms` from the first hashes counted, so a slow start does not eat the window; 60 s at most.
+  const cap = setTimeout(() => stop.abort(), 60_000);
+  const onProgress = (p) => {
+    if (p.hashes > 0 && samples.length === 0) setTimeout(() => stop.abort(), ms);
+    if (p.hashes > 0) samples.push(p);
+  };
   try {
     await pool.warm();
-    setTimeout(() => stop.abort(), ms);
-    await mineRegister({ publicKeys: [new Uint8Array(33).fill(2)], difficulty: 64, pool, callingThread: false, signal: stop.signal, onProgress: (p) => samples.push(p) });
+    await mineRegister({ publicKeys: [new Uint8Array(33).fill(2)], difficulty: 64, pool, callingThread: false, signal: stop.signal, onProgress });
   } catch (err) {
     if (err.code !== 'ABORTED') throw err;
   } finally {
+    clearTimeout(cap);
     pool.terminate();
   }
-  // From the first progress report that counted hashes: the time before it is the task's hand-over.
-  const first = samples.find((p) => p.hashes > 0);
+  const first = samples[0];
   const last = samples[samples.length - 1];
   return first && last && last.elapsedMs > first.elapsedMs ? ((last.hashes - first.hashes) / (last.elapsedMs - first.elapsedMs)) * 1000 : 0;
 }
