@@ -27,7 +27,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createStaticHandler, ISOLATION_HEADERS, type StaticRoot } from '../src/node/http/static.js';
-import { CHROMIUM_FLAGS, requireChromium } from '../test/browser-harness.js';
+import { CHROMIUM_FLAGS, requireChromium } from '../test/helpers/browser-harness.js';
 import { chromium } from 'playwright-core';
 
 const { values } = parseArgs({

@@ -14,8 +14,8 @@ import { mineRegister } from '../src/pow/mine-register.js';
 import { createMinerPool } from '../src/pow/pool.node.js';
 import { generateSecretKey, publicKeyOf } from '../src/crypto/keys.js';
 import { simdSupported } from '../src/wasm/kernel.js';
-import { openBrowser } from '../test/browser-harness.js';
-import { startTestNode } from '../test/node-helpers.js';
+import { openBrowser } from '../test/helpers/browser-harness.js';
+import { startTestNode } from '../test/helpers/node-helpers.js';
 
 type Choice = KernelName | 'auto';
 

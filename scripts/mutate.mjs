@@ -51,7 +51,7 @@ function buildsFor(file, tests) {
   const steps = [];
   if (file.startsWith('assembly/')) steps.push('wasm');
   steps.push('ts');
-  if (tests.some((t) => t.startsWith('browser-'))) steps.push('browser');
+  if (tests.some((t) => t.startsWith('browser/'))) steps.push('browser');
   return steps;
 }
 
@@ -84,6 +84,8 @@ for (const m of MUTATIONS) {
   if (ids.has(m.id)) throw new Error(`mutation id ${m.id} appears twice`);
   ids.add(m.id);
   for (const t of m.tests) if (!/\.test\.js$/.test(t)) throw new Error(`${m.id}: test "${t}" is not a compiled test file name`);
+  // Names are paths under test/ (unit/bytes.test.js): a moved or renamed test file fails here, not silently later.
+  for (const t of m.tests) if (!existsSync(join(ROOT, 'test', t.replace(/\.js$/, '.ts')))) throw new Error(`${m.id}: test "${t}" has no file test/${t.replace(/\.js$/, '.ts')}`);
 }
 
 restoreFromJournal();

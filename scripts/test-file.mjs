@@ -14,7 +14,7 @@ const EXIT_GRACE_MS = 20_000;
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * @param {string} file name of a compiled test file in dist/test, e.g. "bytes.test.js"
+ * @param {string} file name of a compiled test file in dist/test, e.g. "unit/bytes.test.js"
  * @param {{ timeoutMs: number, echo?: (chunk: string) => void }} options
  * @returns {Promise<{ file: string, passed: number, failed: number, skipped: number, timedOut: boolean, lingered: boolean, code: number | null, ms: number, output: string }>}
  */

@@ -1,0 +1,45 @@
+// A `tpkit node` process for the tests that kill, restart or drive the real binary: spawned
+// with the given flags, resolved once it prints its URL.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
+export interface NodeProcess {
+  proc: ChildProcess;
+  url: string;
+  port: number;
+  /** Resolves when the process has exited and its output has been read to the end. */
+  exited: Promise<unknown>;
+  /** Everything it wrote to stderr so far. */
+  stderr(): string;
+  /** SIGTERM, then waits for the exit. */
+  stop(): Promise<void>;
+}
+
+export function spawnNode(args: string[]): Promise<NodeProcess> {
+  const proc = spawn(process.execPath, [MAIN, 'node', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  proc.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise((r) => proc.once('close', r));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (\S+)/.exec(out);
+      if (!m) return;
+      resolve({
+        proc,
+        url: m[1],
+        port: Number(new URL(m[1]).port),
+        exited,
+        stderr: () => err,
+        stop: async () => {
+          proc.kill('SIGTERM');
+          await exited;
+        },
+      });
+    });
+    proc.on('exit', (code) => reject(new Error(`node exited (${code}) before listening: ${err}`)));
+  });
+}

@@ -1,0 +1,66 @@
+// What the node does when its store fails or its rules change under acknowledged
+// transactions: a write that cannot be synced is a 503 and leaves nothing behind; a pending
+// transaction that no longer passes the checks after a restart ends as failed, never unknown.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { MemoryStore, type StoreOp } from '../../src/node/store/store.js';
+import { pay, startTestNode, transfer } from '../helpers/node-helpers.js';
+
+/** A memory store whose batches fail while `failing` is set. */
+class FlakyStore extends MemoryStore {
+  failing = false;
+  override async batch(ops: StoreOp[]): Promise<void> {
+    if (this.failing) throw new Error('disk full');
+    return super.batch(ops);
+  }
+}
+
+test('a write that cannot be stored: 503 STORE_UNAVAILABLE, the transaction is not kept, the node goes on', async () => {
+  const store = new FlakyStore();
+  const node = await startTestNode({ instant: false, blockTime: 3_600_000 }, { store });
+  try {
+    const [a, b] = node.chain.accounts;
+    const t = Date.now();
+    store.failing = true;
+    const refused = await node.submit(transfer({ key: a.secretKey, from: a.address, to: b.address, seq: 1, t, payload: [pay(1)] }));
+    assert.is(refused.status, 503);
+    assert.is(refused.body.error, 'STORE_UNAVAILABLE');
+    assert.is(refused.body.code, 10015);
+    assert.is(node.chain.mempool.size, 0, 'nothing unacknowledged is kept');
+    store.failing = false;
+    // the same transaction, resubmitted, is accepted now and gets a txid of its own
+    const accepted = await node.submit(transfer({ key: a.secretKey, from: a.address, to: b.address, seq: 1, t, payload: [pay(1)] }));
+    assert.is(accepted.status, 200);
+    assert.is((await node.get(`/api/tx/status/${accepted.body.txid}`)).body.res, null, 'pending');
+    await node.chain.settle();
+    assert.is((await node.get(`/api/tx/status/${accepted.body.txid}`)).body.res.res, 'ok');
+  } finally {
+    await node.close();
+  }
+});
+
+test('a pending transaction that fails the checks after a restart is recorded as failed with the reason', async () => {
+  const store = new MemoryStore();
+  const roomy = { instant: false, blockTime: 3_600_000, limits: { maxRequestBytes: 65_536, maxTxBytes: 4096, maxSignatures: 4, maxPending: 1000, maxBlockTxs: 100 } };
+  let node = await startTestNode(roomy, { store });
+  const [a, b] = node.chain.accounts;
+  const big = transfer({ key: a.secretKey, from: a.address, to: b.address, seq: 1, t: Date.now(), payload: Array.from({ length: 40 }, (_, i) => pay(1, `C${i}`)) });
+  const small = transfer({ key: a.secretKey, from: a.address, to: b.address, seq: 2, t: Date.now() + 1, payload: [pay(1)] });
+  const bigTxid = (await node.submit(big)).body.txid;
+  const smallTxid = (await node.submit(small)).body.txid;
+  await node.close();
+
+  // the operator lowers the transaction size limit below the pending one
+  node = await startTestNode({ ...roomy, instant: true, limits: { ...roomy.limits, maxTxBytes: 300 } }, { store });
+  try {
+    const { status, body } = await node.get(`/api/tx/status/${bigTxid}`);
+    assert.is(status, 200);
+    assert.equal(body.res, { error: true, res: 'tx_too_large' });
+    await node.chain.settle();
+    assert.is((await node.get(`/api/tx/status/${smallTxid}`)).body.res.res, 'ok', 'the other one is still included');
+  } finally {
+    await node.close();
+  }
+});
+
+test.run();

@@ -1,0 +1,407 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { bytesToHex, hexToBytes } from '../../src/bytes.js';
+import { TpkitError } from '../../src/errors.js';
+import { keysHash } from '../../src/codec/keys-hash.js';
+import { makeAddress } from '../../src/codec/address.js';
+import { PURPOSE_NAME } from '../../src/codec/constants.js';
+import { decodeBody } from '../../src/codec/body-decode.js';
+import { genericBody, notifyBody } from '../../src/codec/body-generic.js';
+import { chkeyBody } from '../../src/codec/body-chkey.js';
+import { REGISTER_NONCE_WIDTH, hasRegisterNonceTail, registerBody, setRegisterNonce } from '../../src/codec/body-register.js';
+import type { Body, GenericBodyInput, PayloadItemInput } from '../../src/codec/body-types.js';
+import { MsgFloat, type MsgValue } from '../../src/codec/msgpack-types.js';
+import type { DecodedBodyVector } from '../helpers/vectors.js';
+import { vectors } from '../helpers/vectors.js';
+import { mulberry32, thrownError as error } from '../helpers/helpers.js';
+
+/** The decoded body without the fields a builder does not take. */
+function fieldsOf(body: Body): Record<string, unknown> {
+  const { kind: _k, kindNumber: _n, raw: _r, ...rest } = body;
+  return rest;
+}
+
+function compareToVector(body: Body, v: DecodedBodyVector): void {
+  assert.is(body.kind, 'generic');
+  if (body.kind !== 'generic') return;
+  assert.is(body.kindNumber, v.k);
+  assert.is(bytesToHex(body.from, true), v.f);
+  assert.is(bytesToHex(body.to, true), v.to);
+  assert.is(body.seq, BigInt(v.s));
+  assert.is(body.timestamp, v.t);
+  assert.equal(body.payload.map((p) => [p.purpose, p.currency, Number(p.amount)]), v.p);
+  assert.equal(body.extra, v.e);
+}
+
+test('published docs body decodes to its decoded_body', () => {
+  compareToVector(decodeBody(vectors.generic_tx_docs.body_hex), vectors.generic_tx_docs.decoded_body);
+});
+
+test('published tpnode body (str currency, keys sorted e f k p s t to) decodes to its decoded_body', () => {
+  compareToVector(decodeBody(hexToBytes(vectors.generic_tx_tpnode.body_hex)), vectors.generic_tx_tpnode.decoded_body);
+});
+
+test('payload purposes carry their names from tx_const.json', () => {
+  const body = decodeBody(vectors.generic_tx_docs.body_hex);
+  assert.equal(body.kind === 'generic' && body.payload.map((p) => p.purposeName), ['transfer', 'srcfee']);
+});
+
+test('docs body: same key order as ours (k f to s t p e), but currency is str there and bin here (2.8), so re-encoding differs in exactly those two headers', () => {
+  const published = vectors.generic_tx_docs.body_hex;
+  const decoded = decodeBody(published);
+  assert.is(decoded.kind, 'generic');
+  if (decoded.kind !== 'generic') return;
+  assert.equal(decoded.raw.entries.map(([k]) => k.type === 'str' && k.value), ['k', 'f', 'to', 's', 't', 'p', 'e']);
+  const expected = published.replace('a2534b', 'c402534b').replace('a3464545', 'c403464545');
+  assert.is.not(expected, published);
+  assert.is(bytesToHex(genericBody(decoded)), expected);
+});
+
+test('tpnode body: its key order differs from ours, so re-encoding is compared by decoded values', () => {
+  const decoded = decodeBody(vectors.generic_tx_tpnode.body_hex);
+  const again = decodeBody(genericBody(decoded as GenericBodyInput));
+  assert.equal(fieldsOf(again), fieldsOf(decoded));
+});
+
+test('published register body (nonce under the reference miner key "pow") decodes', () => {
+  const body = decodeBody(vectors.register_tx.body_hex);
+  assert.is(body.kind, 'register');
+  if (body.kind !== 'register') return;
+  assert.is(body.timestamp, 1530106238744);
+  assert.is(bytesToHex(body.keysHash), '8ebe2577a7a590c773e9191e765906139ece7dc18b7334c8b35b54f7500908c0');
+  assert.is(body.nonce, 0xabe9n);
+  assert.equal(body.extra, {});
+});
+
+for (const [i, pow] of vectors.pow.entries()) {
+  test(`published pow body ${i} (keys k t nonce h) decodes`, () => {
+    const body = decodeBody(pow.body_hex);
+    assert.is(body.kind, 'register');
+    if (body.kind !== 'register') return;
+    assert.is(body.timestamp, 1541067579755);
+    assert.is(bytesToHex(body.keysHash), '957216f45873f7d09466610b887f1634359b000820bc91119e0efea70d2de64d');
+    assert.is(body.nonce, [0n, 210n][i]);
+    assert.not.ok('extra' in body);
+  });
+}
+
+test('registerBody: k t h e nonce, t and nonce as cf + 8 bytes, nonce in the last 8 bytes', () => {
+  const keys = vectors.keys_hash.public_keys.map((k) => hexToBytes(k));
+  const body = registerBody({ publicKeys: keys, timestamp: 1541067579755, nonce: 0x0102030405060708n });
+  const hex = bytesToHex(body);
+  assert.is(
+    hex,
+    '84a16b11a174cf00000166cec9216b' + 'a168c420' + vectors.keys_hash.h.toLowerCase() + 'a56e6f6e6365cf0102030405060708',
+  );
+  assert.is(REGISTER_NONCE_WIDTH, 8);
+  assert.is(bytesToHex(body.subarray(body.length - REGISTER_NONCE_WIDTH)), '0102030405060708');
+  const decoded = decodeBody(body);
+  assert.is(decoded.kind === 'register' && decoded.nonce, 0x0102030405060708n);
+  const nonceNode = decoded.raw.entries[3][1];
+  assert.is(nonceNode.end, body.length);
+  assert.is(nonceNode.offset, body.length - 9);
+});
+
+test('registerBody: with e, nonce still last; default nonce is 0; keysHash input works', () => {
+  const h = hexToBytes(vectors.keys_hash.h);
+  const body = registerBody({ keysHash: h, timestamp: 5, extra: { msg: 'hi' } });
+  assert.is(bytesToHex(body), '85a16b11a174cf0000000000000005a168c420' + bytesToHex(h) + 'a16581a36d7367a26869a56e6f6e6365cf0000000000000000');
+  assert.ok(hasRegisterNonceTail(body));
+  setRegisterNonce(body, 2n ** 64n - 1n);
+  const decoded = decodeBody(body);
+  assert.is(decoded.kind === 'register' && decoded.nonce, 2n ** 64n - 1n);
+  assert.equal(decoded.kind === 'register' && decoded.extra, { msg: 'hi' });
+  assert.equal(registerBody({ keysHash: h, timestamp: 5, extra: { msg: 'hi' }, nonce: 2n ** 64n - 1n }), body);
+  assert.not.ok(hasRegisterNonceTail(hexToBytes(vectors.pow[1].body_hex)));
+  assert.is(error(() => setRegisterNonce(hexToBytes(vectors.pow[1].body_hex), 1n)).code, 'INVALID_ARGUMENT');
+});
+
+test('keysHash of the published keys is the published h (R1, used by registerBody)', () => {
+  assert.is(bytesToHex(keysHash(vectors.keys_hash.public_keys.map((k) => hexToBytes(k))), true), vectors.keys_hash.h);
+});
+
+test('genericBody: exact bytes for a small transfer with call and extra', () => {
+  const body = genericBody({
+    from: 'AA010000003355443516',
+    to: hexToBytes('8000200002000005'),
+    seq: 5,
+    timestamp: 1530106238743,
+    payload: [{ purpose: 'transfer', currency: 'SK', amount: 300 }, { purpose: 1, currency: 'FEE', amount: 2n ** 40n }],
+    call: { method: 'go', args: [1, 'x'] },
+    extra: { msg: 'hello' },
+  });
+  assert.is(
+    bytesToHex(body),
+    '88a16b10a166c4088000200002000003a2746fc4088000200002000005a17305a174cf0000016441705717' +
+      'a1709293' + '00c402534bcd012c' + '9301c403464545cf0000010000000000' +
+      'a16392a2676f9201a178' + 'a16581a36d7367a568656c6c6f',
+  );
+});
+
+test('notifyBody and chkeyBody: exact key order', () => {
+  const from = hexToBytes('8000200002000003');
+  assert.is(bytesToHex(notifyBody({ from, seq: 1, timestamp: 2, payload: [] })), '85a16b17a166c4088000200002000003a17301a17402a17090');
+  const key = hexToBytes(vectors.public_keys[0].public_key);
+  assert.is(
+    bytesToHex(chkeyBody({ from, seq: 1, timestamp: 2, publicKeys: [key] })),
+    '85a16b18a166c4088000200002000003a17402a17301a17991c421' + bytesToHex(key),
+  );
+});
+
+// --- properties ---------------------------------------------------------------
+
+function randomUint(rnd: () => number): bigint {
+  const bits = Math.floor(rnd() * 65);
+  let v = 0n;
+  for (let i = 0; i < bits; i += 16) v = (v << 16n) | BigInt(Math.floor(rnd() * 65536));
+  return v & ((1n << BigInt(bits)) - 1n);
+}
+
+function randomAddress(rnd: () => number): Uint8Array {
+  return makeAddress({ group: Math.floor(rnd() * 65536), block: Math.floor(rnd() * 2 ** 21), wallet: Math.floor(rnd() * 2 ** 24) });
+}
+
+const purposes = Object.keys(PURPOSE_NAME).map(Number).concat([4, 100, 1000]);
+
+function randomGeneric(rnd: () => number): GenericBodyInput & { payload: PayloadItemInput[] } {
+  const payload = Array.from({ length: Math.floor(rnd() * 4) }, () => {
+    const purpose = purposes[Math.floor(rnd() * purposes.length)];
+    const name = PURPOSE_NAME[purpose as keyof typeof PURPOSE_NAME];
+    const item: PayloadItemInput = { purpose, currency: ['SK', 'FEE', 'TEST', 'ÜNI'][Math.floor(rnd() * 4)], amount: randomUint(rnd) };
+    if (name) item.purposeName = name;
+    return item;
+  });
+  const input: GenericBodyInput & { payload: PayloadItemInput[] } = {
+    from: randomAddress(rnd),
+    to: randomAddress(rnd),
+    seq: randomUint(rnd),
+    timestamp: Math.floor(rnd() * 2 ** 45),
+    payload,
+  };
+  if (rnd() < 0.3) input.call = { method: 'm' + Math.floor(rnd() * 100), args: [Math.floor(rnd() * 1000), 'a', [true, null], new MsgFloat(1.5)] };
+  if (rnd() < 0.5) input.extra = { msg: 'x'.repeat(Math.floor(rnd() * 40)), n: Math.floor(rnd() * 2 ** 40), deep: { b: new Uint8Array([1, 2]) } };
+  return input;
+}
+
+function expectedDecoded(x: ReturnType<typeof randomGeneric>): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    from: x.from,
+    to: x.to,
+    seq: BigInt(x.seq),
+    timestamp: Number(x.timestamp),
+    payload: x.payload.map((p) => ({ ...p, amount: BigInt(p.amount) })),
+  };
+  if (x.call) out.call = x.call;
+  if (x.extra) out.extra = x.extra;
+  return out;
+}
+
+test('1000 random generic bodies: decodeBody(genericBody(x)) equals x and genericBody(decodeBody(b)) is b', () => {
+  const rnd = mulberry32(21);
+  for (let i = 0; i < 1000; i++) {
+    const x = randomGeneric(rnd);
+    const b = genericBody(x);
+    const decoded = decodeBody(b);
+    assert.is(decoded.kind, 'generic');
+    assert.equal(fieldsOf(decoded), expectedDecoded(x), `case ${i}`);
+    assert.equal(genericBody(decoded as GenericBodyInput), b, `case ${i}`);
+  }
+});
+
+test('500 random notify, chkey and register bodies round-trip both ways', () => {
+  const rnd = mulberry32(22);
+  const key = hexToBytes(vectors.public_keys[0].public_key);
+  for (let i = 0; i < 500; i++) {
+    const { to: _to, ...n } = randomGeneric(rnd);
+    const nb = notifyBody(n);
+    const nd = decodeBody(nb);
+    assert.is(nd.kind, 'notify');
+    const { to: _t2, ...expected } = expectedDecoded({ ...n, to: new Uint8Array(8) });
+    assert.equal(fieldsOf(nd), expected);
+    assert.equal(notifyBody(nd as typeof n), nb);
+
+    const c = { from: randomAddress(rnd), seq: randomUint(rnd), timestamp: Math.floor(rnd() * 2 ** 45), publicKeys: [key, key.map((b) => b ^ 1)] };
+    const cb = chkeyBody(c);
+    const cd = decodeBody(cb);
+    assert.equal(fieldsOf(cd), c);
+    assert.equal(chkeyBody(cd as typeof c), cb);
+
+    const r = { keysHash: keysHash([key]), timestamp: Math.floor(rnd() * 2 ** 45), nonce: randomUint(rnd) };
+    const rb = registerBody(r);
+    const rd = decodeBody(rb);
+    assert.equal(fieldsOf(rd), r);
+    assert.equal(registerBody(rd as typeof r), rb);
+  }
+});
+
+// --- liberal decoding ------------------------------------------------------------
+
+const str = (s: string) => (s.length < 32 ? (0xa0 | s.length).toString(16) : 'd9' + s.length.toString(16).padStart(2, '0')) + Buffer.from(s).toString('hex');
+const bin = (h: string) => 'c4' + (h.length / 2).toString(16).padStart(2, '0') + h;
+const d3 = (n: bigint) => 'd3' + BigInt.asUintN(64, n).toString(16).padStart(16, '0');
+const F = '8000200002000003';
+const TO = '8000200002000005';
+
+/** A generic body assembled from hex pieces, so tests can write forms our encoder never does. */
+function genericHex(parts: Record<string, string>, order = Object.keys(parts)): string {
+  return (0x80 | order.length).toString(16) + order.map((k) => (k.startsWith('bin:') ? bin(Buffer.from(k.slice(4)).toString('hex')) : str(k)) + parts[k]).join('');
+}
+
+const base = () => ({ k: '10', f: bin(F), to: bin(TO), s: '05', t: '06', p: '91' + '93' + '00' + bin('534b') + '07' });
+
+test('decodes signed integer widths (d0-d3) for non-negative values, as other clients write bigints', () => {
+  const hex = genericHex({ k: 'd010', f: bin(F), to: bin(TO), s: d3(5n), t: 'd200000006', p: '91' + '93' + 'd000' + bin('534b') + d3(2n ** 62n) });
+  const body = decodeBody(hex);
+  assert.is(body.kind, 'generic');
+  if (body.kind !== 'generic') return;
+  assert.equal([body.seq, body.timestamp, body.payload[0].purpose, body.payload[0].amount], [5n, 6, 0, 2n ** 62n]);
+});
+
+test('decodes str currency and str addresses, bin map keys and any key order', () => {
+  const parts = { ...base(), f: 'a8' + F, p: '91' + '93' + '00' + str('SK') + '07' };
+  const body = decodeBody(genericHex(parts, ['p', 't', 'to', 'f', 's', 'k']));
+  assert.equal(body.kind === 'generic' && [bytesToHex(body.from, true), body.payload[0].currency], [F, 'SK']);
+  const binKeys = '86' + bin('6b') + '10' + bin('66') + bin(F) + bin('746f') + bin(TO) + bin('73') + '05' + bin('74') + '06' + bin('70') + '90';
+  assert.is(decodeBody(binKeys).kind, 'generic');
+});
+
+test('payload items with more than 3 elements are accepted, the extras ignored (R8)', () => {
+  const body = decodeBody(genericHex({ ...base(), p: '91' + '95' + '00' + bin('534b') + '07' + 'c0' + 'a178' }));
+  assert.equal(body.kind === 'generic' && body.payload, [{ purpose: 0, purposeName: 'transfer', currency: 'SK', amount: 7n }]);
+});
+
+test('unknown keys are kept in raw; unknown purposes have no name', () => {
+  const body = decodeBody(genericHex({ ...base(), nb: 'ce60000000', p: '91' + '93' + '63' + bin('534b') + '07' }));
+  assert.is(body.kind, 'generic');
+  if (body.kind !== 'generic') return;
+  assert.equal(body.payload[0], { purpose: 99, currency: 'SK', amount: 7n });
+  assert.ok(body.raw.entries.some(([k]) => k.type === 'str' && k.value === 'nb'));
+});
+
+test('e given as an empty bin reads as an empty map; e with bin keys reads as text keys', () => {
+  assert.equal(decodeBody(genericHex({ ...base(), e: 'c400' })).kind === 'generic' && (decodeBody(genericHex({ ...base(), e: 'c400' })) as { extra?: unknown }).extra, {});
+  const body = decodeBody(genericHex({ ...base(), e: '82' + bin('6d7367') + str('hi') + str('n') + '05' }));
+  assert.equal((body as { extra?: unknown }).extra, { msg: 'hi', n: 5 });
+});
+
+test('other kinds decode to their fields: deploy, tstore (21), lstore, patch, block', () => {
+  for (const [k, name] of [[0x12, 'deploy'], [0x15, 'tstore'], [0x16, 'lstore'], [0x13, 'patch'], [0x14, 'block']] as const) {
+    const body = decodeBody(genericHex({ k: k.toString(16), f: bin(F), x: '93010203' }));
+    assert.is(body.kind, name);
+    assert.is(body.kindNumber, k);
+    if (body.kind === 'generic' || body.kind === 'register' || body.kind === 'notify' || body.kind === 'chkey') continue;
+    assert.equal(body.fields, { k, f: hexToBytes(F), x: [1, 2, 3] } as Record<string, MsgValue>);
+  }
+});
+
+// --- strict decoding ------------------------------------------------------------
+
+const strict: [string, string, string, string | undefined][] = [
+  ['a float amount', genericHex({ ...base(), p: '91' + '93' + '00' + bin('534b') + 'cb3ff0000000000000' }), 'BODY_FLOAT_AMOUNT', 'p[0].amount'],
+  ['a float amount in the second item', genericHex({ ...base(), p: '92' + '9300' + bin('534b') + '07' + '9301' + bin('534b') + 'ca3f800000' }), 'BODY_FLOAT_AMOUNT', 'p[1].amount'],
+  ['a float seq', genericHex({ ...base(), s: 'cb4014000000000000' }), 'BODY_FLOAT_AMOUNT', 's'],
+  ['a float timestamp', genericHex({ ...base(), t: 'cb4014000000000000' }), 'BODY_FLOAT_AMOUNT', 't'],
+  ['a float kind', genericHex({ ...base(), k: 'cb4030000000000000' }), 'BODY_FLOAT_AMOUNT', 'k'],
+  ['a float purpose', genericHex({ ...base(), p: '91' + '93' + 'cb0000000000000000' + bin('534b') + '07' }), 'BODY_FLOAT_AMOUNT', 'p[0].purpose'],
+  ['a negative amount', genericHex({ ...base(), p: '91' + '93' + '00' + bin('534b') + 'ff' }), 'BODY_BAD_FIELD', 'p[0].amount'],
+  ['a negative seq', genericHex({ ...base(), s: d3(-5n) }), 'BODY_BAD_FIELD', 's'],
+  ['a negative timestamp', genericHex({ ...base(), t: 'd0fe' }), 'BODY_BAD_FIELD', 't'],
+  ['a string amount', genericHex({ ...base(), p: '91' + '93' + '00' + bin('534b') + str('7') }), 'BODY_BAD_FIELD', 'p[0].amount'],
+  ['a 7-byte from', genericHex({ ...base(), f: bin(F.slice(2)) }), 'BODY_BAD_FIELD', 'f'],
+  ['a 9-byte to', genericHex({ ...base(), to: bin(TO + '00') }), 'BODY_BAD_FIELD', 'to'],
+  ['an integer from', genericHex({ ...base(), f: '05' }), 'BODY_BAD_FIELD', 'f'],
+  ['a missing to', genericHex({ ...base(), to: '' }, ['k', 'f', 's', 't', 'p']), 'BODY_MISSING_FIELD', 'to'],
+  ['a missing p', genericHex({ ...base() }, ['k', 'f', 'to', 's', 't']), 'BODY_MISSING_FIELD', 'p'],
+  ['a missing k', genericHex({ ...base() }, ['f', 'to', 's', 't', 'p']), 'BODY_MISSING_FIELD', 'k'],
+  ['a 2-element payload item', genericHex({ ...base(), p: '91' + '92' + '00' + bin('534b') }), 'BODY_BAD_PAYLOAD', 'p[0]'],
+  ['a payload item that is not an array', genericHex({ ...base(), p: '91' + '07' }), 'BODY_BAD_PAYLOAD', 'p[0]'],
+  ['p that is not an array', genericHex({ ...base(), p: '80' }), 'BODY_BAD_FIELD', 'p'],
+  ['a currency that is an integer', genericHex({ ...base(), p: '91' + '93' + '00' + '05' + '07' }), 'BODY_BAD_FIELD', 'p[0].currency'],
+  ['a currency that is not UTF-8', genericHex({ ...base(), p: '91' + '93' + '00' + bin('ff') + '07' }), 'BODY_BAD_FIELD', 'p[0].currency'],
+  ['unknown kind 99', genericHex({ ...base(), k: '63' }), 'BODY_UNKNOWN_KIND', 'k'],
+  ['kind 15 (below the table)', genericHex({ ...base(), k: '0f' }), 'BODY_UNKNOWN_KIND', 'k'],
+  ['a body that is an array', '9110', 'BODY_NOT_MAP', undefined],
+  ['a body that is a bin', bin('10'), 'BODY_NOT_MAP', undefined],
+  ['a duplicate key', '87' + str('k') + '10' + str('f') + bin(F) + str('to') + bin(TO) + str('s') + '05' + str('t') + '06' + str('p') + '90' + str('s') + '06', 'BODY_BAD_FIELD', 's'],
+  ['a duplicate key, once str once bin', '87' + str('k') + '10' + str('f') + bin(F) + str('to') + bin(TO) + str('s') + '05' + str('t') + '06' + str('p') + '90' + bin('73') + '06', 'BODY_BAD_FIELD', 's'],
+  ['a duplicate key inside e', genericHex({ ...base(), e: '82' + str('a') + '01' + str('a') + '02' }), 'BODY_BAD_FIELD', 'e.a'],
+  ['a duplicate key nested in e', genericHex({ ...base(), e: '81' + str('a') + '82' + str('b') + '01' + str('b') + '02' }), 'BODY_BAD_FIELD', 'e.a'],
+  ['e that is an array', genericHex({ ...base(), e: '90' }), 'BODY_BAD_FIELD', 'e'],
+  ['e with an integer key', genericHex({ ...base(), e: '81' + '01' + '02' }), 'BODY_BAD_FIELD', 'e'],
+  ['c with one element', genericHex({ ...base(), c: '91' + str('m') }), 'BODY_BAD_FIELD', 'c'],
+  ['c whose args are not an array', genericHex({ ...base(), c: '92' + str('m') + '01' }), 'BODY_BAD_FIELD', 'c.args'],
+  ['c whose method is an integer', genericHex({ ...base(), c: '92' + '01' + '90' }), 'BODY_BAD_FIELD', 'c.method'],
+  ['a register h of 31 bytes', '83' + str('k') + '11' + str('t') + '05' + str('h') + bin('00'.repeat(31)), 'BODY_BAD_FIELD', 'h'],
+  ['a register h as str', '83' + str('k') + '11' + str('t') + '05' + str('h') + 'd920' + '00'.repeat(32), 'BODY_BAD_FIELD', 'h'],
+  ['a register body without t', '82' + str('k') + '11' + str('h') + bin('00'.repeat(32)), 'BODY_MISSING_FIELD', 't'],
+  ['a chkey body with an empty y', '85' + str('k') + '18' + str('f') + bin(F) + str('t') + '01' + str('s') + '01' + str('y') + '90', 'BODY_BAD_FIELD', 'y'],
+  ['a chkey key that is not bin', '85' + str('k') + '18' + str('f') + bin(F) + str('t') + '01' + str('s') + '01' + str('y') + '91' + '01', 'BODY_BAD_FIELD', 'y[0]'],
+];
+
+for (const [name, hex, code, field] of strict) {
+  test(`decodeBody rejects ${name}: ${code}${field ? ` (field ${field})` : ''}`, () => {
+    const err = error(() => decodeBody(hex));
+    assert.is(err.code, code, err.message);
+    assert.is(err.field, field);
+  });
+}
+
+// --- builder arguments ------------------------------------------------------------
+
+const good: GenericBodyInput = { from: hexToBytes(F), to: hexToBytes(TO), seq: 1, timestamp: 2, payload: [{ purpose: 0, currency: 'SK', amount: 1 }] };
+const item = (over: Partial<PayloadItemInput>) => ({ ...good, payload: [{ purpose: 0, currency: 'SK', amount: 1, ...over } as PayloadItemInput] });
+
+const badArgs: [string, () => unknown, string][] = [
+  ['a non-integer amount', () => genericBody(item({ amount: 1.5 })), 'INVALID_ARGUMENT'],
+  ['a negative amount', () => genericBody(item({ amount: -1 })), 'INVALID_ARGUMENT'],
+  ['an amount of 2^64', () => genericBody(item({ amount: 2n ** 64n })), 'INVALID_ARGUMENT'],
+  ['an unsafe number amount', () => genericBody(item({ amount: 2 ** 60 })), 'INVALID_ARGUMENT'],
+  ['an unknown purpose name', () => genericBody(item({ purpose: 'tip' as 'gas' })), 'INVALID_ARGUMENT'],
+  ['a negative purpose', () => genericBody(item({ purpose: -1 })), 'INVALID_ARGUMENT'],
+  ['a purposeName that disagrees', () => genericBody(item({ purpose: 0, purposeName: 'gas' })), 'INVALID_ARGUMENT'],
+  ['an empty currency', () => genericBody(item({ currency: '' })), 'INVALID_ARGUMENT'],
+  ['a currency that is bytes', () => genericBody(item({ currency: new Uint8Array(2) as unknown as string })), 'INVALID_ARGUMENT'],
+  ['a payload that is not an array', () => genericBody({ ...good, payload: {} as unknown as [] }), 'INVALID_ARGUMENT'],
+  ['a negative seq', () => genericBody({ ...good, seq: -1 }), 'INVALID_ARGUMENT'],
+  ['a fractional timestamp', () => genericBody({ ...good, timestamp: 1.5 }), 'INVALID_ARGUMENT'],
+  ['a from with a bad checksum', () => genericBody({ ...good, from: 'AA100000001677722413' }), 'ADDRESS_CHECKSUM'],
+  ['a 7-byte to', () => genericBody({ ...good, to: new Uint8Array(7) }), 'ADDRESS_INVALID'],
+  ['a to that is a number', () => genericBody({ ...good, to: 5 as unknown as string }), 'INVALID_ARGUMENT'],
+  ['extra that is a Map', () => genericBody({ ...good, extra: new Map() as unknown as Record<string, MsgValue> }), 'INVALID_ARGUMENT'],
+  ['extra holding a non-integer number', () => genericBody({ ...good, extra: { x: 0.5 } }), 'MSGPACK_UNSUPPORTED'],
+  ['a call without args', () => genericBody({ ...good, call: { method: 'm' } as never }), 'INVALID_ARGUMENT'],
+  ['null input', () => genericBody(null as unknown as GenericBodyInput), 'INVALID_ARGUMENT'],
+  ['notify with a to', () => notifyBody({ ...good } as never), 'INVALID_ARGUMENT'],
+  ['register with both publicKeys and keysHash', () => registerBody({ publicKeys: [hexToBytes(vectors.public_keys[0].public_key)], keysHash: new Uint8Array(32), timestamp: 1 }), 'INVALID_ARGUMENT'],
+  ['register with neither', () => registerBody({ timestamp: 1 }), 'INVALID_ARGUMENT'],
+  ['register with a 31-byte keysHash', () => registerBody({ keysHash: new Uint8Array(31), timestamp: 1 }), 'INVALID_ARGUMENT'],
+  ['register with a negative nonce', () => registerBody({ keysHash: new Uint8Array(32), timestamp: 1, nonce: -1n }), 'INVALID_ARGUMENT'],
+  ['chkey with a 32-byte key', () => chkeyBody({ from: hexToBytes(F), seq: 1, timestamp: 1, publicKeys: [new Uint8Array(32)] }), 'INVALID_ARGUMENT'],
+  ['chkey with no keys', () => chkeyBody({ from: hexToBytes(F), seq: 1, timestamp: 1, publicKeys: [] }), 'INVALID_ARGUMENT'],
+];
+
+for (const [name, fn, code] of badArgs) {
+  test(`builders reject ${name} with ${code}`, () => {
+    assert.is(error(fn).code, code);
+  });
+}
+
+test('builder errors name the field', () => {
+  assert.is(error(() => genericBody({ ...good, payload: [good.payload[0], { purpose: 0, currency: 'SK', amount: 1.5 }] })).field, 'p[1].amount');
+  assert.is(error(() => genericBody({ ...good, seq: -1 })).field, 's');
+});
+
+test('the nonce tail is the key "nonce" itself: a last key that merely ends in "nonce" is refused', () => {
+  const zeros = '00'.repeat(8);
+  // {k: 17, xnonce: cf 0}: "xnonce" ends with the bytes of "nonce"
+  for (const key of ['786e6f6e6365', '6d796e6f6e6365', '6e6f6e6365']) {
+    const fixstr = (0xa0 | (key.length / 2)).toString(16);
+    const body = hexToBytes(`82a16b11${fixstr}${key}cf${zeros}`);
+    const isNonce = key === '6e6f6e6365';
+    assert.is(hasRegisterNonceTail(body), isNonce, key);
+    if (isNonce) setRegisterNonce(body, 5n);
+    else assert.is(error(() => setRegisterNonce(body, 5n)).code, 'INVALID_ARGUMENT', key);
+  }
+});
+
+test.run();

@@ -1,0 +1,79 @@
+// The chunked JSON writer the node uses for full blocks: whatever it is given, the chunks put
+// together are byte for byte what toJson writes, with long ASCII strings cut at any point and
+// multi-byte text never cut inside a character.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { JsonBytesWriter, toJsonChunks } from '../../src/node/base/json-bytes.js';
+import { toJson, type JsonValue } from '../../src/node/base/json.js';
+
+/** A small seeded generator (mulberry32), so a failure names the value that caused it. */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+const PIECES = ['a', 'Z', '0', '"', '\\', '\n', '\u0001', 'ü', '€', '😀', '\ud800', ' '];
+
+function randomString(next: () => number): string {
+  const long = next() < 0.2;
+  const length = Math.floor(next() * (long ? 150_000 : 40));
+  const ascii = next() < 0.5;
+  if (ascii) return 'x'.repeat(length) + String(Math.floor(next() * 1000));
+  let s = '';
+  for (let i = 0; i < Math.min(length, 30_000); i++) s += PIECES[Math.floor(next() * PIECES.length)];
+  return s;
+}
+
+function randomValue(next: () => number, depth = 0): JsonValue {
+  const pick = next();
+  if (depth > 3 || pick < 0.4) {
+    const leaf = Math.floor(next() * 6);
+    if (leaf === 0) return null;
+    if (leaf === 1) return next() < 0.5;
+    if (leaf === 2) return Math.floor(next() * 2 ** 40) - 2 ** 39;
+    if (leaf === 3) return BigInt(Math.floor(next() * 2 ** 50)) * 2n ** 20n;
+    return randomString(next);
+  }
+  const n = Math.floor(next() * 6);
+  if (pick < 0.6) return Array.from({ length: n }, () => randomValue(next, depth + 1));
+  const obj: { [key: string]: JsonValue | undefined } = {};
+  for (let i = 0; i < n; i++) obj[randomString(next).slice(0, 20) + i] = next() < 0.1 ? undefined : randomValue(next, depth + 1);
+  return obj;
+}
+
+test('300 random values: the chunks are exactly toJson as UTF-8, and byteLength counts them', () => {
+  for (let seed = 1; seed <= 300; seed++) {
+    const value = randomValue(rng(seed));
+    const { chunks, byteLength } = toJsonChunks(value);
+    const joined = Buffer.concat(chunks);
+    assert.is(byteLength, joined.length, `seed ${seed}`);
+    assert.ok(joined.equals(Buffer.from(toJson(value))), `seed ${seed}: bytes differ`);
+    for (const chunk of chunks) assert.ok(chunk.length > 0, `seed ${seed}: an empty chunk`);
+  }
+});
+
+test('a long ASCII string is cut across chunks at any offset; multi-byte text stays whole in each chunk', () => {
+  for (const lead of [0, 1, 65_535, 65_536, 65_537, 100_000]) {
+    const hex = 'ab'.repeat(70_000);
+    const text = '€'.repeat(30_000);
+    const out = new JsonBytesWriter().text('x'.repeat(lead)).value([hex, text]).finish();
+    const expected = Buffer.from('x'.repeat(lead) + toJson([hex, text]));
+    assert.ok(Buffer.concat(out.chunks).equals(expected), `lead ${lead}`);
+    assert.ok(out.chunks.length >= 3, `lead ${lead}: ${out.chunks.length} chunks`);
+    for (const chunk of out.chunks) assert.not.throws(() => new TextDecoder('utf-8', { fatal: true }).decode(chunk), `lead ${lead}: a chunk cut a character`);
+  }
+});
+
+test('finish empties the writer; an empty document is no chunks', () => {
+  const w = new JsonBytesWriter();
+  assert.equal(w.finish(), { chunks: [], byteLength: 0 });
+  w.value({ a: 1 });
+  assert.is(Buffer.concat(w.finish().chunks).toString(), '{"a":1}');
+  assert.equal(w.finish(), { chunks: [], byteLength: 0 });
+});
+
+test.run();

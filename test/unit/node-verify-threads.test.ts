@@ -1,0 +1,38 @@
+// The local node's signature-verification threads (piscina): the same outcome per job as the
+// main thread's check, batches of many jobs answered in order, and after close every job is
+// still answered (inline).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { randomBytes } from 'node:crypto';
+import { decodeBsig } from '../../src/crypto/bsig-tlv.js';
+import { signBsig } from '../../src/crypto/bsig.js';
+import { generateSecretKey } from '../../src/crypto/keys.js';
+import { InlineVerifier, WorkerVerifier, type VerifyJob } from '../../src/node/ledger/verifier.js';
+
+function job(tamper: 'none' | 'body' | 'signature'): VerifyJob {
+  const body = randomBytes(90);
+  const decoded = decodeBsig(signBsig(body, generateSecretKey()));
+  const signature = decoded.signature.slice();
+  if (tamper === 'signature') signature[5] ^= 1;
+  if (tamper === 'body') body[0] ^= 1;
+  return { signature, publicKey: decoded.publicKey, signedFields: decoded.signedFields, body };
+}
+
+test('worker threads give the inline outcome for every job, across batches, then close and answer inline', async () => {
+  const kinds = ['none', 'body', 'signature'] as const;
+  const jobs = Array.from({ length: 150 }, (_, i) => job(kinds[i % 3]));
+  const inline = await new InlineVerifier().verify(jobs);
+  assert.equal(inline.slice(0, 3), ['valid', 'SIG_INVALID', inline[2]]);
+  assert.is.not(inline[2], 'valid');
+  const verifier = new WorkerVerifier(2);
+  // Submissions of one turn travel together; the answers come back to each in its order.
+  const parts = await Promise.all([verifier.verify(jobs.slice(0, 10)), verifier.verify(jobs.slice(10, 100)), verifier.verify(jobs.slice(100))]);
+  assert.equal(parts.flat(), inline);
+  const onThreads = verifier.threadBatches;
+  assert.ok(onThreads >= 1, 'the threads answered, not the inline fallback');
+  await verifier.close();
+  assert.equal(await verifier.verify(jobs.slice(0, 6)), inline.slice(0, 6));
+  assert.is(verifier.threadBatches, onThreads);
+});
+
+test.run();
