@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CHROMIUM_FLAGS, requireChromium } from '../browser-harness.js';
+import { CHROMIUM_FLAGS, requireChromium } from '../helpers/browser-harness.js';
 import { installExamples, PROJECT, run } from '../helpers/examples.js';
 import { startExampleServer, type ExampleServer } from '../helpers/example-server.js';
 import { checkWalletReport, type WalletReport } from '../helpers/wallet-report.js';

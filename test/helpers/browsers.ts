@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { chromium, type Browser as PlaywrightBrowser, type Page as PlaywrightPage } from 'playwright-core';
 import puppeteer, { type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core';
-import { CHROMIUM_FLAGS, requireChromium } from '../browser-harness.js';
+import { CHROMIUM_FLAGS, requireChromium } from './browser-harness.js';
 
 export type EngineName = 'chromium' | 'firefox' | 'webkit';
 export const ENGINES: EngineName[] = ['chromium', 'firefox', 'webkit'];
