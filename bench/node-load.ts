@@ -54,7 +54,10 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--memory') o.memory = true;
     else if (a === '--watchers') o.watchers = next();
     else if (a === '--node-flag') o.runtimeFlags.push(argv[++i]);
-    else if (a === '--') o.extraNodeArgs = argv.slice(i + 1), (i = argv.length);
+    else if (a === '--') {
+      o.extraNodeArgs = argv.slice(i + 1);
+      i = argv.length;
+    }
     else throw new Error(`unknown option ${a}`);
   }
   if (o.wallets < o.concurrency) throw new Error('--wallets must be at least --concurrency (one in-flight transaction per wallet keeps seq order)');
@@ -211,7 +214,7 @@ async function main(): Promise<void> {
   }));
   const sendSeconds = (performance.now() - start) / 1000;
   // Included: poll until nothing is pending.
-  let height = 0;
+  let height: number;
   for (;;) {
     const status = JSON.parse((await request(agent, port, 'GET', '/api/node/status')).text).status;
     height = status.blockchain.header.height;

@@ -66,6 +66,8 @@ const target = join(codec, 'constants.generated.ts');
 let previous = '';
 try {
   previous = readFileSync(target, 'utf8');
-} catch {}
+} catch {
+  // no file yet: it is written below
+}
 // Rewriting an identical file would only disturb watchers and incremental builds.
 if (previous !== out) writeFileSync(target, out);

@@ -239,14 +239,14 @@ export const MUTATIONS = [
     ['unit/client'], 'a silent node reported as unreachable instead of TIMEOUT'),
 
   // ── CLI exit codes ─────────────────────────────────────────────────────────────────────
-  m('cli/crash-exits-0', 'src/cli/main.ts',
+  m('cli/crash-exits-0', 'src/cli/dispatch.ts',
     "console.error(`tpkit ${name}: ${err instanceof Error ? err.stack : String(err)}`);\n    return 1;",
     "console.error(`tpkit ${name}: ${err instanceof Error ? err.stack : String(err)}`);\n    return 0;",
-    ['unit/cli-core'], 'an unexpected crash inside a command exits 0: scripts and CI see success'),
+    ['process/cli-core'], 'an unexpected crash inside a command exits 0: scripts and CI see success'),
   m('cli/load-crash-exits-0', 'src/cli/main.ts',
     "console.error(`tpkit: ${err instanceof Error ? err.stack : String(err)}`);\n    process.exitCode = 1;",
     "console.error(`tpkit: ${err instanceof Error ? err.stack : String(err)}`);\n    process.exitCode = 0;",
-    ['unit/cli-core'], 'a command that fails to load exits 0'),
+    ['process/cli-core'], 'a command that fails to load exits 0'),
   m('cli/status-failed-exits-0', 'src/cli/status.ts',
     'return status !== null && !status.ok ? EXIT.failed : EXIT.ok;', 'return EXIT.ok;',
     ['process/cli-wallet'], 'tpkit status exits 0 for a transaction that failed in its block'),
@@ -256,7 +256,7 @@ export const MUTATIONS = [
   m('cli/unreachable-exit', 'src/cli/wallet-common.ts',
     '      return EXIT.unreachable;', '      return EXIT.failed;',
     ['process/cli-wallet'], 'an unreachable node exits 1 instead of 3'),
-  m('cli/unknown-command-exit', 'src/cli/main.ts',
+  m('cli/unknown-command-exit', 'src/cli/dispatch.ts',
     "(tpkit --help lists the commands)`);\n    return 2;", "(tpkit --help lists the commands)`);\n    return 1;",
-    ['process/cli-usage', 'unit/cli-core'], 'an unknown command exits 1 instead of 2'),
+    ['unit/cli-usage', 'process/cli-usage', 'process/cli-core'], 'an unknown command exits 1 instead of 2'),
 ];

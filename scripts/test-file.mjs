@@ -59,6 +59,7 @@ export function runTestFile(file, { timeoutMs, echo }) {
       clearTimeout(graceTimer);
       // Whatever the file left behind (a server in a child process) goes with it.
       killGroup();
+      // eslint-disable-next-line no-control-regex -- ANSI colour codes start with ESC
       const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
       const summary = /Total:\s+(\d+)[\s\S]*?Passed:\s+(\d+)[\s\S]*?Skipped:\s+(\d+)/.exec(plain);
       let passed;

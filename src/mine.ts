@@ -13,6 +13,8 @@ export { mineBody, type MineOptions, type MineResult } from './pow/mine-body.js'
 export { mineRegister, type MineRegisterOptions } from './pow/mine-register.js';
 export { warmMiner, type WarmMinerOptions } from './pow/warm.js';
 export type { MinerPool, MiningProgress } from './pow/search.js';
+export { minerSupport, type MinerSupport, type MinerSupportOptions } from './pow/support.js';
+export type { WasmRefusalInfo } from './wasm/refusal.js';
 export type { KernelChoice, SearchTask, SearchTaskResult } from './pow/search-task.js';
 export type { KernelName } from './pow/kernel-types.js';
 export { createMinerPool, sharedMinerPool, closeSharedMinerPool } from './pow/pool.node.js';

@@ -6,6 +6,7 @@
 //   wallet-panel.js    2. keys, address, balance               (register-panel.js: mining)
 //   transfer-panel.js  3. transfers and their states
 //   bench-panel.js     4. the worker benchmark                 (benchmark.js: the measurement)
+//   support-panel.js   4. what this browser offers the miner   (minerSupport())
 //   official-keys-panel.js  keys from the official wallets: seed phrase, export file
 // Shared: dom.js (elements, errors, status), state.js (node, pool use), explain.js, format.js.
 
@@ -20,6 +21,7 @@ import { cancelRegister, register } from './register-panel.js';
 import { minerThreads } from './state.js';
 import { downloadExport, importExportFile, importMnemonic } from './official-keys-panel.js';
 import { sendTransfer } from './transfer-panel.js';
+import { showSupport } from './support-panel.js';
 import { chooseWallet, fundFromFaucet, generateKey, keyTyped, loadWallet, refreshBalance, showWalletAction } from './wallet-panel.js';
 import { chosenWallet } from './wallet-list.js';
 
@@ -36,7 +38,7 @@ function start() {
   try {
     $('isolation').textContent = sharedWebMinerPool().shared
       ? `Miner: ${minerThreads()} Web Workers, one per logical core. This page is cross-origin isolated: Cancel reaches every worker through shared memory within milliseconds.`
-      : `Miner: ${minerThreads()} Web Workers, one per logical core. This page is not cross-origin isolated (its server sends no COOP/COEP headers): workers mine in runs of about 50 ms and stop at the end of one.`;
+      : `Miner: ${minerThreads()} Web Workers, one per logical core. No shared memory here (the reason follows once checked): workers mine in runs of about 50 ms and stop at the end of one.`;
   } catch (err) {
     showError('node-error', `This browser cannot mine here. ${explain(err)}`);
   }
@@ -82,7 +84,8 @@ function start() {
   document.body.dataset.ready = 'true';
   // The miner gets ready while the node answers: kernels compiled, workers started, code
   // optimized, so a registration starts hashing at once. Should it fail, the estimate uses the calibration.
-  warmMiner().catch(() => {});
+  // Then what this browser offers the miner (section 4), once the warm-up no longer holds the cores.
+  warmMiner().catch(() => {}).finally(showSupport);
   connect();
 }
 

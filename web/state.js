@@ -11,6 +11,8 @@ export const state = {
   /** current.register.diff of the connected node. */
   difficulty: null,
   calibration: null,
+  /** What minerSupport() found: WebAssembly, SIMD, workers, shared memory, kernel, expected time. */
+  support: null,
   /** The page-load warm-up's figures: { readyMs, hashRate } (pool.warm()). */
   warmUp: null,
   /** Milliseconds the last registration's miner spent before hashing (elapsedMs - searchMs). */

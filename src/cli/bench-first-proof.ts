@@ -6,6 +6,7 @@
 // Node's own start, the imports, the WASM compile and the threads' start are all inside.
 
 import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { bytesToHex } from '../bytes.js';
 import { registerBody } from '../codec/body-register.js';
 import { generateSecretKey, publicKeyOf } from '../crypto/keys.js';
@@ -57,6 +58,19 @@ console.log(JSON.stringify({ at: performance.timeOrigin + t2, importMs: t1 - t0,
 process.exit(0);
 `;
 
+/** tpkit's root from CommonJS: require() of the ES module (Node 20.19+), then the same call. */
+const tpkitRequireScript = (entry: string) => `
+const t0 = performance.now();
+const { mineRegister } = require(${JSON.stringify(fileURLToPath(new URL(entry, DIST)))});
+const t1 = performance.now();
+const [key, timestamp, difficulty] = process.argv.slice(1);
+mineRegister({ publicKeys: [Buffer.from(key, 'hex')], timestamp: Number(timestamp), difficulty: Number(difficulty) }).then((result) => {
+  const t2 = performance.now();
+  console.log(JSON.stringify({ at: performance.timeOrigin + t2, importMs: t1 - t0, mineMs: t2 - t1, nonce: String(result.nonce) }));
+  process.exit(0);
+});
+`;
+
 /** The naive miner: a createHash('sha512') loop over the nonce, from 0. */
 const cryptoScript = `
 import { createHash } from 'node:crypto';
@@ -86,10 +100,10 @@ interface ChildReport {
   nonce?: string;
 }
 
-function runChild(script: string, args: string[]): Promise<{ ms: number; report: ChildReport }> {
+function runChild(script: string, args: string[], type: 'module' | 'commonjs' = 'module'): Promise<{ ms: number; report: ChildReport }> {
   return new Promise((resolve, reject) => {
     const spawnedAt = performance.timeOrigin + performance.now();
-    execFile(process.execPath, ['--input-type=module', '-e', script, ...args], { timeout: 60_000, encoding: 'utf8' }, (err, stdout) => {
+    execFile(process.execPath, [`--input-type=${type}`, '-e', script, ...args], { timeout: 60_000, encoding: 'utf8' }, (err, stdout) => {
       if (err) return reject(err);
       try {
         const report = JSON.parse(stdout.trim().split('\n').pop() ?? '') as ChildReport;
@@ -125,6 +139,7 @@ export async function measureFirstProofs(bodies: number, difficulty: number, onS
   const contenders = [
     { name: "tpkit/mine (import { mineRegister } from 'tpkit/mine')", script: tpkitScript('pow/mine-standalone.js'), tpkit: true },
     { name: "tpkit (import { mineRegister } from 'tpkit')", script: tpkitScript('index.js'), tpkit: true },
+    { name: "tpkit from CommonJS (require('tpkit'))", script: tpkitRequireScript('index.js'), tpkit: true, type: 'commonjs' as const },
     { name: "node:crypto createHash('sha512') loop", script: cryptoScript, tpkit: false },
   ];
   const samples = contenders.map(() => [] as number[]);
@@ -140,7 +155,7 @@ export async function measureFirstProofs(bodies: number, difficulty: number, onS
     for (const [c, contender] of contenders.entries()) {
       onStep(`first proof, body ${i + 1}/${bodies}: ${contender.name}`);
       const args = contender.tpkit ? [bytesToHex(key), String(timestamp), String(difficulty)] : [bytesToHex(body), String(difficulty)];
-      const { ms, report } = await runChild(contender.script, args);
+      const { ms, report } = await runChild(contender.script, args, 'type' in contender ? contender.type : 'module');
       samples[c].push(ms);
       reports[c].push(report);
     }

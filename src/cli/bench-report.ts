@@ -2,6 +2,7 @@
 
 import type { KernelName } from '../pow/kernel-types.js';
 import type { KernelChoice } from '../pow/search-task.js';
+import type { MinerSupport } from '../pow/support.js';
 import type { FirstProofReport } from './bench-first-proof.js';
 
 export interface Quantiles {
@@ -57,6 +58,8 @@ export interface BenchReport {
     kernel: KernelChoice;
     loadAverage: { start: number[]; end: number[] };
   };
+  /** minerSupport() at the start of the run, at the first-proof difficulty. */
+  support: MinerSupport;
   options: { difficulties: number[]; threads: number[]; repeats: number; durationMs: number; rounds: number; kernel: string; firstProofs: number; firstDifficulty: number };
   baselines: BenchBaseline[];
   firstProof: FirstProofReport | null;

@@ -5,7 +5,7 @@
 //    -evp sha512 -bytes 80` (when openssl is installed), a node:crypto loop, an
 //    @noble/hashes loop, and tpkit's own kernels (WASM hybrid, two-lane SIMD, scalar, JS)
 //    mining an 80-byte body. Each is printed as a ratio to openssl (else node:crypto).
-// 2. First proof: fresh processes, each mining one register proof at --first-difficulty
+// 2. First proof: fresh processes (tpkit/mine, the root by import and by require), each mining one register proof at --first-difficulty
 //    (default 16) with the documented defaults, exec to nonce, median and p90 over
 //    --first-proofs bodies (default 10), beside a plain node:crypto loop in fresh processes
 //    on the same bodies in the same run (bench-first-proof.ts).
@@ -19,6 +19,7 @@
 // --json prints one object (schema "tpkit-bench/1"):
 //   { schema, date, machine: { cpu, cores, node, v8, platform, arch, simd, kernel,
 //       loadAverage: { start, end } },                                  // 1/5/15-minute load averages
+//     support: MinerSupport,                        // minerSupport() at --first-difficulty (src/pow/support.ts)
 //     options: { difficulties, threads, repeats, durationMs, rounds, kernel },
 //     baselines: [{ name, hashRate, ratio, reference, note? }],        // hashes/s, one thread,
 //                                          // medians over rounds; ratio: median per-round ratio
@@ -47,6 +48,8 @@ import type { KernelChoice } from '../pow/search-task.js';
 import { mineBody } from '../pow/mine-body.js';
 import { createMinerPool } from '../pow/pool.node.js';
 import { searchNonce } from '../pow/search.js';
+import { minerSupport } from '../pow/support.js';
+import { renderSupport } from './bench-support.js';
 import { simdSupported } from '../wasm/kernel.js';
 import { measureFirstProofs, percentile } from './bench-first-proof.js';
 import { renderCharts } from './bench-charts.js';
@@ -290,6 +293,7 @@ function render(report: BenchReport): string {
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
   out.push(`WASM SIMD: ${m.simd ? 'on' : 'off'}; miner kernel: ${m.kernel}${m.kernel === 'auto' ? ' (each thread keeps the faster of its WASM kernels)' : ''}`);
   out.push(`Load average (1/5/15 min): ${load(m.loadAverage.start)} at start, ${load(m.loadAverage.end)} at end`);
+  out.push('', 'Miner support (minerSupport()):', ...renderSupport(report.support));
   if (report.baselines.length > 0) {
     out.push('', 'Baselines (one thread, SHA-512 of one 128-byte block):');
     out.push(
@@ -401,6 +405,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   const kernel = checkKernelChoice(values.kernel as KernelChoice);
 
+  const supportPool = createMinerPool(cores);
+  const support = await minerSupport({ difficulty: firstDifficulty[0], pool: supportPool }).finally(() => supportPool.destroy());
   const report: BenchReport = {
     schema: 'tpkit-bench/1',
     date: new Date().toISOString(),
@@ -415,6 +421,7 @@ export async function run(argv: string[]): Promise<number> {
       kernel,
       loadAverage: { start: loadavg(), end: [] },
     },
+    support,
     options: { difficulties, threads: threadCounts, repeats, durationMs, rounds, kernel: values.kernel, firstProofs, firstDifficulty: firstDifficulty[0] },
     baselines: [],
     firstProof: null,
@@ -422,7 +429,7 @@ export async function run(argv: string[]): Promise<number> {
     rows: [],
   };
 
-  const steps = (values['no-baselines'] ? 0 : 6 * rounds) + 4 * firstProofs + threadCounts.length * (1 + difficulties.length * repeats) + (threadCounts.includes(1) ? 0 : 1);
+  const steps = (values['no-baselines'] ? 0 : 6 * rounds) + 5 * firstProofs + threadCounts.length * (1 + difficulties.length * repeats) + (threadCounts.includes(1) ? 0 : 1);
   const progress = new Progress({ label: 'bench', total: steps });
   try {
     if (!values['no-baselines']) report.baselines = measureBaselines(durationMs, rounds, progress);

@@ -144,6 +144,8 @@ export async function run(argv: string[]): Promise<number> {
           searchMs: result.searchMs,
           hashRate,
           kernel: result.kernel,
+          kernelReason: result.kernelReason,
+          ...(result.poolFailure ? { poolFailure: result.poolFailure } : {}),
           body: bytesToHex(result.body),
           bodyBase64: bytesToBase64(result.body),
           ...(tx ? { tx: bytesToBase64(tx) } : {}),
@@ -155,6 +157,9 @@ export async function run(argv: string[]): Promise<number> {
   } else {
     console.log(`nonce ${result.nonce}: ${result.bits} leading zero bits (difficulty ${difficulty})`);
     console.log(`${formatCount(result.hashes)} hashes in ${formatDuration(result.searchMs)} of hashing, ${formatCount(hashRate)}H/s, ${result.kernel} kernel (${formatDuration(result.elapsedMs)} with worker start-up)`);
+    // The JS fallback or a lone calling thread is slow: say why, so a user can fix it.
+    if (result.kernel === 'js' && values.kernel === 'auto') console.error(`note: ${result.kernelReason}`);
+    if (result.poolFailure) console.error(`note: the miner threads did not start (${result.poolFailure}); this thread mined alone`);
     console.log(`body (hex):    ${bytesToHex(result.body)}`);
     console.log(`body (base64): ${bytesToBase64(result.body)}`);
     if (tx) console.log(`tx (base64):   ${bytesToBase64(tx)}`);

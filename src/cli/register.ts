@@ -120,6 +120,8 @@ export function run(argv: string[]): Promise<number> {
         console.log(
           `mined    difficulty ${result.difficulty}: ${formatCount(result.mined.hashes)} hashes in ${formatDuration(result.mined.searchMs)} of hashing (${formatCount(rate)}H/s), ${formatDuration(result.mined.elapsedMs)} with worker start-up`,
         );
+        if (result.mined.kernel === 'js') console.error(`note: ${result.mined.kernelReason}`);
+        if (result.mined.poolFailure) console.error(`note: the miner threads did not start (${result.mined.poolFailure}); this thread mined alone`);
         if (saved === true) console.log(`saved    the address in ${values.key}`);
         if (saved === 'plain') console.error(`note: ${values.key} is plain hex and keeps no address; pass --from ${result.address} to tpkit send`);
       }

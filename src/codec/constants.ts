@@ -1,7 +1,7 @@
 // Kinds and purposes (generated from tx_const.json) plus the lookups the codec needs.
 
 import { ArgumentError } from '../errors.js';
-import { KIND, KIND_NAME, PURPOSE, PURPOSE_NAME, type KindName, type PurposeName } from './constants.generated.js';
+import { KIND_NAME, PURPOSE, PURPOSE_NAME, type KindName, type PurposeName } from './constants.generated.js';
 
 export { KIND, KIND_NAME, KIND_VERSION, PURPOSE, PURPOSE_NAME } from './constants.generated.js';
 export type { KindName, KindNumber, PurposeName, PurposeNumber } from './constants.generated.js';

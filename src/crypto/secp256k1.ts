@@ -5,4 +5,5 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 
 export { secp256k1 };
-export const CURVE_ORDER: bigint = secp256k1.Point.Fn.ORDER;
+/** n, the order of the group (a literal: reading it from the curve would evaluate @noble/curves at import). */
+export const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;

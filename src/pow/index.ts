@@ -9,5 +9,7 @@ export { mineBody, type MineOptions, type MineResult } from './mine-body.js';
 export { mineRegister, type MineRegisterOptions } from './mine-register.js';
 export { warmMiner, type WarmMinerOptions } from './warm.js';
 export type { MinerPool, MiningProgress } from './search.js';
+export { minerSupport, type MinerSupport, type MinerSupportOptions } from './support.js';
+export type { WasmRefusalInfo } from '../wasm/refusal.js';
 // The task a pool runs, for those who bring their own pool (MinerPool.run receives it).
 export type { KernelChoice, SearchTask, SearchTaskResult } from './search-task.js';

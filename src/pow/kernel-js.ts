@@ -1,6 +1,9 @@
 // The pure-JS mining kernel, for engines without WebAssembly: same contract as the WASM
 // ones (kernel.ts). It hashes the whole body per nonce with @noble/hashes, so it is
-// about a tenth of their speed; its value is that it is obviously right.
+// about a tenth of their speed; its value is that it is obviously right. Node's pool
+// (pool.node.ts, and its threads) hands it node:crypto's SHA-512 instead (useNativeSha512):
+// native code that --jitless does not slow, about 17 times @noble/hashes there, which is
+// where a JS kernel runs in Node (WebAssembly is absent under --jitless).
 
 import { sha512 } from '@noble/hashes/sha2.js';
 import { ArgumentError } from '../errors.js';
@@ -9,9 +12,17 @@ import type { MiningKernel } from './kernel-types.js';
 
 const U64_MAX = (1n << 64n) - 1n;
 
+let nativeSha512: ((data: Uint8Array) => Uint8Array) | undefined;
+
+/** A native SHA-512 for the kernels made from now on in this thread (Node's node:crypto). */
+export function useNativeSha512(hash: (data: Uint8Array) => Uint8Array): void {
+  nativeSha512 = hash;
+}
+
 export function createJsKernel(): MiningKernel {
   let body: Uint8Array | undefined;
   let view: DataView | undefined;
+  const hash = nativeSha512 ?? sha512;
   return {
     name: 'js',
     lanes: 1,
@@ -41,7 +52,7 @@ export function createJsKernel(): MiningKernel {
       view.setUint32(at, high);
       for (let i = 0; i < count; i++) {
         view.setUint32(at + 4, low);
-        if (leadingZeroBits(sha512(body)) >= difficulty) return i;
+        if (leadingZeroBits(hash(body)) >= difficulty) return i;
         if (++low === 0x100000000) {
           low = 0;
           view.setUint32(at, ++high);

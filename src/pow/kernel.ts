@@ -3,18 +3,27 @@
 // WASM binaries and the pure-JS fallback give the same answer for the same range.
 
 import { ArgumentError } from '../errors.js';
-import { loadWasm, loadWasmSync, simdSupported, wasmAvailable, type WasmFlavor, type WasmModule } from '../wasm/kernel.js';
+import { loadWasm, loadWasmSync, simdSupported, wasmUsable, type WasmFlavor, type WasmModule } from '../wasm/kernel.js';
+import { isJavaScriptCore } from './engine.js';
 import { createJsKernel } from './kernel-js.js';
 import { KERNEL_NAMES, type KernelName, type MiningKernel } from './kernel-types.js';
 
 export { KERNEL_NAMES, type KernelName, type MiningKernel } from './kernel-types.js';
 
-/** Kernels this engine can run, the usually fastest first ('auto' measures and keeps the fastest). */
+let simdDistrusted = false;
+
+/** Leaves the SIMD binary's kernels out of availableKernels() in this thread: they failed a known-answer check (support.ts). */
+export function distrustSimd(): void {
+  simdDistrusted = true;
+}
+
+/** Kernels this thread can run, the usually fastest first ('auto' measures and keeps the fastest); 'js' alone where WebAssembly is missing or refused. */
 export function availableKernels(): KernelName[] {
   const names: KernelName[] = [];
-  if (wasmAvailable()) {
-    if (simdSupported()) names.push('hybrid', 'simd');
-    names.push('scalar');
+  if (wasmUsable()) {
+    const simd: KernelName[] = simdSupported() && !simdDistrusted ? ['hybrid', 'simd'] : [];
+    // JavaScriptCore runs the scalar kernel fastest (engine.ts): 'auto' starts with it there.
+    names.push(...(isJavaScriptCore() ? ['scalar' as const, ...simd] : [...simd, 'scalar' as const]));
   }
   names.push('js');
   return names;

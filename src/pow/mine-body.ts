@@ -10,6 +10,7 @@ import { defaultMinerPool } from './default-pool.js';
 import { callingThreadState } from './calling-thread.js';
 import { checkKernelChoice, type KernelName } from './kernel.js';
 import { searchNonce, type MinerPool, type MiningProgress } from './search.js';
+import { wasmAvailable, wasmRefusal } from '../wasm/kernel.js';
 
 export interface MineOptions {
   difficulty: number;
@@ -49,6 +50,10 @@ export interface MineResult {
   byKernel: Partial<Record<KernelName, number>>;
   /** Hashes done on the calling thread while the pool's threads started (part of `hashes`). */
   callingThreadHashes: number;
+  /** Why `kernel` ran: asked for, the fastest measured, or the JS fallback and what refused WebAssembly. */
+  kernelReason: string;
+  /** Set when the pool's threads could not start and the calling thread mined alone: what failed. */
+  poolFailure?: string;
 }
 
 export async function resolvePool(pool: MinerPool | undefined): Promise<MinerPool> {
@@ -80,6 +85,8 @@ export async function mineBody(body: Uint8Array, options: MineOptions): Promise<
     progressIntervalMs: options.progressIntervalMs,
     startNonce: options.startNonce,
     callingThread: options.callingThread,
+    // The default pool's workers may be blocked here: then the calling thread mines alone.
+    carryOnWithoutPool: options.pool === undefined,
   });
   const mined = body.slice();
   new DataView(mined.buffer).setBigUint64(mined.length - 8, outcome.nonce);
@@ -90,6 +97,7 @@ export async function mineBody(body: Uint8Array, options: MineOptions): Promise<
     });
   }
   const used = (Object.entries(outcome.byKernel) as [KernelName, number][]).sort((a, b) => b[1] - a[1]);
+  const ran = used[0]?.[0] ?? (kernel === 'auto' ? 'js' : kernel);
   return {
     body: mined,
     nonce: outcome.nonce,
@@ -97,8 +105,16 @@ export async function mineBody(body: Uint8Array, options: MineOptions): Promise<
     hashes: outcome.hashes,
     elapsedMs: outcome.elapsedMs,
     searchMs: outcome.searchMs,
-    kernel: used[0]?.[0] ?? (kernel === 'auto' ? 'js' : kernel),
+    kernel: ran,
     byKernel: outcome.byKernel,
     callingThreadHashes: outcome.callingThreadHashes,
+    kernelReason: await kernelReason(kernel, ran),
+    poolFailure: outcome.poolFailure,
   };
+}
+
+/** Why a search's main kernel was the one that ran (its words are in a module loaded on first use). */
+export async function kernelReason(choice: KernelName | 'auto', ran: KernelName): Promise<string> {
+  const refusal = await import('../wasm/refusal.js');
+  return refusal.kernelReason(choice, ran, wasmRefusal(), wasmAvailable());
 }

@@ -15,6 +15,10 @@ import type { MinerPool } from './search.js';
 import type { SearchTask, SearchTaskResult } from './search-task.js';
 import type { WorkerReply } from './worker.js';
 import { warmPool } from './warm-pool.js';
+import { useNodeSha512 } from './native-sha512.js';
+
+// The JS kernel of this thread hashes with node:crypto (native-sha512.ts).
+useNodeSha512();
 
 /** A CommonJS entry, so piscina never require()s the ES module (see worker-entry.cts). */
 const WORKER = new URL('./worker-entry.cjs', import.meta.url).href;
@@ -43,8 +47,10 @@ export class NodeMinerPool implements MinerPool {
   /** The threads, started on first need. */
   #start(): Piscina<SearchTask, WorkerReply> {
     if (this.#piscina) return this.#piscina;
-    // Flags of a `node -e` or `--input-type` run are not valid for a worker; the rest (profiling, limits) carry over.
-    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+    // Flags a worker refuses stay with the process: `--input-type` of a `node -e` run, and
+    // `--jitless`, a V8 flag that holds for every thread of the process anyway (the threads
+    // then mine with the JS kernel, WebAssembly being absent). The rest (profiling, limits) carry over.
+    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type') && a !== '--jitless');
     const PiscinaPool = loadPiscina();
     this.#piscina = new PiscinaPool<SearchTask, WorkerReply>({
       filename: WORKER,

@@ -8,7 +8,8 @@
 
 import { AbortError, ArgumentError, ERROR_CODES, TpkitError, type ErrorCode } from '../errors.js';
 import { RUNNING, SOLVED, type SearchTask, type SearchTaskResult } from './search-task.js';
-import { availableKernels, type KernelName } from './kernel.js';
+import type { KernelName } from './kernel.js';
+import { kernelsFor } from './task-runner.js';
 import { KernelRace } from './kernel-race.js';
 import { callingThreadState } from './calling-thread.js';
 import { searchNonce, type MinerPool } from './search.js';
@@ -103,7 +104,7 @@ class MinerWorker {
   #failure: TpkitError | undefined;
   #failing: Promise<void> | undefined;
   /** Which kernel 'auto' keeps in this worker's short runs, carried from search to search. */
-  readonly race = new KernelRace(autoKernels(), PROBE_RUNS, 1.02, 1);
+  readonly race = new KernelRace(kernelsFor('auto'), PROBE_RUNS, 1.02, 1);
 
   constructor(url: string | URL) {
     try {
@@ -194,8 +195,14 @@ async function runInSteps(worker: MinerWorker, task: SearchTask): Promise<Search
     const took = performance.now() - began;
     if (!started) {
       // A search that stopped while this worker was starting did not wait for it (it was not
-      // counted in control[1]) and may have settled: its result is no longer this run's to add to.
-      if (Atomics.load(stop, 0) !== RUNNING) break;
+      // counted in control[1]) and may have settled: its result is no longer this run's to add
+      // to. It counts itself now, as it returns: the search waits until as many tasks have
+      // returned as have counted themselves, and a task returning uncounted would let it
+      // settle while a worker that did count itself still hashes.
+      if (Atomics.load(stop, 0) !== RUNNING) {
+        if (stop.length > 1) Atomics.add(stop, 1, 1);
+        break;
+      }
       // The first run back means this worker hashes: the search counts it so the page's
       // thread can hand over to the workers.
       if (stop.length > 1) Atomics.add(stop, 1, 1);
@@ -216,12 +223,6 @@ async function runInSteps(worker: MinerWorker, task: SearchTask): Promise<Search
     step = scaled < MIN_RUN ? MIN_RUN : scaled > MAX_RUN ? MAX_RUN : scaled;
   }
   return { nonce: null, hashes, byKernel, kernel: race ? race.names[race.current] : (task.kernel as KernelName), busyMs };
-}
-
-/** What 'auto' chooses from: the WASM kernels this engine runs, else the JS one. */
-function autoKernels(): KernelName[] {
-  const wasm = availableKernels().filter((name) => name !== 'js');
-  return wasm.length > 0 ? wasm : ['js'];
 }
 
 /** Longest a warm-up waits for the workers to start before it gives up on them. */

@@ -5,7 +5,11 @@
 // flag and a hash counter (SharedArrayBuffer). The search returns the moment any thread
 // finds a nonce: threads still starting see the raised flag and return at once, unawaited;
 // threads that were hashing stop within one slice and are awaited, so their counts are in
-// the result and none is still hashing once the promise settles. A pool is anything that
+// the result and none is still hashing once the promise settles; so every task that returns
+// must have counted itself in control[1], even one that never hashed. The figures returned
+// are a copy: a task that returns later changes nothing. With `carryOnWithoutPool`, a pool
+// thread that cannot start (its worker blocked or absent) leaves the calling thread to
+// search alone, and the outcome says why (poolFailure). A pool is anything that
 // runs a SearchTask on some thread: worker threads in Node (pool.node.ts), Web Workers in
 // browsers (pool.web.ts); a pool that shares no memory marks a task's start itself.
 
@@ -65,6 +69,12 @@ export interface SearchOptions {
   startNonce?: bigint;
   /** Nonces per range, one range per thread (default 2^56). */
   rangePerThread?: bigint;
+  /**
+   * When the pool's threads cannot start (workers blocked or absent), let the calling thread
+   * finish the search alone instead of failing (default false; mineBody sets it for the
+   * default pool). The outcome's poolFailure says what failed.
+   */
+  carryOnWithoutPool?: boolean;
 }
 
 export interface SearchOutcome {
@@ -80,6 +90,11 @@ export interface SearchOutcome {
   byKernel: Partial<Record<KernelName, number>>;
   /** Hashes done on the calling thread (included in `hashes`). */
   callingThreadHashes: number;
+  /**
+   * Why the pool's threads did not mine, when they failed to start (workers blocked or
+   * unavailable) and the calling thread searched alone instead.
+   */
+  poolFailure?: string;
 }
 
 const NONCE_LIMIT = 1n << 64n;
@@ -174,6 +189,9 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   let launching = true;
   let returned = 0;
   let localRunning = false;
+  // Pool threads that failed to start while the calling thread searched: it carries on alone.
+  let failedThreads = 0;
+  let poolFailure: string | undefined;
   const tally: CallingThreadTally = { hashes: 0, busyMs: 0, byKernel: {} };
 
   let settle!: () => void;
@@ -202,7 +220,7 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   const localTask = local ? taskFor(0) : undefined;
   if (local && localTask) {
     localRunning = true;
-    const handOver = () => launched > 0 && Atomics.load(flags, 1) >= launched;
+    const handOver = () => launched > failedThreads && Atomics.load(flags, 1) >= launched - failedThreads;
     searchOnCallingThread(local, localTask, handOver, tally).then(
       (nonce) => {
         if (nonce !== null && found === null) found = nonce;
@@ -236,6 +254,8 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
       (result) => {
         returned++;
         if (result.nonce !== null && found === null) found = result.nonce;
+        // A pool of the caller's own may not raise the flag itself: the other threads must stop.
+        if (result.nonce !== null) Atomics.compareExchange(flags, 0, RUNNING, SOLVED);
         busiestMs = Math.max(busiestMs, result.busyMs ?? 0);
         for (const [name, count] of Object.entries(result.byKernel) as [KernelName, number][]) {
           byKernel[name] = (byKernel[name] ?? 0) + count;
@@ -244,8 +264,14 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
       },
       (err: unknown) => {
         returned++;
-        failure ??= err;
-        Atomics.compareExchange(flags, 0, RUNNING, ABORTED);
+        // A thread that could not start (its script, worker or kernels did not load), not a search gone wrong.
+        if (options.carryOnWithoutPool && localRunning && err instanceof TpkitError && err.code === 'WASM_UNAVAILABLE') {
+          failedThreads++;
+          poolFailure ??= `${err.message}: ${err.details}`;
+        } else {
+          failure ??= err;
+          Atomics.compareExchange(flags, 0, RUNNING, ABORTED);
+        }
         check();
       },
     );
@@ -270,8 +296,10 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
       details: `searched ${Number(Atomics.load(done, 0))} nonces at difficulty ${difficulty}`,
     });
   }
+  // A copy: a thread still starting returns later, and the figures returned must not change.
+  const totals: Partial<Record<KernelName, number>> = { ...byKernel };
   for (const [name, count] of Object.entries(tally.byKernel) as [KernelName, number][]) {
-    byKernel[name] = (byKernel[name] ?? 0) + count;
+    totals[name] = (totals[name] ?? 0) + count;
   }
   report();
   const elapsedMs = performance.now() - began;
@@ -281,7 +309,8 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
     hashes: Number(Atomics.load(done, 0)),
     elapsedMs,
     searchMs: busiestMs > 0 ? Math.min(busiestMs, elapsedMs) : elapsedMs,
-    byKernel,
+    byKernel: totals,
     callingThreadHashes: tally.hashes,
+    poolFailure,
   };
 }

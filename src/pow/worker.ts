@@ -6,6 +6,10 @@
 import { TpkitError } from '../errors.js';
 import type { SearchTask, SearchTaskResult } from './search-task.js';
 import { createTaskRunner } from './task-runner.js';
+import { useNodeSha512 } from './native-sha512.js';
+
+// The JS kernel hashes with node:crypto in Node's threads (native-sha512.ts).
+useNodeSha512();
 
 export type WorkerReply = { result: SearchTaskResult } | { error: { code?: string; message: string } };
 

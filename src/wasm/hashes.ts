@@ -4,7 +4,7 @@
 // on @noble/hashes. Measured on the dev machine (Node 20): WASM SHA-256 is 3.0x
 // @noble/hashes at 33 bytes, 2.5x at 120-250 bytes (a BSig digest), 1.4x at 10 kB.
 
-import { loadWasm, loadWasmSync, wasmAvailable, type WasmModule } from './kernel.js';
+import { loadWasm, loadWasmSync, wasmUsable, type WasmModule } from './kernel.js';
 
 let loaded: WasmModule | undefined;
 
@@ -13,16 +13,16 @@ export function wasmHashes(): WasmModule | undefined {
   return loaded;
 }
 
-/** Loads the scalar binary (it has the same SHA-256 as the SIMD one) for hash.ts. Returns false without WebAssembly. */
+/** Loads the scalar binary (it has the same SHA-256 as the SIMD one) for hash.ts. Returns false where WebAssembly is missing or refused. */
 export async function enableWasmHashes(): Promise<boolean> {
-  if (!wasmAvailable()) return false;
+  if (!wasmUsable()) return false;
   loaded ??= await loadWasm('scalar');
   return true;
 }
 
 /** Synchronous enableWasmHashes, for Node and workers. */
 export function enableWasmHashesSync(): boolean {
-  if (!wasmAvailable()) return false;
+  if (!wasmUsable()) return false;
   loaded ??= loadWasmSync('scalar');
   return true;
 }

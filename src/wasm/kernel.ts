@@ -40,14 +40,43 @@ const moduleCache: Partial<Record<WasmFlavor, WebAssembly.Module>> = {};
 // Asynchronous compiles in flight: callers that ask for the same flavor at once share one.
 const compiling: Partial<Record<WasmFlavor, Promise<WebAssembly.Module>>> = {};
 
-/** True when this engine has WebAssembly at all. */
+/** True when this engine has WebAssembly at all (Node --jitless and some hardened browsers have none). */
 export function wasmAvailable(): boolean {
-  return typeof WebAssembly === 'object' && typeof WebAssembly.Instance === 'function';
+  return typeof WebAssembly === 'object' && WebAssembly !== null && typeof WebAssembly.Instance === 'function';
 }
+
+/** The smallest module there is: the magic number and version 1, no sections. */
+const EMPTY_MODULE = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
+let refusal: { error: unknown } | null | undefined;
+
+/**
+ * Why this thread cannot compile WebAssembly, or null when it can: WebAssembly missing, or
+ * present and refused (a Content Security Policy without 'wasm-unsafe-eval' makes every
+ * compile throw while WebAssembly.validate still answers). Asked once per thread by
+ * compiling and instantiating an empty module, which every engine allows synchronously.
+ */
+export function wasmRefusal(): { error: unknown } | null {
+  if (refusal === undefined) {
+    if (!wasmAvailable()) {
+      refusal = { error: new Error('no WebAssembly here') };
+    } else {
+      try {
+        new WebAssembly.Instance(new WebAssembly.Module(EMPTY_MODULE), {});
+        refusal = null;
+      } catch (error) {
+        refusal = { error };
+      }
+    }
+  }
+  return refusal;
+}
+
+/** True when this thread can compile and run WebAssembly. */
+export const wasmUsable = (): boolean => wasmRefusal() === null;
 
 /** True when this engine runs the SIMD binary: asked with a 29-byte probe module (simd-probe.ts). */
 export function simdSupported(): boolean {
-  return wasmAvailable() && probeSimd();
+  return wasmUsable() && probeSimd();
 }
 
 function unavailable(flavor: WasmFlavor, cause?: unknown): TpkitError {
@@ -62,7 +91,8 @@ function checkFlavor(flavor: WasmFlavor): void {
   if (flavor !== 'scalar' && flavor !== 'simd') {
     throw new ArgumentError(`"flavor" expected 'scalar' or 'simd', got ${String(flavor)}`);
   }
-  if (!wasmAvailable()) throw unavailable(flavor);
+  const refused = wasmRefusal();
+  if (refused) throw unavailable(flavor, refused.error);
   if (flavor === 'simd' && !simdSupported()) throw unavailable(flavor, new Error('SIMD is not supported by this engine'));
 }
 
@@ -95,6 +125,8 @@ export function compiledWasmModules(): Partial<Record<WasmFlavor, WebAssembly.Mo
 
 /** Adopts modules compiled elsewhere (another thread, or tpkit/kernels on a page): loading those flavors here compiles and fetches nothing. */
 export function adoptWasmModules(modules: Partial<Record<WasmFlavor, WebAssembly.Module>>): void {
+  // Without WebAssembly there is nothing to adopt, and no WebAssembly.Module to test against.
+  if (!wasmAvailable() || typeof WebAssembly.Module !== 'function') return;
   for (const flavor of ['scalar', 'simd'] as const) {
     const module = modules[flavor];
     if (module instanceof WebAssembly.Module) moduleCache[flavor] ??= module;

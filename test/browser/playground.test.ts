@@ -84,6 +84,14 @@ test('the page warms the miner at load and shows the node, its difficulty and an
     /difficulty 12 at the [\d.]+ [kMG]?H\/s the \d+ workers? reached after warming up: [\d.]+ (ms|s) \(median; start-up paid at page load \([\d.]+ (ms|s), measured\) \+ [\d.]+ (ms|s) hashing\), at most [\d.]+ (ms|s) 95 times in 100\./,
   );
   assert.match(await text(page, 'isolation'), /cross-origin isolated: Cancel reaches every worker/);
+  // What this browser offers the miner, from minerSupport(): everything here, and the expected time at the node's difficulty.
+  await page.waitForFunction(() => document.getElementById('miner-support')?.dataset.ready === 'true', null, WAIT);
+  const support = await text(page, 'miner-support');
+  assert.match(support, /WebAssemblyyes/);
+  assert.match(support, /SIMDpresent, and its known answers are right/);
+  assert.match(support, /Workers\d+ running/);
+  assert.match(support, /Shared memoryyes/);
+  assert.match(support, /Expecteddifficulty 12 on \d+ threads? at [\d.]+ [kMG]?H\/s/);
   // an untouched form shows no field as wrong, though its required fields are empty
   const errorBorder = await page.evaluate(() => {
     const probe = document.createElement('input');

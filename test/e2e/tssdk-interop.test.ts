@@ -19,7 +19,7 @@ import { keysHash } from '../../src/codec/keys-hash.js';
 import { publicKeyOf } from '../../src/crypto/keys.js';
 import { signTx, verifyTx } from '../../src/crypto/sign-tx.js';
 import { createClient, type AddressChange } from '../../src/client/index.js';
-import { pay, startTestNode, transfer, waitStatus, type TestNode } from '../helpers/node-helpers.js';
+import { startTestNode, waitStatus, type TestNode } from '../helpers/node-helpers.js';
 import { fromWif, rejection, sandboxSdk, sdk, sdkMsgpack, toWif, type SdkNetwork, type SdkSandbox } from '../helpers/tssdk-helpers.js';
 
 // The BIP-39 test mnemonic: the SDK derives the same key from it on every run.

@@ -1,9 +1,7 @@
 // A `tpkit node` process for the tests that kill, restart or drive the real binary: spawned
 // with the given flags, resolved once it prints its URL.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-export const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+import type { ChildProcess } from 'node:child_process';
+import { spawnTpkit } from './cli-run.js';
 
 export interface NodeProcess {
   proc: ChildProcess;
@@ -18,13 +16,14 @@ export interface NodeProcess {
 }
 
 export function spawnNode(args: string[]): Promise<NodeProcess> {
-  const proc = spawn(process.execPath, [MAIN, 'node', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawnTpkit(['node', ...args]);
+  proc.stdin.end();
   let err = '';
-  proc.stderr!.on('data', (d) => (err += d));
+  proc.stderr.on('data', (d) => (err += d));
   const exited = new Promise((r) => proc.once('close', r));
   return new Promise((resolve, reject) => {
     let out = '';
-    proc.stdout!.on('data', (d) => {
+    proc.stdout.on('data', (d) => {
       out += d;
       const m = /listening on (\S+)/.exec(out);
       if (!m) return;

@@ -176,7 +176,7 @@ test('a table of bad inputs: each gets its typed answer, the node keeps answerin
     [
       'amounts',
       'zero to an address that does not exist creates no wallet',
-      post(transfer({ key: spender.secretKey, from: spender.address, to: freshAddress, seq: ++spenderSeq, t: ++t, payload: [pay(0), fee(5)] })),
+      post(transfer({ key: spender.secretKey, from: spender.address, to: freshAddress, seq: spenderSeq + 1, t: ++t, payload: [pay(0), fee(5)] })),
       { applied: async () => assert.is((await node.get(`/api/address/${addressToText(freshAddress)}`)).status, 404) },
     ],
     // signatures

@@ -5,7 +5,6 @@ import * as assert from 'uvu/assert';
 import { bytesToBase64, bytesToHex, concatBytes } from '../../src/bytes.js';
 import { addressToHex, addressToText, makeAddress } from '../../src/codec/address.js';
 import { genericBody } from '../../src/codec/body-generic.js';
-import { encodeTx } from '../../src/codec/container.js';
 import { encodeMsgpack } from '../../src/codec/msgpack-write.js';
 import type { MsgValue } from '../../src/codec/msgpack-types.js';
 import { signBsig } from '../../src/crypto/bsig.js';

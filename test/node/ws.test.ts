@@ -22,7 +22,11 @@ async function connect(): Promise<{ socket: WebSocket; messages: any[]; next: (m
   socket.on('message', (data) => {
     const m = JSON.parse(data.toString());
     messages.push(m);
-    for (const w of [...waiters]) if (w.match(m)) waiters.splice(waiters.indexOf(w), 1), w.resolve(m);
+    for (const w of [...waiters]) {
+      if (!w.match(m)) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(m);
+    }
   });
   await new Promise((r, j) => (socket.once('open', r), socket.once('error', j)));
   const next = (match: (m: any) => boolean) =>

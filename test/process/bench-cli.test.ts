@@ -3,39 +3,39 @@
 // and --html. Figures are checked for shape and sign only: their size depends on the machine.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFile } from 'node:child_process';
+import { runTpkit } from '../helpers/cli-run.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 
-const run = promisify(execFile);
-const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'tpkit-bench-'));
 
 test('--json: first proofs per contender, efficiency without a one-thread row, every solve time; --html writes the page', async () => {
   const html = join(dir, 'run.html');
-  const { stdout } = await run(process.execPath, [
-    cli, 'bench', '--no-baselines', '--difficulties', '6', '--threads', '2', '--repeats', '3', '--duration', '50',
+  const { out: stdout } = await runTpkit([
+    'bench', '--no-baselines', '--difficulties', '6', '--threads', '2', '--repeats', '3', '--duration', '50',
     '--first-proofs', '2', '--first-difficulty', '8', '--json', '--html', html,
-  ], { timeout: 120_000 });
+  ]);
   const report = JSON.parse(stdout);
   const first = report.firstProof;
   assert.is(first.difficulty, 8);
   assert.is(first.bodies, 2);
   assert.is(first.bareNode.samplesMs.length, 2);
   const names = first.contenders.map((c: { name: string }) => c.name);
-  assert.ok(names[0].includes('tpkit/mine') && names[1].includes("'tpkit'") && names[2].includes('node:crypto'), names.join(' | '));
+  assert.ok(names[0].includes('tpkit/mine') && names[1].includes("'tpkit'") && names[2].includes("require('tpkit')") && names[3].includes('node:crypto'), names.join(' | '));
   for (const c of first.contenders) {
     assert.is(c.samplesMs.length, 2);
     assert.ok(c.samplesMs.every((ms: number) => ms > 0) && c.medianMs > 0 && c.p90Ms >= c.medianMs, c.name);
     assert.is(typeof c.ratio, 'number');
     assert.is(typeof c.pairedRatio, 'number');
   }
-  for (const c of first.contenders.slice(0, 2)) assert.ok(c.importMedianMs > 0 && c.mineMedianMs > 0, c.name);
-  assert.is(first.contenders[2].ratio, 1);
-  assert.is(first.contenders[2].pairedRatio, 1);
+  for (const c of first.contenders.slice(0, 3)) assert.ok(c.importMedianMs > 0 && c.mineMedianMs > 0, c.name);
+  assert.is(first.contenders[3].ratio, 1);
+  assert.is(first.contenders[3].pairedRatio, 1);
+  // What the environment offers the miner, first in the report.
+  assert.is(report.support.webAssembly.usable, true);
+  assert.is(report.support.expected.difficulty, 8);
+  assert.ok(report.support.hashRate > 0);
   // Only two threads asked for: efficiency is still a number, against a one-thread measurement.
   assert.is(report.throughput.length, 1);
   const [t] = report.throughput;
@@ -52,9 +52,9 @@ test('--json: first proofs per contender, efficiency without a one-thread row, e
 });
 
 test('the terminal output draws the scaling bars and the solve-time boxes beside the expectation', async () => {
-  const { stdout } = await run(process.execPath, [
-    cli, 'bench', '--no-baselines', '--difficulties', '6', '--threads', '1,2', '--repeats', '3', '--duration', '50', '--first-proofs', '0',
-  ], { timeout: 120_000 });
+  const { out: stdout } = await runTpkit([
+    'bench', '--no-baselines', '--difficulties', '6', '--threads', '1,2', '--repeats', '3', '--duration', '50', '--first-proofs', '0',
+  ]);
   assert.match(stdout, /Pool scaling/);
   assert.match(stdout, /^ +1 thread +█/m);
   assert.match(stdout, /d6 ×2 measured +[ ─█]*┃/);

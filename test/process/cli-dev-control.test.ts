@@ -1,18 +1,14 @@
 // `tpkit dev` as a developer types it, the real binary against a real `tpkit node` process:
 // snapshot, revert, rollback, time, mine with an interval, state setting, faults, and the
 // mistakes it refuses.
-import { execFile } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MAIN, spawnNode } from '../helpers/node-process.js';
+import { runTpkit } from '../helpers/cli-run.js';
+import { spawnNode } from '../helpers/node-process.js';
 
 const FRESH = 'AA100000001677736914';
 
-function tpkit(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [MAIN, ...args], (_e, out, err) => resolve({ code: child.exitCode, out, err }));
-  });
-}
+const tpkit = (...args: string[]) => runTpkit(args);
 
 test('tpkit dev: snapshot, state setting, revert, rollback, time, mine, faults against a running node', async () => {
   const node = await spawnNode(['--memory', '--port', '0', '--difficulty', '0', '--log-level', 'warn']);

@@ -1,13 +1,13 @@
 // The development commands as a wallet developer runs them, the real binary against a real
 // `tpkit node` process: faucet, accounts, --reset, a busy port, genesis-only flags on an
 // existing chain, --no-dev-api.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MAIN, spawnNode, type NodeProcess } from '../helpers/node-process.js';
+import { runTpkit } from '../helpers/cli-run.js';
+import { spawnNode, type NodeProcess } from '../helpers/node-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tpkit-cli-dev-'));
 const FRESH = 'AA100000001677736914';
@@ -16,11 +16,7 @@ function startNodeProcess(args: string[]): Promise<NodeProcess> {
   return spawnNode(['--data-dir', join(dir, 'chain'), '--difficulty', '0', '--log-level', 'warn', ...args]);
 }
 
-function tpkit(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [MAIN, ...args], (_e, out, err) => resolve({ code: child.exitCode, out, err }));
-  });
-}
+const tpkit = (...args: string[]) => runTpkit(args);
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,23 +1,17 @@
 // `tpkit tx` and `tpkit block`, the real binary against a real node: a transaction explained
 // from its block (included, failed, pending, unknown) and a block's header and transactions.
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { runTpkit } from '../helpers/cli-run.js';
 import { addressToText } from '../../src/codec/address.js';
 import { fee, pay, startTestNode, transfer, type TestNode } from '../helpers/node-helpers.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 let node: TestNode;
 let ok = '';
 let failed = '';
 let t = Date.now();
 
-function tpkit(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [MAIN, ...args, '--node', node.url], (_e, out, err) => resolve({ code: child.exitCode, out, err }));
-  });
-}
+const tpkit = (...args: string[]) => runTpkit([...args, '--node', node.url]);
 
 test.before(async () => {
   node = await startTestNode({ accounts: 2, instant: false, blockTime: 3_600_000 }); // both in one block

@@ -1,17 +1,15 @@
 // The progress display: drawn at once on a terminal, then at most every 100 ms, never on a
 // pipe (fake clock and stream); and `tpkit register` and `tpkit mine` on a real terminal (a
 // pty from util-linux `script`) showing their progress from the search's first report.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { spawnTpkit } from '../helpers/cli-run.js';
 import { Progress, startingStatus } from '../../src/cli/progress.js';
 import { startTestNode } from '../helpers/node-helpers.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 /** Commands still running when a test ends: stopped in its finally. */
 const after: (() => void)[] = [];
 
@@ -58,8 +56,7 @@ test('a long status is cut to the terminal width; nothing is drawn on a pipe', (
 
 /** Runs the CLI on a pseudo-terminal; resolves with everything it drew and its exit code. */
 function onTerminal(args: string[], env: Record<string, string>, until: RegExp) {
-  const command = [process.execPath, MAIN, ...args].map((a) => `'${a}'`).join(' ');
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawnTpkit(args, { env: { ...process.env, ...env }, tty: true });
   let screen = '';
   const seen = new Promise<void>((resolve) => {
     // Not a speed limit: only keeps a command that never draws from hanging the suite.

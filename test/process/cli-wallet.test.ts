@@ -3,7 +3,6 @@
 // settings; and the documented exit codes for what goes wrong.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +11,7 @@ import { openKeyFile } from '../../src/cli/key-file.js';
 import { addressToText } from '../../src/codec/address.js';
 import { createLogger } from '../../src/node/base/log.js';
 import { startTestNode, type TestNode } from '../helpers/node-helpers.js';
-import { runTpkit, TPKIT_MAIN, type CliRun, type CliRunOptions } from '../helpers/cli-run.js';
+import { runTpkit, spawnTpkit, type CliRun, type CliRunOptions } from '../helpers/cli-run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tpkit-wallet-cli-'));
 const PASSPHRASE = 'a passphrase for tests';
@@ -141,8 +140,7 @@ function onTerminal(args: string[], answers: [RegExp, string][]): Promise<{ code
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, TPKIT_NODE: node.url };
     delete env.TPKIT_PASSPHRASE;
-    const command = [process.execPath, TPKIT_MAIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { env });
+    const child = spawnTpkit(args, { env, tty: true });
     let screen = '';
     // Only what appeared since the last answer is matched: the same prompt may come again.
     let answeredAt = 0;

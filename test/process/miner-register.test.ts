@@ -1,12 +1,12 @@
 // mineRegister end to end, and the `tpkit mine` / `tpkit bench` commands.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { runTpkit } from '../helpers/cli-run.js';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { hexToBytes } from '../../src/bytes.js';
 import { decodeBody } from '../../src/codec/body-decode.js';
@@ -20,8 +20,6 @@ import { createMinerPool } from '../../src/pow/pool.node.js';
 import { vectors } from '../helpers/vectors.js';
 
 const run = promisify(execFile);
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const cli = join(root, 'dist', 'src', 'cli', 'main.js');
 const pool = createMinerPool(2);
 const sha512Bits = (body: Uint8Array) => leadingZeroBits(createHash('sha512').update(body).digest());
 
@@ -46,7 +44,7 @@ test('tpkit mine --key prints a signed transaction that verifies; --pubkey print
   try {
     const keyFile = join(dir, 'key.hex');
     writeFileSync(keyFile, `${vectors.bsig_hello.secret_key}\n`);
-    const signed = JSON.parse((await run(process.execPath, [cli, 'mine', '--difficulty', '12', '--key', keyFile, '--threads', '2', '--json'])).stdout);
+    const signed = JSON.parse((await runTpkit(['mine', '--difficulty', '12', '--key', keyFile, '--threads', '2', '--json'])).out);
     const verification = verifyTx(signed.tx);
     assert.ok(verification.valid);
     assert.is(Buffer.from(verification.body).toString('hex'), signed.body);
@@ -54,19 +52,16 @@ test('tpkit mine --key prints a signed transaction that verifies; --pubkey print
     assert.is(signed.publicKey.toUpperCase(), vectors.bsig_hello.public_key);
 
     const pub = Buffer.from(publicKeyOf(vectors.bsig_hello.secret_key)).toString('hex');
-    const { stdout } = await run(process.execPath, [cli, 'mine', '--difficulty', '10', '--pubkey', pub, '--timestamp', '1234']);
+    const { out: stdout } = await runTpkit(['mine', '--difficulty', '10', '--pubkey', pub, '--timestamp', '1234']);
     const hex = /body \(hex\):\s+([0-9a-f]+)/.exec(stdout)?.[1];
     assert.ok(hex, stdout);
     const body = decodeBody(hexToBytes(hex!));
     assert.ok(body.kind === 'register' && body.timestamp === 1234);
     assert.ok(sha512Bits(hexToBytes(hex!)) >= 10);
 
-    const bad = await run(process.execPath, [cli, 'mine', '--difficulty', '10']).then(
-      () => undefined,
-      (e: { code: number; stderr: string }) => e,
-    );
-    assert.is(bad?.code, 2, "a usage error");
-    assert.match(bad!.stderr, /--key FILE/);
+    const bad = await runTpkit(['mine', '--difficulty', '10']);
+    assert.is(bad.code, 2, 'a usage error');
+    assert.match(bad.err, /--key FILE/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -83,8 +78,8 @@ test('a process that mined with the shared pool and never closed it still exits 
 });
 
 test('tpkit bench --json: a short run gives the documented schema', async () => {
-  const { stdout } = await run(process.execPath, [
-    cli, 'bench', '--difficulties', '4,6', '--threads', '1,2', '--repeats', '2', '--duration', '100', '--rounds', '1', '--first-proofs', '0', '--json',
+  const { out: stdout } = await runTpkit([
+    'bench', '--difficulties', '4,6', '--threads', '1,2', '--repeats', '2', '--duration', '100', '--rounds', '1', '--first-proofs', '0', '--json',
   ]);
   const report = JSON.parse(stdout);
   assert.is(report.schema, 'tpkit-bench/1');
@@ -115,9 +110,9 @@ test('tpkit bench --json: a short run gives the documented schema', async () => 
 test('tpkit bench without openssl on PATH: openssl says why, node:crypto becomes the reference', async () => {
   const empty = mkdtempSync(join(tmpdir(), 'tpkit-nopath-'));
   try {
-    const { stdout } = await run(process.execPath, [
-      cli, 'bench', '--difficulties', '4', '--threads', '1', '--repeats', '1', '--duration', '50', '--rounds', '1', '--first-proofs', '0', '--json',
-    ], { env: { ...process.env, PATH: empty } });
+    const { out: stdout } = await runTpkit([
+      'bench', '--difficulties', '4', '--threads', '1', '--repeats', '1', '--duration', '50', '--rounds', '1', '--first-proofs', '0', '--json',
+    ], { env: { PATH: empty } });
     const baselines: { name: string; hashRate: number | null; ratio: number | null; reference: string; note?: string }[] = JSON.parse(stdout).baselines;
     const openssl = baselines.find((b) => b.name.startsWith('openssl'))!;
     assert.is(openssl.hashRate, null);

@@ -61,7 +61,12 @@ test(`${SUBSCRIBERS} connections x ${SUBS_EACH} block + ${SUBS_EACH} tx subscrip
   }
   const stalled = new WebSocket(wsUrl);
   await Promise.all([...readers, stalled].map(open));
-  for (const ws of readers) for (let j = 0; j < SUBS_EACH; j++) ws.send('{"sub":"block"}'), ws.send('{"sub":"tx"}');
+  for (const ws of readers) {
+    for (let j = 0; j < SUBS_EACH; j++) {
+      ws.send('{"sub":"block"}');
+      ws.send('{"sub":"tx"}');
+    }
+  }
   stalled.send('{"sub":"block"}');
   stalled.send('{"sub":"tx"}');
   await new Promise((r) => setTimeout(r, 200));

@@ -1,14 +1,12 @@
 // A txid the node never accepted: the node answers 404 TX_NOT_FOUND, the client throws
 // UnknownTxError at once (no polling until the timeout), `tpkit status` says so and exits 1;
 // a pending one still reads as pending.
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { runTpkit } from '../helpers/cli-run.js';
 import { createClient, UnknownTxError } from '../../src/client/index.js';
 import { pay, startTestNode, transfer, type TestNode } from '../helpers/node-helpers.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const NEVER = '26CmF99wJRUJHd1-c4n1';
 let node: TestNode;
 
@@ -38,10 +36,9 @@ test('client: getTxStatus and waitForTx throw UnknownTxError for an id never acc
 });
 
 /** Runs the CLI without blocking this process, which serves the node. */
-function run(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [MAIN, 'status', NEVER, '--node', node.url, ...args], (_err, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }));
-  });
+async function run(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const r = await runTpkit(['status', NEVER, '--node', node.url, ...args]);
+  return { status: r.code, stdout: r.out, stderr: r.err };
 }
 
 test('tpkit status: "unknown transaction", exit 1, also with --wait and --json', async () => {

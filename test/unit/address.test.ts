@@ -3,7 +3,6 @@ import * as assert from 'uvu/assert';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { bytesToHex, hexToBytes } from '../../src/bytes.js';
-import { TpkitError } from '../../src/errors.js';
 import {
   addressFromText,
   addressParts,

@@ -1,7 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { base64ToBytes, bytesToBase64, bytesToHex, hexToBytes } from '../../src/bytes.js';
-import { TpkitError } from '../../src/errors.js';
 import { decodeTx, encodeTx } from '../../src/codec/container.js';
 import { vectors } from '../helpers/vectors.js';
 import { thrownError as error } from '../helpers/helpers.js';

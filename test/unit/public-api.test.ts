@@ -25,6 +25,7 @@ const CORE = [
   'BSIG_TAG', 'bsigTagName', 'decodeBsig', 'encodeBsig', 'bsigDigest', 'signBsig', 'verifyBsig', 'verifyDecodedBsig', 'addSignature', 'signTx', 'verifyTx',
   // proof of work
   'leadingZeroBits', 'powBits', 'estimateMining', 'hashesForProbability', 'calibrate', 'availableKernels', 'createKernel', 'loadKernel', 'KERNEL_NAMES', 'mineBody', 'mineRegister', 'warmMiner',
+  'minerSupport',
   // client
   'createClient', 'ApiError', 'NetworkError', 'TimeoutError', 'TxFailedError', 'UnknownTxError', 'feeRates', 'chooseFeeCurrency', 'autoFee', 'registerWallet', 'transfer',
 ];
@@ -67,7 +68,7 @@ test('tpkit/browser/keys (tpkit-keys.js) exports exactly the keys of the officia
 
 const MINE = [
   'ERROR_CODES', 'TpkitError', 'ArgumentError', 'DecodeError', 'ValidationError', 'CryptoError', 'AbortError',
-  'leadingZeroBits', 'powBits', 'estimateMining', 'hashesForProbability', 'mineBody', 'mineRegister', 'warmMiner', ...NODE_ONLY,
+  'leadingZeroBits', 'powBits', 'estimateMining', 'hashesForProbability', 'mineBody', 'mineRegister', 'warmMiner', 'minerSupport', ...NODE_ONLY,
 ];
 
 test('tpkit/mine: its modules reach no signing, curve or client code', async () => {
@@ -117,6 +118,31 @@ test('tpkit/mine as published is one file (pow/mine-standalone.js) that shares t
   } finally {
     await pool.destroy();
   }
+});
+
+test('tpkit as published is one file that shares the error classes and loads its heavy dependencies on first use', async () => {
+  const url = new URL('../src/index.js', import.meta.url);
+  const source = readFileSync(fileURLToPath(url), 'utf8');
+  const imports = [...source.matchAll(/(?:^|[;}])\s*(?:import|export)\s*(?:[^'";]*?from\s*)?"([^"]+)"/gm)].map((m) => m[1]);
+  assert.equal([...new Set(imports.filter((spec) => !spec.startsWith('node:')))], ['./errors.js'], 'only the error classes stay outside');
+  const errors = await import('../src/errors.js');
+  const root = await import(url.href);
+  assert.is(root.TpkitError, errors.TpkitError, 'one TpkitError class');
+  // A fresh process: importing evaluates no curve, cipher or BIP code; the first call that needs one loads it.
+  const { execFileSync } = await import('node:child_process');
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', `
+    import { createRequire } from 'node:module';
+    const cache = () => Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes('vendor')).map((f) => f.split('/').pop());
+    const tpkit = await import(${JSON.stringify(url.href)});
+    const before = cache();
+    const key = tpkit.generateSecretKey();
+    const tx = tpkit.signTx(tpkit.registerBody({ publicKeys: [tpkit.publicKeyOf(key)], timestamp: 1 }), key);
+    console.log(JSON.stringify({ before, after: cache(), valid: tpkit.verifyTx(tx).valid }));
+  `], { encoding: 'utf8' });
+  const { before, after, valid } = JSON.parse(out);
+  assert.equal(before, []);
+  assert.equal(after, ['noble-curves-secp256k1.cjs']);
+  assert.ok(valid, 'signing through the lazily loaded curve works');
 });
 
 test('tpkit/kernels exports the embedded kernels alone', async () => {

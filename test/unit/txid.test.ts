@@ -2,7 +2,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
 import { bytesToHex, hexToBytes } from '../../src/bytes.js';
-import { TpkitError } from '../../src/errors.js';
 import { base58Decode, base58Encode } from '../../src/codec/base58.js';
 import { decodeTxid, encodeTxid } from '../../src/codec/txid.js';
 import { decodeVarint, encodeVarint } from '../../src/codec/varint.js';

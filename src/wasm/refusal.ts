@@ -1,0 +1,53 @@
+// Why WebAssembly does not run in this thread, in words a user can act on: missing from the
+// engine (Node --jitless, a browser with WebAssembly turned off, iOS Lockdown Mode), or
+// refused by the page's Content Security Policy (script-src without 'wasm-unsafe-eval'),
+// whose directive the engines name in the error they throw. It imports nothing, and is
+// loaded only where WebAssembly is refused or a diagnosis is asked for (the browser build
+// makes it a chunk of its own).
+
+export interface WasmRefusalInfo {
+  /** 'missing': no WebAssembly global; 'csp': a Content Security Policy refused the compile; 'compile': another compile failure. */
+  cause: 'missing' | 'csp' | 'compile';
+  /** The engine's own message. */
+  message: string;
+  /** The CSP directive at fault, when the engine named it (Chromium, WebKit) or a securitypolicyviolation event did. */
+  directive?: string;
+  /** What to do about it. */
+  fix: string;
+}
+
+const CSP_MESSAGE = /content security policy|\bCSP\b|unsafe-eval/i;
+
+/** A compile error (wasm/kernel.ts wasmRefusal) read as a refusal: its cause, and the directive named in its message if any. */
+export function describeRefusal(error: unknown, present: boolean): WasmRefusalInfo {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!present) {
+    return { cause: 'missing', message, fix: 'for full speed, run where WebAssembly is enabled (not Node --jitless, not a browser with WebAssembly turned off)' };
+  }
+  if (CSP_MESSAGE.test(message)) {
+    const directive = /directive:?\s*"([^"]+)"/i.exec(message)?.[1];
+    return { cause: 'csp', message, directive, fix: "add 'wasm-unsafe-eval' to the page's script-src (a Manifest V3 extension: to content_security_policy.extension_pages)" };
+  }
+  return { cause: 'compile', message, fix: 'report the message: this engine should compile the kernels' };
+}
+
+/**
+ * Why a search's main kernel was the one that ran: asked for, the fastest measured, or the
+ * JS fallback and what refused WebAssembly (`refused`: wasm/kernel.ts wasmRefusal()).
+ */
+export function kernelReason(choice: string, ran: string, refused: { error: unknown } | null, present: boolean): string {
+  if (choice !== 'auto') return `kernel '${choice}' was asked for`;
+  if (ran !== 'js') return `the fastest WebAssembly kernel measured on this engine ('auto')`;
+  if (!refused) return 'the JS kernel: the miner threads could not run WebAssembly';
+  return fallbackReason(describeRefusal(refused.error, present));
+}
+
+/** Why the JS kernel ran instead of a WebAssembly one. */
+function fallbackReason(refusal: WasmRefusalInfo): string {
+  const what = refusal.cause === 'missing'
+    ? 'WebAssembly is not available in this engine'
+    : refusal.cause === 'csp'
+      ? `WebAssembly is refused by the Content Security Policy${refusal.directive ? ` (${refusal.directive})` : ''}`
+      : `WebAssembly failed to compile (${refusal.message})`;
+  return `the JS fallback: ${what}; ${refusal.fix}`;
+}
