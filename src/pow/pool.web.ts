@@ -13,7 +13,6 @@ import { kernelsFor } from './task-runner.js';
 import { KernelRace } from './kernel-race.js';
 import { callingThreadState } from './calling-thread.js';
 import { searchNonce, type MinerPool } from './search.js';
-import { assetFailure, fetchAsset } from '../wasm/asset-failure.js';
 
 export interface WebMinerPool extends MinerPool {
   /** True when tasks share memory with the page (the page is cross-origin isolated). */
@@ -48,27 +47,19 @@ export interface WebMinerPoolOptions {
   workerUrl?: string | URL;
 }
 
-let defaultWorkerUrl: (() => string | URL) | undefined;
+/** miner-worker.js beside the bundle, a literal new URL(…, import.meta.url) that webpack 5, Vite's build and Parcel copy. */
+let defaultWorkerUrl = (): string | URL => new URL('./miner-worker.js', import.meta.url);
 
 /**
- * Sets where pools find the miner worker's script when not told (each browser entry calls it
- * once as it loads: the lean one with miner-worker.js beside itself, the self-contained one
- * with a blob: URL of the copy it carries). Called when a pool is made, not before.
+ * Sets where pools find the miner worker's script when not told (the self-contained entry
+ * does, with a blob: URL of the copy it carries). Called when a pool is made, not before.
  */
 export function setMinerWorkerUrl(get: () => string | URL): void {
   defaultWorkerUrl = get;
 }
 
-/** Why a worker script did not load: the engine's message, else what answers at its URL. */
-async function workerFailure(url: string, message: string, cause?: unknown): Promise<TpkitError> {
-  if (message || !/^https?:/.test(url)) return assetFailure('miner-worker.js', url, message || 'did not load', cause);
-  try {
-    await fetchAsset('miner-worker.js', url);
-  } catch (err) {
-    return err as TpkitError;
-  }
-  return assetFailure('miner-worker.js', url, 'answered, but did not run');
-}
+/** Why a worker script did not load (asset-load.ts, loaded now). */
+const workerFailure = async (url: string, message: string): Promise<TpkitError> => (await import('../wasm/asset-load.js')).workerFailure(TpkitError, url, message);
 
 interface Reply {
   id: number;
@@ -98,23 +89,16 @@ const WARM_MS = 400;
 const WARM_BODY = new Uint8Array(66).map((_, i) => (i * 131 + 17) & 0xff);
 
 class MinerWorker {
-  readonly #worker: Worker | undefined;
+  readonly #worker: Worker;
   readonly #pending = new Map<number, { resolve: (r: SearchTaskResult) => void; reject: (e: unknown) => void }>();
   #next = 0;
-  #failure: TpkitError | undefined;
-  #failing: Promise<void> | undefined;
+  /** Set when the worker fails, resolving to the error (once known: why a script did not load takes a request). */
+  #failing: Promise<TpkitError> | undefined;
   /** Which kernel 'auto' keeps in this worker's short runs, carried from search to search. */
   readonly race = new KernelRace(kernelsFor('auto'), PROBE_RUNS, 1.02, 1);
 
   constructor(url: string | URL) {
-    try {
-      this.#worker = new Worker(url, { type: 'module', name: 'tpkit-miner' });
-    } catch (err) {
-      // Some engines refuse at once (a CSP that forbids the URL, a malformed URL).
-      const message = err instanceof Error ? err.message : String(err);
-      this.#failing = workerFailure(String(url), message, err).then((failure) => this.#fail(failure));
-      return;
-    }
+    this.#worker = new Worker(url, { type: 'module', name: 'tpkit-miner' });
     this.#worker.onmessage = (event: MessageEvent<Reply>) => {
       const { id, result, error } = event.data;
       const call = this.#pending.get(id);
@@ -126,23 +110,23 @@ class MinerWorker {
     // A script that does not load, or an exception outside a task: this worker is done.
     this.#worker.onerror = (event) => {
       event.preventDefault();
-      this.#failing ??= workerFailure(String(url), event.message ?? '').then((failure) => this.#fail(failure));
+      // If even asset-load.ts does not load, its import's error is the failure.
+      this.#failing ??= workerFailure(String(url), event.message).then(this.#fail, this.#fail);
     };
   }
 
   /** Set once the worker has failed (or is finding out why): the pool drops it. */
   get failed(): boolean {
-    return this.#failure !== undefined || this.#failing !== undefined;
+    return !!this.#failing;
   }
 
   run(task: SearchTask): Promise<SearchTaskResult> {
-    if (this.#failure) return Promise.reject(this.#failure);
-    if (this.#failing) return this.#failing.then(() => Promise.reject(this.#failure));
+    if (this.#failing) return this.#failing.then((err) => Promise.reject(err));
     const id = this.#next++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       try {
-        this.#worker!.postMessage({ id, task });
+        this.#worker.postMessage({ id, task });
       } catch (err) {
         this.#pending.delete(id);
         reject(err);
@@ -151,15 +135,18 @@ class MinerWorker {
   }
 
   terminate(): void {
-    this.#worker?.terminate();
-    this.#fail(new AbortError('miner pool terminated'));
+    this.#worker.terminate();
+    // Calls in flight end now, as ABORTED, even while a failure is still being explained.
+    const ended = this.#fail(new AbortError('miner pool terminated'));
+    this.#failing ??= Promise.resolve(ended);
   }
 
-  #fail(err: TpkitError): void {
-    this.#failure ??= err;
+  /** Rejects every call in flight with `err`, and returns it. */
+  readonly #fail = (err: TpkitError): TpkitError => {
     for (const call of this.#pending.values()) call.reject(err);
     this.#pending.clear();
-  }
+    return err;
+  };
 }
 
 function workerError(error: Reply['error']): TpkitError {
@@ -285,8 +272,7 @@ async function warmUp(threads: number, run: MinerPool['run'], stop: AbortControl
 export function createWebMinerPool(threads: number = globalThis.navigator?.hardwareConcurrency || 1, options: WebMinerPoolOptions = {}): WebMinerPool {
   if (!Number.isInteger(threads) || threads < 1) throw new ArgumentError(`"threads" expected a positive integer, got ${String(threads)}`);
   if (typeof Worker !== 'function') throw new TpkitError('WASM_UNAVAILABLE', 'Web Workers are not available here');
-  // Each browser entry sets the default as it loads.
-  const url = options.workerUrl ?? defaultWorkerUrl!();
+  const url = options.workerUrl ?? defaultWorkerUrl();
   const shared = typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated === true;
   const live: MinerWorker[] = [];
   const idle: MinerWorker[] = [];

@@ -1,12 +1,10 @@
 // The browser's miner worker (bundled as miner-worker.js, and carried as text by the
 // self-contained entry, which starts it from a blob: URL): answers {id, task} messages with
 // {id, result} or {id, error}. The page hands it the compiled kernels in its tasks; only a
-// task without them makes it fetch the .wasm files beside its own script (a blob: worker
-// cannot, and says so).
+// task without them makes it fetch the .wasm files beside its own script (binary.web.ts; a
+// blob: worker cannot, and says so).
 
 import { TpkitError } from '../errors.js';
-import { setKernelSource } from '../wasm/binary.web.js';
-import { kernelFiles } from '../wasm/kernel-files.js';
 import type { SearchTask } from './search-task.js';
 import { createTaskRunner } from './task-runner.js';
 
@@ -16,12 +14,7 @@ interface WorkerScope {
 }
 
 const scope = globalThis as unknown as WorkerScope;
-setKernelSource(
-  kernelFiles({
-    scalar: () => new URL('./tpkit-scalar.wasm', import.meta.url),
-    simd: () => new URL('./tpkit-simd.wasm', import.meta.url),
-  }),
-);
+
 const runner = createTaskRunner();
 
 scope.onmessage = async (event) => {

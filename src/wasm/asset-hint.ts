@@ -1,9 +1,8 @@
 // The fix to name when the browser build could not load one of the miner's files (its
 // worker script or a kernel), read from the URL it tried. Bundlers leave marks in it: Parcel turns import.meta.url into a file: URL, Vite's
 // dev server serves pre-bundled dependencies from /node_modules/.vite/deps/, and a blob:
-// worker is the self-contained entry under a strict Content-Security-Policy. Imports
-// nothing, and is loaded only when something failed (asset-failure.ts): its own chunk, so
-// the lean bundle does not carry this text.
+// worker is the self-contained entry under a strict Content-Security-Policy. Part of
+// asset-load.ts's chunk, so the lean bundle does not carry this text.
 
 /** One of the miner's files: the worker script, or a kernel's binary. */
 export type MinerAsset = 'miner-worker.js' | 'tpkit-scalar.wasm' | 'tpkit-simd.wasm';

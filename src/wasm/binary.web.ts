@@ -1,34 +1,30 @@
-// Where the kernels' WASM binaries come from in the browser build: each entry says so when
-// it loads. tpkit.js (export "./browser/lean") fetches the .wasm files beside itself;
-// tpkit-inline.js (export "./browser") compiles the copies it carries as base64; the miner
-// worker fetches beside its own script only when the page handed it no compiled module.
-// scripts/build-browser.mjs puts this file in place of binary.ts, so this shared code holds
-// no binary and no import.meta.url: a bundler has nothing here to copy or rewrite.
+// Where the kernels' WASM binaries come from in the browser build: by default the .wasm files
+// beside the script this is bundled into (tpkit.js, export "./browser/lean"; the miner worker,
+// which fetches only when the page handed it no compiled module), found with literal
+// new URL('./…', import.meta.url), the form webpack 5, Vite's build and Parcel copy as
+// assets. tpkit-inline.js (export "./browser") sets the copies it carries as base64 instead.
+// scripts/build-browser.mjs puts this file in place of binary.ts.
 
 import { TpkitError } from '../errors.js';
 import type { WasmFlavor } from './flavor.js';
+import { kernelFiles, type KernelSource } from './kernel-files.js';
 
 export const WASM_DELIVERY: 'embedded' | 'fetched' = 'fetched';
 
-/** How an entry gets a compiled binary. */
-export type KernelSource = (flavor: WasmFlavor) => Promise<WebAssembly.Module>;
+let source: KernelSource = kernelFiles({
+  scalar: () => new URL('./tpkit-scalar.wasm', import.meta.url),
+  simd: () => new URL('./tpkit-simd.wasm', import.meta.url),
+});
 
-let source: KernelSource | undefined;
-
-/** Sets where the kernels come from (each browser entry calls it once as it loads; a page may call it again). */
+/** Sets where the kernels come from (the self-contained entry as it loads; a page may call it too). */
 export function setKernelSource(next: KernelSource): void {
   source = next;
 }
 
 export function compileBinary(flavor: WasmFlavor): Promise<WebAssembly.Module> {
-  if (!source) {
-    return Promise.reject(new TpkitError('WASM_UNAVAILABLE', 'WebAssembly could not be instantiated', { details: `${flavor}: no kernel source (setKernelSource)` }));
-  }
   return source(flavor);
 }
 
 export function compileBinarySync(flavor: WasmFlavor): WebAssembly.Module {
-  throw new TpkitError('WASM_UNAVAILABLE', 'WebAssembly could not be instantiated', {
-    details: `${flavor}: the browser build compiles asynchronously (loadKernel, loadWasm)`,
-  });
+  throw new TpkitError('WASM_UNAVAILABLE', `${flavor}: use loadKernel`);
 }

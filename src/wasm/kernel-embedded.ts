@@ -2,7 +2,7 @@
 // *.generated.ts text the Node entry embeds), decoded by the browser's atob and compiled
 // asynchronously on first use. Nothing is fetched, so no bundler has a file to copy.
 
-import type { KernelSource } from './binary.web.js';
+import type { KernelSource } from './kernel-files.js';
 import { SCALAR_WASM_BASE64 } from './scalar.generated.js';
 import { SIMD_WASM_BASE64 } from './simd.generated.js';
 

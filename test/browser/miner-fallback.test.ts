@@ -9,8 +9,8 @@ import type { Page } from 'playwright-core';
 import { hexToBytes } from '../../src/bytes.js';
 import { powBits } from '../../src/pow/bits.js';
 import type { MinerSupport } from '../../src/pow/support.js';
-import { browserSetup, openBrowser, type BrowserSession } from '../browser-harness.js';
-import { startTestNode, type TestNode } from '../node-helpers.js';
+import { browserSetup, openBrowser, type BrowserSession } from '../helpers/browser-harness.js';
+import { startTestNode, type TestNode } from '../helpers/node-helpers.js';
 
 type Tpkit = typeof import('../../src/browser.js');
 
