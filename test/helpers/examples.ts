@@ -55,6 +55,15 @@ function hashTree(dir: string, hash = createHash('sha256')): ReturnType<typeof c
 
 const STAMP = join(PROJECT, '.built-from');
 
+/** True when the project's installed tpkit is this checkout's build (its browser files, byte for byte). */
+function installedIsCurrent(): boolean {
+  const installed = join(PROJECT, 'node_modules', 'tpkit', 'dist', 'browser');
+  return ['tpkit.js', 'tpkit-inline.js', 'miner-worker.js'].every((name) => {
+    const file = join(installed, name);
+    return existsSync(file) && readFileSync(file).equals(readFileSync(join(ROOT, 'dist', 'browser', name)));
+  });
+}
+
 /**
  * Packs dist/ as published and installs it, with the pinned bundlers, into PROJECT, unless
  * PROJECT already holds builds of this very tarball and these examples (then `fresh` is false
@@ -69,7 +78,7 @@ export function installExamples(): { tarball: string; fresh: boolean; stamp: str
   const name = run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', packs], ROOT).trim().split('\n').pop()!;
   const tarball = join(packs, name);
   const stamp = hashTree(EXAMPLES, createHash('sha256').update(readFileSync(tarball))).digest('hex');
-  if (existsSync(STAMP) && readFileSync(STAMP, 'utf8') === stamp) return { tarball, fresh: false, stamp };
+  if (existsSync(STAMP) && readFileSync(STAMP, 'utf8') === stamp && installedIsCurrent()) return { tarball, fresh: false, stamp };
   rmSync(STAMP, { force: true });
   // Sources fresh from the checkout; node_modules and the lockfile stay from the last run.
   for (const entry of readdirSync(EXAMPLES)) {
@@ -80,9 +89,17 @@ export function installExamples(): { tarball: string; fresh: boolean; stamp: str
   const manifest = JSON.parse(readFileSync(join(EXAMPLES, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
   manifest.dependencies.tpkit = `file:${tarball}`;
   writeFileSync(join(PROJECT, 'package.json'), JSON.stringify(manifest, null, 2));
-  // The tarball's contents change from build to build under one version: npm would keep the old copy.
+  // The tarball's contents change from build to build under one version and one path: npm
+  // would reinstall the copy its cache holds under the lockfile's integrity, so both go.
   rmSync(join(PROJECT, 'node_modules', 'tpkit'), { recursive: true, force: true });
+  const lockfile = join(PROJECT, 'package-lock.json');
+  if (existsSync(lockfile)) {
+    const lock = JSON.parse(readFileSync(lockfile, 'utf8')) as { packages?: Record<string, unknown> };
+    delete lock.packages?.['node_modules/tpkit'];
+    writeFileSync(lockfile, JSON.stringify(lock, null, 2));
+  }
   run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel', 'error'], PROJECT);
+  if (!installedIsCurrent()) throw new Error(`${PROJECT}/node_modules/tpkit is not the packed build: npm installed a cached copy`);
   return { tarball, fresh: true, stamp };
 }
 
