@@ -89,7 +89,7 @@ const WARM_MS = 400;
 const WARM_BODY = new Uint8Array(66).map((_, i) => (i * 131 + 17) & 0xff);
 
 class MinerWorker {
-  readonly #worker: Worker;
+  readonly #worker: Worker | undefined;
   readonly #pending = new Map<number, { resolve: (r: SearchTaskResult) => void; reject: (e: unknown) => void }>();
   #next = 0;
   /** Set when the worker fails, resolving to the error (once known: why a script did not load takes a request). */
@@ -98,21 +98,27 @@ class MinerWorker {
   readonly race = new KernelRace(kernelsFor('auto'), PROBE_RUNS, 1.02, 1);
 
   constructor(url: string | URL) {
-    this.#worker = new Worker(url, { type: 'module', name: 'tpkit-miner' });
-    this.#worker.onmessage = (event: MessageEvent<Reply>) => {
-      const { id, result, error } = event.data;
-      const call = this.#pending.get(id);
-      if (!call) return;
-      this.#pending.delete(id);
-      if (result) call.resolve(result);
-      else call.reject(workerError(error));
-    };
-    // A script that does not load, or an exception outside a task: this worker is done.
-    this.#worker.onerror = (event) => {
-      event.preventDefault();
-      // If even asset-load.ts does not load, its import's error is the failure.
-      this.#failing ??= workerFailure(String(url), event.message).then(this.#fail, this.#fail);
-    };
+    // A script that does not load, or an exception outside a task: this worker is done. If
+    // even asset-load.ts does not load, its import's error is the failure.
+    const failed = (message: string) => (this.#failing ??= workerFailure('' + url, message).then(this.#fail, this.#fail));
+    try {
+      this.#worker = new Worker(url, { type: 'module' });
+      this.#worker.onmessage = (event: MessageEvent<Reply>) => {
+        const { id, result, error } = event.data;
+        const call = this.#pending.get(id);
+        if (!call) return;
+        this.#pending.delete(id);
+        if (result) call.resolve(result);
+        else call.reject(workerError(error));
+      };
+      this.#worker.onerror = (event) => {
+        event.preventDefault();
+        failed(event.message);
+      };
+    } catch (err) {
+      // WebKit refuses at once (SecurityError) a URL its CSP forbids; the others fire error later.
+      failed('' + err);
+    }
   }
 
   /** Set once the worker has failed (or is finding out why): the pool drops it. */
@@ -126,7 +132,7 @@ class MinerWorker {
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       try {
-        this.#worker.postMessage({ id, task });
+        this.#worker!.postMessage({ id, task });
       } catch (err) {
         this.#pending.delete(id);
         reject(err);
@@ -135,10 +141,9 @@ class MinerWorker {
   }
 
   terminate(): void {
-    this.#worker.terminate();
-    // Calls in flight end now, as ABORTED, even while a failure is still being explained.
-    const ended = this.#fail(new AbortError('miner pool terminated'));
-    this.#failing ??= Promise.resolve(ended);
+    this.#worker?.terminate();
+    // Calls in flight end as ABORTED (or, while a failure is being explained, with that failure).
+    this.#failing ??= Promise.resolve(this.#fail(new AbortError('miner pool terminated')));
   }
 
   /** Rejects every call in flight with `err`, and returns it. */
