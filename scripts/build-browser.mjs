@@ -1,16 +1,20 @@
-// Builds the browser bundle (package export "./browser"): dist/browser/tpkit.js from
-// src/browser.ts and tpkit-keys.js from src/browser-keys.ts (export "./browser/keys"), the
-// code both use in one shared tpkit-chunk.js, what they import dynamically split into
-// tpkit-*.js chunks beside them; and the
-// miner's Web Worker dist/browser/miner-worker.js (self-contained), minified ES modules with
-// source maps beside them, and the WASM binaries beside those as
-// tpkit-scalar.wasm and tpkit-simd.wasm. Swaps: pool.node.js (worker_threads) becomes a
-// module that throws, since the browser entry registers its own default pool; and two
-// modules become their .web.ts twins (WEB_TWINS): wasm/binary.js (base64-embedded binaries)
-// fetches the .wasm files instead, so neither script carries WASM, and crypto/secp256k1.js
-// runs on @noble/secp256k1 instead of @noble/curves. The build fails if any Node built-in or any
-// embedded binary is bundled, and prints each file's size minified and gzipped (an entry also
-// with the chunks it imports statically: what a page fetches before the entry runs).
+// Builds the browser bundle. The lean entry dist/browser/tpkit.js (package export
+// "./browser/lean", from src/browser.ts) and tpkit-keys.js (export "./browser/keys", from
+// src/browser-keys.ts) share the code both use in one tpkit-chunk.js, what they import
+// dynamically split into tpkit-*.js chunks beside them; the miner's Web Worker
+// dist/browser/miner-worker.js stands alone; the WASM binaries sit beside them as
+// tpkit-scalar.wasm and tpkit-simd.wasm. The self-contained entry tpkit-inline.js (export
+// "./browser", from src/browser-inline.ts) imports ./tpkit.js as it is and carries the
+// worker's script as text (TPKIT_MINER_WORKER_SOURCE) and both binaries as base64, so a
+// bundler that copies no asset still gets a miner that runs. All are minified ES modules
+// with source maps. Swaps: pool.node.js (worker_threads) becomes a module that throws, since
+// the browser entries register their own default pool; and two modules become their
+// .web.ts twins (WEB_TWINS): wasm/binary.js (base64-embedded binaries) becomes the kernel
+// source each entry sets, and crypto/secp256k1.js runs on @noble/secp256k1 instead of
+// @noble/curves. The build fails if any Node built-in is bundled, if an embedded binary
+// gets anywhere but tpkit-inline.js, or if tpkit-inline.js imports anything but ./tpkit.js;
+// it prints each file's size minified and gzipped (an entry also with the chunks it imports
+// statically: what a page fetches before the entry runs).
 
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -79,6 +83,8 @@ const common = {
 // The keys of the official wallets are a second entry (tpkit-keys.js, package export
 // "./browser/keys"); what both entries use lands in one shared chunk that each imports, so
 // the code exists once on a page and errors keep one class identity.
+// The worker first: the self-contained entry carries its text.
+const worker = await build({ ...common, entryPoints: { 'miner-worker': join(root, 'src/pow/worker.web.ts') }, splitting: false });
 const main = await build({
   ...common,
   entryPoints: { tpkit: join(root, 'src/browser.ts'), 'tpkit-keys': join(root, 'src/browser-keys.ts') },
@@ -86,7 +92,21 @@ const main = await build({
   // Names without a hash, so a page can preload the shared chunk (two chunks of one name fail the build).
   chunkNames: 'tpkit-[name]',
 });
-const worker = await build({ ...common, entryPoints: { 'miner-worker': join(root, 'src/pow/worker.web.ts') }, splitting: false });
+const workerSource = readFileSync(join(outdir, 'miner-worker.js'), 'utf8').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n');
+/** The self-contained entry's import of src/browser.js is the built lean entry, ./tpkit.js, imported as it is. */
+const leanAsExternal = {
+  name: 'lean-as-external',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/browser\.js$/ }, (args) => (args.importer.endsWith('browser-inline.ts') ? { path: './tpkit.js', external: true } : undefined));
+  },
+};
+const inline = await build({
+  ...common,
+  entryPoints: { 'tpkit-inline': join(root, 'src/browser-inline.ts') },
+  splitting: false,
+  plugins: [leanAsExternal, noNodePool, webTwins],
+  define: { TPKIT_MINER_WORKER_SOURCE: JSON.stringify(workerSource) },
+});
 const result = { metafile: { inputs: { ...main.metafile.inputs, ...worker.metafile.inputs }, outputs: { ...main.metafile.outputs, ...worker.metafile.outputs } } };
 
 // TPKIT_BROWSER_METAFILE=FILE writes esbuild's metafile of the two entries: bytes per input.
@@ -97,6 +117,14 @@ for (const [file, input] of Object.entries(result.metafile.inputs)) {
   if (file.includes('node_modules/ws/')) leaks.push(`${file} (the ws package) is bundled`);
   if (file.endsWith('.generated.ts') && !file.includes('constants')) leaks.push(`${file} (an embedded WASM binary) is bundled`);
 }
+const inlineInputs = Object.keys(inline.metafile.inputs);
+for (const flavor of ['scalar', 'simd']) {
+  if (!inlineInputs.some((file) => file.endsWith(`${flavor}.generated.ts`))) leaks.push(`tpkit-inline.js lacks the embedded ${flavor} binary`);
+}
+for (const [file, output] of Object.entries(inline.metafile.outputs)) {
+  for (const imported of output.imports) if (imported.path !== './tpkit.js') leaks.push(`${file} imports ${imported.path}, not only ./tpkit.js`);
+}
+if (!inlineInputs.some((file) => file.endsWith('src/browser-inline.ts'))) leaks.push('tpkit-inline.js was not built from src/browser-inline.ts');
 if (leaks.length > 0) {
   console.error(`build-browser: Node built-ins or embedded WASM in the browser bundle:\n  ${leaks.join('\n  ')}`);
   process.exit(1);
@@ -110,16 +138,17 @@ const gzipped = (name) => gzipSync(readFileSync(join(outdir, name)), { level: 9 
 const staticClosure = (name, seen = new Set()) => {
   if (seen.has(name)) return seen;
   seen.add(name);
-  for (const imported of main.metafile.outputs[`dist/browser/${name}`]?.imports ?? []) {
-    if (imported.kind === 'import-statement') staticClosure(imported.path.replace(/^dist\/browser\//, ''), seen);
+  const outputs = { ...main.metafile.outputs, ...inline.metafile.outputs };
+  for (const imported of outputs[`dist/browser/${name}`]?.imports ?? []) {
+    if (imported.kind === 'import-statement') staticClosure(imported.path.replace(/^(dist\/browser\/|\.\/)/, ''), seen);
   }
   return seen;
 };
-const sizes = ['tpkit.js', 'tpkit-keys.js', 'miner-worker.js', 'tpkit-scalar.wasm', 'tpkit-simd.wasm'].map((name) => {
+const sizes = ['tpkit.js', 'tpkit-inline.js', 'tpkit-keys.js', 'miner-worker.js', 'tpkit-scalar.wasm', 'tpkit-simd.wasm'].map((name) => {
   const bytes = readFileSync(join(outdir, name));
   const closure = name.endsWith('.js') ? [...staticClosure(name)] : [name];
   const withImports = closure.length > 1 ? ` (${kb(closure.reduce((sum, file) => sum + gzipped(file), 0))} gzip with ${closure.slice(1).join(', ')})` : '';
   return `${name} ${kb(bytes.length)}, ${kb(gzipSync(bytes, { level: 9 }).length)} gzip${withImports}`;
 });
-const chunks = readdirSync(outdir).filter((name) => /^tpkit-.*\.js$/.test(name) && name !== 'tpkit-keys.js');
+const chunks = readdirSync(outdir).filter((name) => /^tpkit-.*\.js$/.test(name) && name !== 'tpkit-keys.js' && name !== 'tpkit-inline.js');
 console.log(`build-browser: dist/browser: ${sizes.join('; ')}; chunks: ${chunks.join(', ')}`);

@@ -43,9 +43,23 @@ export interface WarmUp {
 }
 
 export interface WebMinerPoolOptions {
-  /** The worker script (default: miner-worker.js beside the bundle). */
+  /** The worker script (default: the entry's own, setMinerWorkerUrl). */
   workerUrl?: string | URL;
 }
+
+/** miner-worker.js beside the bundle, a literal new URL(…, import.meta.url) that webpack 5, Vite's build and Parcel copy. */
+let defaultWorkerUrl = (): string | URL => new URL('./miner-worker.js', import.meta.url);
+
+/**
+ * Sets where pools find the miner worker's script when not told (the self-contained entry
+ * does, with a blob: URL of the copy it carries). Called when a pool is made, not before.
+ */
+export function setMinerWorkerUrl(get: () => string | URL): void {
+  defaultWorkerUrl = get;
+}
+
+/** Why a worker script did not load (asset-load.ts, loaded now). */
+const workerFailure = async (url: string, message: string): Promise<TpkitError> => (await import('../wasm/asset-load.js')).workerFailure(TpkitError, url, message);
 
 interface Reply {
   id: number;
@@ -75,42 +89,50 @@ const WARM_MS = 400;
 const WARM_BODY = new Uint8Array(66).map((_, i) => (i * 131 + 17) & 0xff);
 
 class MinerWorker {
-  readonly #worker: Worker;
+  readonly #worker: Worker | undefined;
   readonly #pending = new Map<number, { resolve: (r: SearchTaskResult) => void; reject: (e: unknown) => void }>();
   #next = 0;
-  #failure: TpkitError | undefined;
+  /** Set when the worker fails, resolving to the error (once known: why a script did not load takes a request). */
+  #failing: Promise<TpkitError> | undefined;
   /** Which kernel 'auto' keeps in this worker's short runs, carried from search to search. */
   readonly race = new KernelRace(kernelsFor('auto'), PROBE_RUNS, 1.02, 1);
 
   constructor(url: string | URL) {
-    this.#worker = new Worker(url, { type: 'module', name: 'tpkit-miner' });
-    this.#worker.onmessage = (event: MessageEvent<Reply>) => {
-      const { id, result, error } = event.data;
-      const call = this.#pending.get(id);
-      if (!call) return;
-      this.#pending.delete(id);
-      if (result) call.resolve(result);
-      else call.reject(workerError(error));
-    };
-    // A script that does not load, or an exception outside a task: this worker is done.
-    this.#worker.onerror = (event) => {
-      event.preventDefault();
-      this.#fail(new TpkitError('WASM_UNAVAILABLE', 'Miner worker failed', { details: event.message || `${String(url)} did not load` }));
-    };
+    // A script that does not load, or an exception outside a task: this worker is done. If
+    // even asset-load.ts does not load, its import's error is the failure.
+    const failed = (message: string) => (this.#failing ??= workerFailure('' + url, message).then(this.#fail, this.#fail));
+    try {
+      this.#worker = new Worker(url, { type: 'module' });
+      this.#worker.onmessage = (event: MessageEvent<Reply>) => {
+        const { id, result, error } = event.data;
+        const call = this.#pending.get(id);
+        if (!call) return;
+        this.#pending.delete(id);
+        if (result) call.resolve(result);
+        else call.reject(workerError(error));
+      };
+      this.#worker.onerror = (event) => {
+        event.preventDefault();
+        failed(event.message);
+      };
+    } catch (err) {
+      // WebKit refuses at once (SecurityError) a URL its CSP forbids; the others fire error later.
+      failed('' + err);
+    }
   }
 
-  /** Set once the worker has failed: the pool drops it. */
+  /** Set once the worker has failed (or is finding out why): the pool drops it. */
   get failed(): boolean {
-    return this.#failure !== undefined;
+    return !!this.#failing;
   }
 
   run(task: SearchTask): Promise<SearchTaskResult> {
-    if (this.#failure) return Promise.reject(this.#failure);
+    if (this.#failing) return this.#failing.then((err) => Promise.reject(err));
     const id = this.#next++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       try {
-        this.#worker.postMessage({ id, task });
+        this.#worker!.postMessage({ id, task });
       } catch (err) {
         this.#pending.delete(id);
         reject(err);
@@ -119,15 +141,17 @@ class MinerWorker {
   }
 
   terminate(): void {
-    this.#worker.terminate();
-    this.#fail(new AbortError('miner pool terminated'));
+    this.#worker?.terminate();
+    // Calls in flight end as ABORTED (or, while a failure is being explained, with that failure).
+    this.#failing ??= Promise.resolve(this.#fail(new AbortError('miner pool terminated')));
   }
 
-  #fail(err: TpkitError): void {
-    this.#failure ??= err;
+  /** Rejects every call in flight with `err`, and returns it. */
+  readonly #fail = (err: TpkitError): TpkitError => {
     for (const call of this.#pending.values()) call.reject(err);
     this.#pending.clear();
-  }
+    return err;
+  };
 }
 
 function workerError(error: Reply['error']): TpkitError {
@@ -253,7 +277,7 @@ async function warmUp(threads: number, run: MinerPool['run'], stop: AbortControl
 export function createWebMinerPool(threads: number = globalThis.navigator?.hardwareConcurrency || 1, options: WebMinerPoolOptions = {}): WebMinerPool {
   if (!Number.isInteger(threads) || threads < 1) throw new ArgumentError(`"threads" expected a positive integer, got ${String(threads)}`);
   if (typeof Worker !== 'function') throw new TpkitError('WASM_UNAVAILABLE', 'Web Workers are not available here');
-  const url = options.workerUrl ?? new URL('./miner-worker.js', import.meta.url);
+  const url = options.workerUrl ?? defaultWorkerUrl();
   const shared = typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated === true;
   const live: MinerWorker[] = [];
   const idle: MinerWorker[] = [];

@@ -1,5 +1,8 @@
-// The browser's miner worker (bundled as miner-worker.js): answers {id, task} messages
-// with {id, result} or {id, error}. Kernels compile once, when the worker starts.
+// The browser's miner worker (bundled as miner-worker.js, and carried as text by the
+// self-contained entry, which starts it from a blob: URL): answers {id, task} messages with
+// {id, result} or {id, error}. The page hands it the compiled kernels in its tasks; only a
+// task without them makes it fetch the .wasm files beside its own script (binary.web.ts; a
+// blob: worker cannot, and says so).
 
 import { TpkitError } from '../errors.js';
 import type { SearchTask } from './search-task.js';
@@ -11,6 +14,7 @@ interface WorkerScope {
 }
 
 const scope = globalThis as unknown as WorkerScope;
+
 const runner = createTaskRunner();
 
 scope.onmessage = async (event) => {

@@ -1,27 +1,30 @@
-// Where the kernels' WASM binaries come from in the browser bundle: the .wasm files beside
-// it (dist/browser/tpkit-scalar.wasm, tpkit-simd.wasm), compiled while they download
-// (WebAssembly.compileStreaming) where the server labels them application/wasm. The bundle
-// and the miner worker carry no WASM; scripts/build-browser.mjs puts this file in place of
-// binary.ts.
+// Where the kernels' WASM binaries come from in the browser build: by default the .wasm files
+// beside the script this is bundled into (tpkit.js, export "./browser/lean"; the miner worker,
+// which fetches only when the page handed it no compiled module), found with literal
+// new URL('./…', import.meta.url), the form webpack 5, Vite's build and Parcel copy as
+// assets. tpkit-inline.js (export "./browser") sets the copies it carries as base64 instead.
+// scripts/build-browser.mjs puts this file in place of binary.ts.
 
 import { TpkitError } from '../errors.js';
 import type { WasmFlavor } from './flavor.js';
+import { kernelFiles, type KernelSource } from './kernel-files.js';
 
 export const WASM_DELIVERY: 'embedded' | 'fetched' = 'fetched';
 
-/** The binary's URL: beside this bundle (or worker script), whichever folder serves it. */
-export const binaryUrl = (flavor: WasmFlavor): URL => new URL(`./tpkit-${flavor}.wasm`, import.meta.url);
+let source: KernelSource = kernelFiles({
+  scalar: () => new URL('./tpkit-scalar.wasm', import.meta.url),
+  simd: () => new URL('./tpkit-simd.wasm', import.meta.url),
+});
 
-export async function compileBinary(flavor: WasmFlavor): Promise<WebAssembly.Module> {
-  const url = binaryUrl(flavor);
-  const response = await fetch(url, { credentials: 'same-origin' });
-  if (!response.ok) throw new Error(`${url.href} answered ${response.status}`);
-  const streaming = typeof WebAssembly.compileStreaming === 'function' && response.headers.get('content-type')?.split(';')[0].trim() === 'application/wasm';
-  return streaming ? WebAssembly.compileStreaming(response) : WebAssembly.compile(await response.arrayBuffer());
+/** Sets where the kernels come from (the self-contained entry as it loads; a page may call it too). */
+export function setKernelSource(next: KernelSource): void {
+  source = next;
+}
+
+export function compileBinary(flavor: WasmFlavor): Promise<WebAssembly.Module> {
+  return source(flavor);
 }
 
 export function compileBinarySync(flavor: WasmFlavor): WebAssembly.Module {
-  throw new TpkitError('WASM_UNAVAILABLE', 'WebAssembly could not be instantiated', {
-    details: `the browser build fetches the ${flavor} binary: load it asynchronously first (loadKernel, loadWasm)`,
-  });
+  throw new TpkitError('WASM_UNAVAILABLE', `${flavor}: use loadKernel`);
 }

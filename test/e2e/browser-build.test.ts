@@ -1,6 +1,7 @@
 // The browser build's shape (dist/browser, built by scripts/build-browser.mjs): minified
 // scripts with their source maps, the WASM binaries as .wasm files equal to the ones the
-// Node entry embeds, and no WASM inside either script. Also the SIMD probe module.
+// Node entry embeds, no WASM inside the lean scripts, and the self-contained tpkit-inline.js
+// carrying both binaries and the worker's script. Also the SIMD probe module.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -23,11 +24,15 @@ test('the .wasm files beside the bundle are the binaries the Node entry embeds',
   }
 });
 
-test('no script carries a WASM binary, and each is minified with a source map beside it', () => {
+test('no script but tpkit-inline.js carries a WASM binary, and each is minified with a source map beside it', () => {
   const scripts = readdirSync(dist).filter((name) => name.endsWith('.js'));
-  assert.ok(scripts.includes('tpkit.js') && scripts.includes('miner-worker.js'), scripts.join(', '));
+  assert.ok(scripts.includes('tpkit.js') && scripts.includes('miner-worker.js') && scripts.includes('tpkit-inline.js'), scripts.join(', '));
   for (const name of scripts) {
     const script = read(name).toString('utf8');
+    if (name === 'tpkit-inline.js') {
+      for (const flavor of ['scalar', 'simd'] as const) assert.ok(script.includes(JSON.stringify(EMBEDDED[flavor])), `tpkit-inline.js carries the ${flavor} binary`);
+      continue;
+    }
     // The binaries' base64 starts with the magic number and version: AGFzbQEAAAA.
     assert.not.ok(script.includes('AGFzbQEAAAA'), `${name} holds no base64 WASM`);
     for (const flavor of ['scalar', 'simd'] as const) assert.not.ok(script.includes(EMBEDDED[flavor].slice(0, 64)), `${name}: ${flavor}`);
@@ -43,6 +48,20 @@ test('no script carries a WASM binary, and each is minified with a source map be
 test('the worker script stands alone: it imports nothing', () => {
   const worker = read('miner-worker.js').toString('utf8');
   assert.not.match(worker, /\bimport\s*[({"'*]|\bfrom\s*["']/);
+});
+
+test('tpkit-inline.js imports only ./tpkit.js and carries the worker script as text', () => {
+  const inline = read('tpkit-inline.js').toString('utf8');
+  assert.equal([...inline.matchAll(/\bfrom\s*["']([^"']+)["']/g)].map((m) => m[1]), ['./tpkit.js', './tpkit.js']);
+  // The worker's message handler is in the worker and in the text the inline entry carries, not in the lean scripts.
+  const handler = /\w+\.onmessage=async \w+=>\{let\{id:\w+,task:\w+\}=\w+\.data/;
+  assert.match(read('miner-worker.js').toString('utf8'), handler);
+  assert.match(inline, handler);
+  for (const name of staticClosure('tpkit.js')) assert.not.match(read(name).toString('utf8'), handler, name);
+  // Every import.meta in it is the worker's text: a bundler has nothing in this file to copy or rewrite.
+  const count = (text: string) => text.split('import.meta').length - 1;
+  assert.ok(count(read('miner-worker.js').toString('utf8')) > 0);
+  assert.is(count(inline), count(read('miner-worker.js').toString('utf8')));
 });
 
 test('the SIMD probe: a valid module exactly when this engine has SIMD, and it agrees with the real binary', () => {

@@ -129,6 +129,7 @@ test('the types compile in a strict consumer with skipLibCheck: false', () => {
     join(project, 'app.ts'),
     `import { createClient, mineRegister, decodeTx, generateSecretKey, publicKeyOf, type TxStatus, type MiningProgress } from 'tpkit';
 import { sharedWebMinerPool } from 'tpkit/browser';
+import { setKernelSource, type KernelSource } from 'tpkit/browser/lean';
 import { mnemonicToSecretKey, type WalletExport } from 'tpkit/browser/keys';
 import { startNode, type RunningNode } from 'tpkit/node';
 export async function run(): Promise<TxStatus | null> {
@@ -137,6 +138,8 @@ export async function run(): Promise<TxStatus | null> {
   const mined = await mineRegister({ publicKeys: [publicKeyOf(generateSecretKey())], difficulty: 4, onProgress: (p: MiningProgress) => void p.hashRate });
   decodeTx(mined.body);
   void sharedWebMinerPool;
+  const fromCdn: KernelSource = (flavor) => WebAssembly.compileStreaming(fetch('https://cdn.example/tpkit-' + flavor + '.wasm'));
+  setKernelSource(fromCdn);
   const opened: Pick<WalletExport, 'secretKey'> = { secretKey: mnemonicToSecretKey('x', { block: 1, group: 10 }) };
   void opened;
   await node.close();

@@ -36,7 +36,7 @@ const KEYS = [
 const NODE_ONLY = ['createMinerPool', 'sharedMinerPool', 'closeSharedMinerPool'];
 /** Contract deploys and calls: the Node entry only, so the browser bundle stays within its budget. */
 const CONTRACTS = ['deployBody', 'deployContract', 'sendContractCall'];
-const BROWSER_ONLY = ['createWebMinerPool', 'sharedWebMinerPool', 'simdSupported', 'adoptWasmModules'];
+const BROWSER_ONLY = ['createWebMinerPool', 'sharedWebMinerPool', 'simdSupported', 'adoptWasmModules', 'setMinerWorkerUrl', 'setKernelSource'];
 
 const sorted = (names: Iterable<string>) => [...names].sort();
 
@@ -53,8 +53,15 @@ function bundleExports(file: string): string[] {
   return clause[1].split(',').map((part) => part.trim().split(/\s+as\s+/).pop()!).filter(Boolean);
 }
 
-test('tpkit/browser (the bundle) exports exactly the public list', () => {
+test('tpkit/browser/lean (tpkit.js) exports exactly the public list', () => {
   assert.equal(sorted(bundleExports('tpkit.js')), sorted([...CORE, ...BROWSER_ONLY]));
+});
+
+test('tpkit/browser (tpkit-inline.js) exports what tpkit.js does, from tpkit.js itself', async () => {
+  const inline = await import(new URL('../../browser/tpkit-inline.js', import.meta.url).href);
+  const lean = await import(new URL('../../browser/tpkit.js', import.meta.url).href);
+  assert.equal(sorted(Object.keys(inline)), sorted([...CORE, ...BROWSER_ONLY]));
+  for (const name of Object.keys(lean)) assert.is(inline[name], lean[name], name);
 });
 
 test('tpkit/browser/keys (tpkit-keys.js) exports exactly the keys of the official wallets', () => {

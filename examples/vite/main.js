@@ -1,0 +1,3 @@
+import { runWalletPage } from '../wallet.js';
+
+runWalletPage();

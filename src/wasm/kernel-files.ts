@@ -1,0 +1,18 @@
+// The browser build's default kernels: .wasm files at URLs the entry computes beside itself,
+// fetched and compiled by asset-load.ts (loaded on first use), whose errors name the file,
+// the URL tried, what answered and the fix.
+
+import { TpkitError } from '../errors.js';
+import type { WasmFlavor } from './flavor.js';
+
+/** How the browser build gets a compiled binary (setKernelSource). */
+export type KernelSource = (flavor: WasmFlavor) => Promise<WebAssembly.Module>;
+
+/** Where each flavor's file is; called only when the kernel is first needed. */
+export type KernelUrls = Record<WasmFlavor, () => URL>;
+
+/** A kernel source that fetches and compiles the files at `urls`. */
+export function kernelFiles(urls: KernelUrls): KernelSource {
+  // A blob: worker's script has no folder: new URL() throws, and kernel.ts reports it as WASM_UNAVAILABLE.
+  return async (flavor) => (await import('./asset-load.js')).compileFile(TpkitError, `tpkit-${flavor}.wasm`, urls[flavor]().href);
+}
