@@ -83,7 +83,7 @@ function nodeFlagsPage() {
   const help = tpkit(['node', '--help']);
   const rows = [];
   for (const line of help.slice(help.indexOf('Options:')).split('\n').slice(1)) {
-    const m = /^ {2}(--\S+(?: <[^>]+>)?) {2,}(.+)$/.exec(line);
+    const m = /^ {2}(--\S+(?: [A-Z][A-Z0-9:_.]*)?) {2,}(.+)$/.exec(line);
     if (m) rows.push(`| \`${m[1]}\` | ${cell(m[2])} |`);
     else if (rows.length && /^ {6,}\S/.test(line)) rows[rows.length - 1] = rows[rows.length - 1].replace(/ \|$/, ` ${cell(line.trim())} |`);
   }

@@ -268,7 +268,8 @@ export interface FlagSpec {
 }
 
 function flagHelp(s: Setting): string {
-  return s.value === undefined ? s.help : `${s.help} (default ${defaultWords(s)})`;
+  // A setting with no default (a TLS file) is off until given: no "(default ...)" to show.
+  return s.value === undefined || (s.default === undefined && s.defaultText === undefined) ? s.help : `${s.help} (default ${defaultWords(s)})`;
 }
 
 /** Every flag `tpkit node` takes, from the settings table; `--help` prints this list. */
