@@ -114,8 +114,13 @@ test('viem reads the chain through the handlers: chain id, height, balance, code
 });
 
 test('eth_getLogs: address lists, topic alternatives, null wildcards, block ranges; every filter can exclude', async () => {
-  const all = (await rpc('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }])).result as { topics: string[]; blockNumber: string }[];
+  const all = (await rpc('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }])).result as { topics: string[]; blockNumber: string; blockTimestamp?: string }[];
   assert.is(all.length, 4, 'the mint and three transfers');
+  // Each event carries its block's timestamp, as that block's own eth_getBlockByNumber says.
+  for (const log of all) {
+    const block = (await rpc('eth_getBlockByNumber', [log.blockNumber, false])).result as { timestamp: string };
+    assert.is(log.blockTimestamp, block.timestamp, `blockTimestamp of the event in block ${log.blockNumber}`);
+  }
   const topic0 = all[0].topics[0];
   const word = (k: string) => '0x' + k.padStart(64, '0');
   const count = async (filter: object) => ((await rpc('eth_getLogs', [filter])).result as unknown[]).length;

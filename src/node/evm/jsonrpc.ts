@@ -175,7 +175,11 @@ export function intrinsicGas(input: Uint8Array, create: boolean): bigint {
   return gas;
 }
 
-function rpcLog(log: StoredLog, block: { height: number; hash: string }, txHash: string) {
+/**
+ * One event as eth_getLogs and receipts show it; `blockTimestamp` (seconds, as the block's
+ * `timestamp`) when the block is at hand: PowerWallet's token history dates each event by it.
+ */
+function rpcLog(log: StoredLog, block: { height: number; hash: string }, txHash: string, time?: number) {
   return {
     address: hexBytes(log.address),
     topics: log.topics.map(hexBytes),
@@ -186,6 +190,7 @@ function rpcLog(log: StoredLog, block: { height: number; hash: string }, txHash:
     transactionIndex: hex(log.txIndex),
     logIndex: hex(log.logIndex),
     removed: false,
+    ...(time === undefined ? {} : { blockTimestamp: hex(Math.floor(time / 1000)) }),
   };
 }
 
@@ -297,13 +302,12 @@ const METHODS: Record<string, Handler> = {
     }
     const out: unknown[] = [];
     for (const block of await chain.logs(from, to)) {
-      const hashes = new Map<string, string>();
+      let header: EthBlock | undefined;
       for (const log of block.logs) {
         if (!matchesLog(filter, log)) continue;
         if (out.length >= MAX_LOGS) throw new RpcError(-32005, `query returned more than ${MAX_LOGS} results`);
-        let txHash = hashes.get(log.txid);
-        if (txHash === undefined) hashes.set(log.txid, (txHash = (await chain.block(block.height))?.txHashes[log.txIndex] ?? ''));
-        out.push(rpcLog(log, block, txHash));
+        header ??= (await chain.block(block.height)) ?? undefined;
+        out.push(rpcLog(log, block, header?.txHashes[log.txIndex] ?? '', header?.time));
       }
     }
     return out;
