@@ -123,7 +123,7 @@ async function openWebKit(): Promise<Engine> {
         await call('GET', '/status');
         break;
       } catch (err) {
-        if (waited > 20_000) throw new Error(`WebKitWebDriver did not start: ${stderr || String(err)}`);
+        if (waited > 20_000) throw new Error(`WebKitWebDriver did not start: ${stderr || String(err)}`, { cause: err });
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }

@@ -34,7 +34,7 @@ export function run(command: string, args: string[], cwd: string, timeoutMs = 60
     return execFileSync(command, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
   } catch (err) {
     const failure = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed: ${failure.message}\n${failure.stdout ?? ''}\n${failure.stderr ?? ''}`.slice(0, 6000));
+    throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed: ${failure.message}\n${failure.stdout ?? ''}\n${failure.stderr ?? ''}`.slice(0, 6000), { cause: err });
   }
 }
 

@@ -1,7 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bytesToHex, hexToBytes } from '../../src/bytes.js';
-import { TpkitError } from '../../src/errors.js';
 import { keysHash } from '../../src/codec/keys-hash.js';
 import { makeAddress } from '../../src/codec/address.js';
 import { PURPOSE_NAME } from '../../src/codec/constants.js';

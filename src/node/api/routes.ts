@@ -13,7 +13,7 @@ import { chainNodes, type NodeAddress } from './discovery.js';
 import { holdRequested } from '../http/hold-mark.js';
 import { settingsAt, settingsTree } from './chain-settings.js';
 import { writeFullBlock, type AddressForm } from './full-block.js';
-import { addressSubPath, createUnservedRoutes } from './unserved-routes.js';
+import { createUnservedRoutes } from './unserved-routes.js';
 import { headerView, walletInfo, withAddress } from './views.js';
 import { createContractRoutes } from './contract-routes.js';
 import { evmKey } from '../evm/address.js';

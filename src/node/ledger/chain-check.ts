@@ -139,7 +139,7 @@ export async function exportChain(store: Store, writeLine: (line: string) => voi
     record.txs.forEach((txid, i) => {
       const raw = values[2 * i];
       const status = values[2 * i + 1];
-      let parsed: unknown = null;
+      let parsed: unknown;
       try {
         parsed = status ? JSON.parse(text.decode(status)) : null;
       } catch {
