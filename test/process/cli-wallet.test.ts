@@ -145,6 +145,7 @@ function onTerminal(args: string[], answers: [RegExp, string][], early?: string)
     let screen = '';
     // Only what appeared since the last answer is matched: the same prompt may come again.
     let answeredAt = 0;
+    let typedAhead = 0;
     // A prompt after the last answer (a fourth try, say) would wait for ever: it ends the
     // command at once, and a deadline ends any other wait, so the test fails in seconds.
     const deadline = setTimeout(() => child.kill('SIGKILL'), 60_000);
@@ -153,8 +154,13 @@ function onTerminal(args: string[], answers: [RegExp, string][], early?: string)
       const next = answers[0];
       if (next && next[0].test(screen.slice(answeredAt))) {
         answers.shift();
+        // An answer typed before its prompt (at "checking", say) is owed to the next prompt.
+        if (!/Passphrase: /.test(screen.slice(answeredAt))) typedAhead += 1;
         answeredAt = screen.length;
         child.stdin.write(`${next[1]}\n`);
+      } else if (!next && typedAhead > 0 && /Passphrase: /.test(screen.slice(answeredAt))) {
+        typedAhead -= 1;
+        answeredAt = screen.length;
       } else if (!next && /Passphrase: /.test(screen.slice(answeredAt))) {
         screen += '\n[asked again after the last answer]';
         child.kill('SIGKILL');
