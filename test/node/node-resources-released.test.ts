@@ -42,16 +42,23 @@ test('a key registered again in a later block gets the wallet it has', async () 
   }
 });
 
-test('contract storage paths of an address are 501 NOT_IMPLEMENTED, other sub-paths 404', async () => {
+test("an address's sub-paths: contract paths of a wallet without code 404 WALLET_NOT_FOUND, LStore paths 501, others 404", async () => {
   const node = await startTestNode({ accounts: 1 });
   try {
     const address = (await node.get('/api/dev/accounts')).body.accounts[0].address;
-    for (const sub of ['code', 'statekeys', 'state', 'lstore', 'verify']) {
+    for (const sub of ['code', 'statekeys', 'state', 'statejson']) {
+      const answer = await node.get(`/api/address/${address}/${sub}`);
+      assert.is(answer.status, 404, sub);
+      assert.is(answer.body.error, 'WALLET_NOT_FOUND', sub);
+    }
+    for (const sub of ['lstore', 'verify']) {
       const answer = await node.get(`/api/address/${address}/${sub}`);
       assert.is(answer.status, 501, sub);
       assert.is(answer.body.error, 'NOT_IMPLEMENTED', sub);
     }
-    assert.is((await node.get(`/api/address/${address}/nothing`)).status, 404);
+    const other = await node.get(`/api/address/${address}/nothing`);
+    assert.is(other.status, 404);
+    assert.is(other.body.error, 'ROUTE_NOT_FOUND');
   } finally {
     await node.close();
   }

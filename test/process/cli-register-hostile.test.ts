@@ -19,6 +19,11 @@ async function nodeWith(answer: ((res: ServerResponse) => void) | undefined) {
   const held: ServerResponse[] = [];
   const requests: string[] = [];
   const server = createServer((req, res) => {
+    // The node's status (which register reads before the passphrase) answers as a node's does.
+    if (req.url === '/api/node/status') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"status":{"nodename":"hostile","blockchain":{"header":{"chain":1,"height":1}}}}');
+      return;
+    }
     requests.push(`${req.method} ${req.url}`);
     if (req.url === '/api/settings/current/register') {
       if (answer) answer(res);
