@@ -28,7 +28,9 @@ test('a data dir another node holds: the refusal offers --data-dir and --memory'
   const first = await spawnNode(['--data-dir', dataDir, '--port', '0', '--log-level', 'warn']);
   try {
     const second = await node('--data-dir', dataDir);
-    assert.is(second.code, 2, second.err);
+    // The data dir's state, not the command line, is at fault: exit 1 with DATA_DIR_UNUSABLE.
+    assert.is(second.code, 1, second.err);
+    assert.match(second.err, /\[DATA_DIR_UNUSABLE\]/);
     assert.match(second.err, /another node process holds it; stop that node, or run this one on another folder \(--data-dir DIR\) or with nothing on disk \(--memory\)/);
   } finally {
     await first.stop();
