@@ -155,9 +155,13 @@ function onTerminal(args: string[], answers: [RegExp, string][], early?: string)
       if (next && next[0].test(screen.slice(answeredAt))) {
         answers.shift();
         // An answer typed before its prompt (at "checking", say) is owed to the next prompt.
-        if (!/Passphrase: /.test(screen.slice(answeredAt))) typedAhead += 1;
+        // It is typed as a person would, a moment after the screen showed the cue: the CLI
+        // throws away what arrives in the first instants of its hold, typed before it began.
+        const ahead = !/Passphrase: /.test(screen.slice(answeredAt));
+        if (ahead) typedAhead += 1;
         answeredAt = screen.length;
-        child.stdin.write(`${next[1]}\n`);
+        if (ahead) setTimeout(() => child.stdin.write(`${next[1]}\n`), 300);
+        else child.stdin.write(`${next[1]}\n`);
       } else if (!next && typedAhead > 0 && /Passphrase: /.test(screen.slice(answeredAt))) {
         typedAhead -= 1;
         answeredAt = screen.length;
