@@ -4,35 +4,25 @@
 // /api/node/status takes meanwhile (median and worst of samples every 250 ms) and the node's
 // RSS peak, with no readers and with them. Goal: status under 1 s, RSS under 400 MB.
 
-import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bytesToBase64, hexToBytes } from '../src/bytes.js';
 import { addressFromText } from '../src/codec/address.js';
 import { genericBody } from '../src/codec/body-generic.js';
 import { encodeTx } from '../src/codec/container.js';
 import { signBsig } from '../src/crypto/bsig.js';
+import { spawnBenchNode } from './spawn-node.js';
 
 const { values } = parseArgs({ options: { stalled: { type: 'string', default: '20' }, slow: { type: 'string', default: '8' }, seconds: { type: 'string', default: '20' } } });
 const STALLED = Number(values.stalled);
 const SLOW = Number(values.slow);
 const SECONDS = Number(values.seconds);
-const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 
 const dir = mkdtempSync(join(tmpdir(), 'tpkit-bench-readers-'));
-const proc = spawn(process.execPath, [MAIN, 'node', '--port', '0', '--data-dir', dir, '--accounts', '2', '--difficulty', '0', '--mine-on-demand', '--fee', 'none', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const url = await new Promise<string>((resolve) => {
-  let out = '';
-  proc.stdout!.on('data', (d) => {
-    out += d;
-    const m = /listening on (\S+)/.exec(out);
-    if (m) resolve(m[1]);
-  });
-});
+const { child: proc, url } = await spawnBenchNode(['--port', '0', '--data-dir', dir, '--accounts', '2', '--difficulty', '0', '--mine-on-demand', '--fee', 'none', '--log-level', 'warn']);
 const rssMb = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 const post = (path: string, body: unknown) => fetch(url + path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 

@@ -9,12 +9,10 @@
 // The node runs as a child process (`tpkit node`), the generator in this one, as in
 // node-load.ts (whose lean HTTP client and native signer it uses).
 
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { encodeAbiParameters, encodeFunctionData, type Abi } from 'viem';
 import { bytesToBase64, bytesToHex, hexToBytes } from '../src/bytes.js';
 import { makeAddress } from '../src/codec/address.js';
@@ -28,6 +26,7 @@ import { evmKey } from '../src/node/evm/address.js';
 import { contract } from '../test/helpers/solidity.js';
 import { getRequest, postRequest, RawConnection } from './node-load-client.js';
 import { nativeSigner } from './node-load-native.js';
+import { spawnBenchNode } from './spawn-node.js';
 
 interface Options {
   txs: number;
@@ -92,20 +91,9 @@ async function main(): Promise<void> {
     wallets: wallets.map((w) => ({ address: '0x' + bytesToHex(w.address), publicKey: bytesToHex(w.signer.publicKey), amount: { SK: '1000000000000' } })),
     limits: { maxPending: 1_000_000, maxBlockTxs: 20_000 },
   }));
-  const main = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-  const args = [main, 'node', '--config', configFile, '--port', '0', '--log-level', 'warn', ...(o.memory ? ['--memory'] : ['--data-dir', join(dir, 'data')])];
+  const args = ['--config', configFile, '--port', '0', '--log-level', 'warn', ...(o.memory ? ['--memory'] : ['--data-dir', join(dir, 'data')])];
   args.push(...(o.instant ? ['--instant'] : ['--block-time', String(o.blockTime)]));
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`node exited with ${code}`)));
-  });
-  const port = Number(new URL(url).port);
+  const { child, url, port } = await spawnBenchNode(args);
   console.log(`node: ${url} (${o.instant ? 'instant blocks' : `block time ${o.blockTime} ms`}, ${o.memory ? 'in memory' : 'LevelDB'}), ${o.concurrency} connections, ${o.wallets} wallets`);
   const connections = await Promise.all(Array.from({ length: o.concurrency }, () => RawConnection.open(port)));
   // Control requests go on a fresh connection each time: the node may close an idle keep-alive one.

@@ -9,13 +9,11 @@
 // The node runs as a child process (`tpkit node`), the generator in this one: on a 2-core
 // machine they share the cores, as a wallet backend and its node would.
 
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToBase64, bytesToHex } from '../src/bytes.js';
 import { makeAddress } from '../src/codec/address.js';
@@ -26,6 +24,7 @@ import { bsigDigest, signBsig, verifyDecodedBsig } from '../src/crypto/bsig.js';
 import WebSocket from 'ws';
 import { postRequest, RawConnection } from './node-load-client.js';
 import { nativeSigner, nativeVerifyDigest } from './node-load-native.js';
+import { spawnBenchNode } from './spawn-node.js';
 
 interface Options {
   txs: number;
@@ -156,20 +155,9 @@ async function main(): Promise<void> {
   const total = perWallet * o.wallets;
   console.log(`  ${total} signed in ${((Date.now() - t0) / 1000).toFixed(1)} s; body ${genericBody({ from: wallets[0].address, to: wallets[1].address, seq: 1, timestamp: t0, payload: [{ purpose: 'transfer', currency: 'SK', amount: 1 }, { purpose: 'srcfee', currency: 'SK', amount: 10 }] }).length} bytes, request ${txs[0][0].length} bytes with headers`);
 
-  const main = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-  const args = [...o.runtimeFlags, main, 'node', '--config', configFile, '--port', '0', '--log-level', 'warn', o.memory ? '--memory' : '--data-dir', ...(o.memory ? [] : [join(dir, 'data')])];
+  const args = ['--config', configFile, '--port', '0', '--log-level', 'warn', o.memory ? '--memory' : '--data-dir', ...(o.memory ? [] : [join(dir, 'data')])];
   args.push(...(o.instant ? ['--instant'] : ['--block-time', String(o.blockTime)]), ...o.extraNodeArgs);
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`node exited with ${code}`)));
-  });
-  const port = Number(new URL(url).port);
+  const { child, url, port } = await spawnBenchNode(args, o.runtimeFlags);
   console.log(`node: ${url} (${o.instant ? 'instant blocks' : `block time ${o.blockTime} ms`}, ${o.memory ? 'in memory' : 'LevelDB'}), ${o.concurrency} connections`);
 
   // Watchers take the heaviest subscriptions: every block in full and every result.
