@@ -16,8 +16,8 @@ import { signTx } from '../crypto/sign-tx.js';
 import { ArgumentError, TpkitError } from '../errors.js';
 import { toBigInt } from './api-json.js';
 import type { TpkitClient } from './client.js';
-import { ApiError, TxFailedError } from './client-errors.js';
-import { autoFeeFor, chooseFeeCurrency, feeRates } from './fee.js';
+import { TxFailedError } from './client-errors.js';
+import { autoFeeFor, chooseFeeCurrency, feeRates, optionalSettings } from './fee.js';
 import type { TxStatus } from './responses.js';
 
 export interface ContractTxOptions {
@@ -61,18 +61,9 @@ function address(value: string | Uint8Array, label: string): Uint8Array {
   return typeof value === 'string' ? addressFromText(value) : expectBytes(value, label, 8);
 }
 
-async function settingsAt(client: TpkitClient, path: string, signal: AbortSignal | undefined): Promise<unknown> {
-  try {
-    return await client.getSettings(path, { signal });
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return undefined;
-    throw err;
-  }
-}
-
 /** Units of `currency` that buy `gas` at the node's rate (rounded up). */
 async function gasPayment(client: TpkitClient, gas: bigint, asked: string | undefined, signal: AbortSignal | undefined): Promise<{ currency: string; amount: bigint }> {
-  const settings = (await settingsAt(client, 'current/gas', signal)) as Record<string, unknown> | undefined;
+  const settings = (await optionalSettings(client, 'current/gas', signal)) as Record<string, unknown> | undefined;
   const rates = new Map<string, { tokens: bigint; gas: bigint }>();
   for (const [cur, v] of Object.entries(settings ?? {})) {
     const number = toBigInt(v);
@@ -111,7 +102,7 @@ async function sendContractTx(options: ContractTxOptions, encode: (payload: Payl
   let feeAmount = 0n;
   let feeCurrency: string | undefined;
   if (fee === 'auto') {
-    const rates = feeRates(await settingsAt(client, 'current/fee', signal));
+    const rates = feeRates(await optionalSettings(client, 'current/fee', signal));
     feeCurrency = chooseFeeCurrency(rates, paid.currency, options.feeCurrency);
     if (feeCurrency !== undefined) feeAmount = autoFeeFor((p) => encode(p, seq, timestamp), payload, feeCurrency, rates.get(feeCurrency)!);
   } else if (fee > 0n) {

@@ -7,6 +7,8 @@ import type { GenericBodyInput, PayloadItemInput } from '../codec/body-types.js'
 import { feeCost, type FeeRate } from '../codec/fee.js';
 import { TpkitError } from '../errors.js';
 import { toBigInt } from './api-json.js';
+import type { TpkitClient } from './client.js';
+import { ApiError } from './client-errors.js';
 
 /** Fee rates per currency from `current.fee` (its `params` entry is not a currency). */
 export function feeRates(feeSettings: unknown): Map<string, FeeRate> {
@@ -52,5 +54,36 @@ export function autoFeeFor(encode: (payload: PayloadItemInput[]) => Uint8Array, 
     const cost = feeCost(body.length, rate);
     if (cost <= amount) return amount;
     amount = cost;
+  }
+}
+
+/** The largest fee an automatic fee pays unless the caller says otherwise (smallest units). */
+export const DEFAULT_MAX_FEE = 10n ** 12n;
+
+function feeTooHigh(amount: bigint, currency: string, maxFee: bigint): TpkitError {
+  return new TpkitError('FEE_TOO_HIGH', "The node's fee settings ask for more than maxFee", {
+    details: `${amount} ${currency} or more, maxFee ${maxFee}; nothing signed`,
+    field: 'current.fee',
+  });
+}
+
+/**
+ * autoFeeFor within `maxFee`: a node whose settings ask for more gets FEE_TOO_HIGH before
+ * anything is signed. Checked on the base first: an absurd rate might not fit a body's amount.
+ */
+export function boundedAutoFee(encode: (payload: PayloadItemInput[]) => Uint8Array, payload: readonly PayloadItemInput[], feeCurrency: string, rate: FeeRate, maxFee: bigint): bigint {
+  if (rate.base > maxFee) throw feeTooHigh(rate.base, feeCurrency, maxFee);
+  const amount = autoFeeFor(encode, payload, feeCurrency, rate);
+  if (amount > maxFee) throw feeTooHigh(amount, feeCurrency, maxFee);
+  return amount;
+}
+
+/** A settings subtree (e.g. current/fee), or undefined where the node has none (404). */
+export async function optionalSettings(client: TpkitClient, path: string, signal: AbortSignal | undefined): Promise<unknown> {
+  try {
+    return await client.getSettings(path, { signal });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return undefined;
+    throw err;
   }
 }

@@ -7,10 +7,12 @@ import type { BodyExtraInput, PayloadItemInput } from '../codec/body-types.js';
 import { expectBytes } from '../bytes.js';
 import { toSecretKeyBytes, type SecretKeyInput } from '../crypto/keys.js';
 import { signTx } from '../crypto/sign-tx.js';
-import { ArgumentError, TpkitError } from '../errors.js';
+import { ArgumentError } from '../errors.js';
 import type { TpkitClient } from './client.js';
-import { autoFee, chooseFeeCurrency, feeRates } from './fee.js';
-import { ApiError, TxFailedError } from './client-errors.js';
+import { DEFAULT_MAX_FEE, boundedAutoFee, chooseFeeCurrency, feeRates, optionalSettings } from './fee.js';
+
+export { DEFAULT_MAX_FEE };
+import { TxFailedError } from './client-errors.js';
 import type { TxStatus } from './responses.js';
 
 export type TransferStage = 'preparing' | 'submitting' | 'waiting';
@@ -71,27 +73,8 @@ export interface TransferResult {
   tx: Uint8Array;
 }
 
-export const DEFAULT_MAX_FEE = 10n ** 12n;
-
-function feeTooHigh(amount: bigint, currency: string, maxFee: bigint): TpkitError {
-  return new TpkitError('FEE_TOO_HIGH', "The node's fee settings ask for more than maxFee", {
-    details: `${amount} ${currency} or more, maxFee ${maxFee}; nothing signed`,
-    field: 'current.fee',
-  });
-}
-
 function address(value: string | Uint8Array, label: string): Uint8Array {
   return typeof value === 'string' ? addressFromText(value) : expectBytes(value, label, 8);
-}
-
-async function feeSettings(client: TpkitClient, signal: AbortSignal | undefined): Promise<unknown> {
-  try {
-    return await client.getSettings('current/fee', { signal });
-  } catch (err) {
-    // A node without fee settings charges none.
-    if (err instanceof ApiError && err.status === 404) return undefined;
-    throw err;
-  }
 }
 
 export async function transfer(options: TransferOptions): Promise<TransferResult> {
@@ -116,15 +99,10 @@ export async function transfer(options: TransferOptions): Promise<TransferResult
   let feeAmount = 0n;
   let feeCurrency: string | undefined;
   if (fee === 'auto') {
-    const rates = feeRates(await feeSettings(client, signal));
+    // A node without fee settings charges none.
+    const rates = feeRates(await optionalSettings(client, 'current/fee', signal));
     feeCurrency = chooseFeeCurrency(rates, currency, options.feeCurrency);
-    if (feeCurrency !== undefined) {
-      const rate = rates.get(feeCurrency)!;
-      // Checked on the base first: an absurd rate might not even fit a body's amount.
-      if (rate.base > maxFee) throw feeTooHigh(rate.base, feeCurrency, maxFee);
-      feeAmount = autoFee(input, feeCurrency, rate);
-      if (feeAmount > maxFee) throw feeTooHigh(feeAmount, feeCurrency, maxFee);
-    }
+    if (feeCurrency !== undefined) feeAmount = boundedAutoFee((payload) => genericBody({ ...input, payload }), input.payload, feeCurrency, rates.get(feeCurrency)!, maxFee);
   } else if (fee > 0n) {
     feeAmount = fee;
     feeCurrency = options.feeCurrency ?? currency;
