@@ -17,7 +17,7 @@ import { ArgumentError, TpkitError } from '../errors.js';
 import { toBigInt } from './api-json.js';
 import type { TpkitClient } from './client.js';
 import { TxFailedError } from './client-errors.js';
-import { autoFeeFor, chooseFeeCurrency, feeRates, optionalSettings } from './fee.js';
+import { DEFAULT_MAX_FEE, boundedAutoFee, chooseFeeCurrency, feeRates, optionalSettings } from './fee.js';
 import type { TxStatus } from './responses.js';
 
 export interface ContractTxOptions {
@@ -33,6 +33,8 @@ export interface ContractTxOptions {
   value?: bigint;
   /** 'auto' (default): the node's fee for this body; a bigint: that srcfee amount (0n: none). */
   fee?: 'auto' | bigint;
+  /** The largest fee 'auto' pays (default 10^12), as for a transfer: more is FEE_TOO_HIGH, nothing signed. */
+  maxFee?: bigint;
   feeCurrency?: string;
   seq?: bigint;
   timestamp?: number;
@@ -90,6 +92,8 @@ async function sendContractTx(options: ContractTxOptions, encode: (payload: Payl
   if (typeof value !== 'bigint' || value < 0n) throw new ArgumentError(`"value" expected a bigint >= 0, got ${String(value)}`);
   const fee = options.fee ?? 'auto';
   if (fee !== 'auto' && (typeof fee !== 'bigint' || fee < 0n)) throw new ArgumentError(`"fee" expected 'auto' or a bigint >= 0, got ${String(fee)}`);
+  const maxFee = options.maxFee ?? DEFAULT_MAX_FEE;
+  if (typeof maxFee !== 'bigint' || maxFee < 0n) throw new ArgumentError(`"maxFee" expected a bigint >= 0, got ${String(maxFee)}`);
   const secretKey = toSecretKeyBytes(options.secretKey, 'secretKey');
   const from = address(options.from, 'from');
   client.checkTransport();
@@ -104,7 +108,7 @@ async function sendContractTx(options: ContractTxOptions, encode: (payload: Payl
   if (fee === 'auto') {
     const rates = feeRates(await optionalSettings(client, 'current/fee', signal));
     feeCurrency = chooseFeeCurrency(rates, paid.currency, options.feeCurrency);
-    if (feeCurrency !== undefined) feeAmount = autoFeeFor((p) => encode(p, seq, timestamp), payload, feeCurrency, rates.get(feeCurrency)!);
+    if (feeCurrency !== undefined) feeAmount = boundedAutoFee((p) => encode(p, seq, timestamp), payload, feeCurrency, rates.get(feeCurrency)!, maxFee);
   } else if (fee > 0n) {
     feeAmount = fee;
     feeCurrency = options.feeCurrency ?? paid.currency;

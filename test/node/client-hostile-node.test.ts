@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient, DifficultyTooHighError, registerWallet, transfer } from '../../src/client/index.js';
+import { sendContractCall } from '../../src/client/contract.js';
 import { addressToText, makeAddress } from '../../src/codec/address.js';
 import { encodeTxid } from '../../src/codec/txid.js';
 import { decodeBody } from '../../src/codec/body-decode.js';
@@ -271,6 +272,22 @@ test('a fee of 9·10^17 from the settings is refused with FEE_TOO_HIGH; nothing 
     } finally {
       await node.close();
     }
+  }
+});
+
+test('a contract call gets the same fee bound: FEE_TOO_HIGH from absurd settings, nothing sent', async () => {
+  const fee = '{"ok":true,"result":"ok","settings":{"SK":{"base":900000000000000000,"baseextra":64,"kb":1000}}}';
+  const node = await hostile((req, res) => {
+    if (req.url === '/api/settings/current/fee') return sendJson(res, fee);
+    if (req.url === '/api/settings/current/gas') return sendJson(res, { ok: true, result: 'ok', settings: { SK: 1000 } });
+    feeNode(null)(req, res);
+  });
+  try {
+    const call = sendContractCall({ client: createClient({ baseUrl: node.url }), secretKey: KEY, from: ADDR, to: OTHER, data: '0x', wait: false });
+    assert.is((await rejection(call)).code, 'FEE_TOO_HIGH');
+    assert.not.ok(node.requests.includes('POST /api/tx/new'));
+  } finally {
+    await node.close();
   }
 });
 
