@@ -11,12 +11,16 @@
 //
 // On top of the fixed list, each run draws fresh mutations (mutation-operators.mjs) from
 // operator families over the files changed since --base and the risky folders, reproducible by
-// --seed; each runs the test files the fixed list names for its file, else those that import
-// it. The report gives the kill rate per family and per folder, and lists every survivor.
+// --seed. A fresh mutation runs the test files that execute its line, by the coverage map
+// (coverage-map.mjs, .mutate-coverage.json): those the fixed list names for its file first,
+// then the fastest, within a budget of test time; a line no test executes is a survivor ("no
+// coverage") without a run. Without a map, or for a file edited since the map was made, the
+// tests are guessed from imports and names. The report gives the kill rate per family and per
+// folder, and lists every survivor.
 //
 //   node scripts/mutate.mjs [--only REGEX] [--timeout SECONDS] [--check]
 //                           [--fresh N] [--seed S] [--base REF] [--folders a,b] [--no-fixed]
-//                           [--time-box MINUTES] [--max-tests N]
+//                           [--time-box MINUTES] [--max-tests N] [--test-budget SECONDS]
 //
 // --only runs the fixed mutations whose id matches; --check only reports stale ones (no build,
 // no test); --timeout is the per-file limit (default 240 s: four times the longest named file,
@@ -25,7 +29,8 @@
 // taken against (default main); --folders the risky folders (default src/client,src/node);
 // --no-fixed leaves the fixed list out; --time-box stops starting mutations after that long
 // (those left are listed as not run); --max-tests caps the test files a fresh mutation runs
-// (default 4).
+// when they are guessed (default 4); --test-budget caps, by the map's times, the test time a
+// covered mutation runs (default 300 s).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
@@ -33,6 +38,7 @@ import { parseArgs } from 'node:util';
 import { MUTATIONS } from './mutations.mjs';
 import { FAMILIES, changedFiles, drawMutations } from './mutation-operators.mjs';
 import { ROOT, runTestFile } from './test-file.mjs';
+import { COVERAGE_FILE, hashOf } from './coverage-map.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -46,13 +52,15 @@ const { values } = parseArgs({
     'no-fixed': { type: 'boolean' },
     'time-box': { type: 'string' },
     'max-tests': { type: 'string' },
+    'test-budget': { type: 'string' },
   },
 });
 const freshCount = Number(values.fresh ?? 0);
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
 const timeBoxMs = values['time-box'] === undefined ? Infinity : Number(values['time-box']) * 60_000;
 const maxTests = Number(values['max-tests'] ?? 4);
-for (const [name, v] of [['--fresh', freshCount], ['--seed', seed], ['--time-box', timeBoxMs], ['--max-tests', maxTests]]) {
+const testBudgetMs = Number(values['test-budget'] ?? 300) * 1000;
+for (const [name, v] of [['--fresh', freshCount], ['--seed', seed], ['--time-box', timeBoxMs], ['--max-tests', maxTests], ['--test-budget', testBudgetMs]]) {
   if (!(v >= 0)) throw new Error(`${name} expected a number >= 0`);
 }
 const timeoutMs = Number(values.timeout ?? 240) * 1000;
@@ -143,8 +151,40 @@ function testsFor(m, sources) {
   return [...new Set(ordered)].slice(0, maxTests);
 }
 
+/** The coverage map, if one was made, with which source files still match it. */
+function loadCoverage() {
+  if (!existsSync(COVERAGE_FILE)) return undefined;
+  const map = JSON.parse(readFileSync(COVERAGE_FILE, 'utf8'));
+  const matches = (file) => existsSync(join(ROOT, file)) && map.hashes[file] === hashOf(readFileSync(join(ROOT, file), 'utf8'));
+  const stale = Object.keys(map.hashes).filter((f) => !matches(f));
+  return { ...map, matches, whole: stale.length === 0, stale };
+}
+
+/**
+ * The test files that execute a mutation's line, by the coverage map: the fixed list's for its
+ * file first, then the fastest, until the budget of test time is spent. Browser tests the fixed
+ * list names are kept (the map does not see code run in a page). Undefined when the map does
+ * not hold for the file.
+ */
+function coveredTestsFor(m, coverage) {
+  if (!coverage?.matches(m.file)) return undefined;
+  const covering = new Set((coverage.lines[m.file]?.[m.line] ?? []).map((i) => coverage.tests[i]).filter((t) => coverage.results[t]?.passed));
+  const named = MUTATIONS.filter((x) => (Array.isArray(x.file) ? x.file : [x.file]).includes(m.file)).flatMap((x) => x.tests);
+  const first = [...new Set(named.filter((t) => covering.has(t) || t.startsWith('browser/')))];
+  const rest = [...covering].filter((t) => !first.includes(t)).sort((a, b) => coverage.results[a].ms - coverage.results[b].ms);
+  const chosen = [];
+  let spent = 0;
+  for (const t of [...first, ...rest]) {
+    if (chosen.length > 0 && spent + (coverage.results[t]?.ms ?? 0) > testBudgetMs) break;
+    chosen.push(t);
+    spent += coverage.results[t]?.ms ?? 0;
+  }
+  return { tests: chosen, covering: covering.size };
+}
+
 const fixedSelected = values['no-fixed'] ? [] : MUTATIONS.filter((m) => !only || only.test(m.id)).map((m) => ({ ...m, family: 'fixed' }));
 let fresh = [];
+const coverage = freshCount > 0 ? loadCoverage() : undefined;
 if (freshCount > 0) {
   const base = values.base ?? 'main';
   const folders = (values.folders ?? 'src/client,src/node').split(',').filter(Boolean);
@@ -153,10 +193,15 @@ if (freshCount > 0) {
   const exclude = (f) => /\/(generated|constants)\b|\.generated\./.test(f);
   const draw = drawMutations({ root: ROOT, folders, changed, count: freshCount, seed, exclude });
   const sources = testSources();
-  fresh = draw.drawn.map((m) => ({ ...m, tests: testsFor(m, sources), why: `${m.original}  ->  ${m.mutated}` })).filter((m) => {
-    if (m.tests.length === 0) console.log(`no test   ${m.id}: no test file names or imports ${m.file}`);
-    return m.tests.length > 0;
+  if (coverage) console.log(`coverage map of ${coverage.madeAt}: ${coverage.tests.length} test files; ${coverage.whole ? 'every source matches it' : `${coverage.stale.length} sources edited since (tests guessed for those): ${coverage.stale.slice(0, 8).join(', ')}${coverage.stale.length > 8 ? ', ...' : ''}`}`);
+  else console.log('no coverage map (node scripts/coverage-map.mjs makes one): tests are guessed from imports and names');
+  fresh = draw.drawn.map((m) => {
+    const why = `${m.original}  ->  ${m.mutated}`;
+    const covered = coveredTestsFor(m, coverage);
+    if (covered) return { ...m, tests: covered.tests, covering: covered.covering, why };
+    return { ...m, tests: testsFor(m, sources), why };
   });
+  for (const m of fresh) if (m.tests.length === 0) console.log(`no test   ${m.id}: ${m.covering === 0 ? 'no test file executes this line' : `no test file names or imports ${m.file}`}`);
   console.log(`fresh: seed ${seed}, ${fresh.length} drawn from ${draw.files.length} files (${changed.length} changed since ${base}: ${changed.join(', ') || 'none'}); folders ${folders.join(', ')}`);
   console.log(`fresh: sites per family: ${Object.entries(draw.sites).map(([f, n]) => `${f} ${n}`).join(', ')}`);
 }
@@ -207,7 +252,9 @@ const began = performance.now();
 // Baseline: every named file must pass on the unmutated source, or a "kill" would mean nothing.
 const baselineFailing = new Set();
 {
-  const files = [...new Set(runnable.flatMap((m) => m.tests))].sort();
+  // A map made of this very source already ran its test files: those it saw pass are not run again.
+  const seen = (file) => coverage?.whole && coverage.results[file]?.passed;
+  const files = [...new Set(runnable.flatMap((m) => m.tests))].filter((f) => !seen(f)).sort();
   const buildError = build(['ts']);
   if (buildError) throw new Error(`the unmutated source does not build: ${buildError}`);
   for (const file of files) {
@@ -224,6 +271,11 @@ let dirty = new Set();
 for (const [i, m] of runnable.entries()) {
   if (performance.now() - began > timeBoxMs) {
     results.push({ ...m, outcome: 'time-box', detail: 'not started: the time box ran out' });
+    continue;
+  }
+  if (m.tests.length === 0) {
+    results.push({ ...m, outcome: 'survived', detail: 'no test executes this line' });
+    console.log(`${String(i + 1).padStart(3)}/${runnable.length} SURVIVED ${m.id}  (no coverage: no test executes this line)`);
     continue;
   }
   const failing = m.tests.filter((t) => baselineFailing.has(t));
@@ -286,7 +338,10 @@ const pct = (n) => (scored ? ((100 * n) / scored).toFixed(1) : '0.0');
 console.log('');
 if (survivors.length) {
   console.log('Survivors (a bug no named test catches):');
-  for (const s of survivors) console.log(`  ${s.id}  ${s.file}${s.line ? `:${s.line}` : ''}: ${s.why}  [${s.tests.join(', ')}]`);
+  for (const s of survivors) {
+    const ran = s.tests.length ? `[${s.tests.join(', ')}${s.covering > s.tests.length ? ` of ${s.covering} that execute the line` : ''}]` : '[no test executes the line]';
+    console.log(`  ${s.id}  ${s.file}${s.line ? `:${s.line}` : ''}: ${s.why}  ${ran}`);
+  }
 }
 if (noBuild.length) {
   console.log('Did not build (fix the mutation):');

@@ -171,7 +171,7 @@ export const MUTATIONS = [
 
   // ── node: ledger ───────────────────────────────────────────────────────────────────────
   m('node/pending-duplicate', 'src/node/ledger/submission.ts',
-    'let pending = host.mempool().txidForBody(tx.bodyHash);\n    if (pending) return { txid: pending, duplicate: true };',
+    'let pending = host.mempool().txidForBody(tx.bodyHash);\n      if (pending) return { txid: pending, duplicate: true };',
     'let pending = host.mempool().txidForBody(tx.bodyHash);',
     ['node/ledger'], 'a pending transfer resubmitted gets a second txid that then fails with bad_seq'),
   m('node/included-duplicate', 'src/node/ledger/submission.ts',
@@ -198,7 +198,7 @@ export const MUTATIONS = [
 
   // ── node: durability ───────────────────────────────────────────────────────────────────
   m('node/failed-write-kept', 'src/node/ledger/submission.ts',
-    '      host.mempool().drop(tx);\n      host.logger.error(`writing pending transactions failed', '      host.logger.error(`writing pending transactions failed',
+    '        host.mempool().drop(tx);\n        host.logger.error(`writing pending transactions failed', '        host.logger.error(`writing pending transactions failed',
     ['node/durability'], 'a transaction whose write failed stays pending though the client was told it was not accepted'),
   m('node/group-commit-error', 'src/node/store/group-commit.ts',
     'for (const w of waiters) w.reject(err);', 'for (const w of waiters) w.resolve();',

@@ -15,14 +15,15 @@ const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * @param {string} file name of a compiled test file in dist/test, e.g. "unit/bytes.test.js"
- * @param {{ timeoutMs: number, echo?: (chunk: string) => void }} options
+ * @param {{ timeoutMs: number, echo?: (chunk: string) => void, env?: Record<string, string> }} options
  * @returns {Promise<{ file: string, passed: number, failed: number, skipped: number, timedOut: boolean, lingered: boolean, code: number | null, ms: number, output: string }>}
  */
-export function runTestFile(file, { timeoutMs, echo }) {
+export function runTestFile(file, { timeoutMs, echo, env }) {
   const began = performance.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [UVU, 'dist/test', `^${escape(file)}$`, '--no-color'], {
       cwd: ROOT,
+      env: env ? { ...process.env, ...env } : process.env,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// Which test files execute which lines of src/: each compiled test file runs once under V8's
+// block coverage (NODE_V8_COVERAGE reaches the nodes and CLIs a test spawns and their worker
+// threads), and what ran is mapped back to src/ lines (coverage-lines.mjs). The mutation run
+// reads the map to give a mutation the test files that execute its line, fastest first, and
+// counts a mutation no test executes as a survivor ("no coverage") without running anything.
+// Code that runs only inside a browser page is not seen here; those tests are chosen by name.
+//
+//   node scripts/coverage-map.mjs [REGEX] [--timeout SECONDS]
+//
+// Writes .mutate-coverage.json: each test file's result and time, each source file's hash (a
+// file edited since is not trusted), and per source line the test files that execute it.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import { addExecutedLines } from './coverage-lines.mjs';
+import { ROOT, runTestFile } from './test-file.mjs';
+
+export const COVERAGE_FILE = join(ROOT, '.mutate-coverage.json');
+
+/** sha256 of a source file's text: the map holds for a file whose hash still matches. */
+export const hashOf = (text) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+async function main() {
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { timeout: { type: 'string' } } });
+  const timeoutMs = Number(values.timeout ?? 300) * 1000;
+  const pattern = new RegExp(`(?:${positionals[0] ?? ''}).*\\.test\\.js$`);
+  const tests = readdirSync(join(ROOT, 'dist', 'test'), { recursive: true })
+    .map((name) => String(name).split(sep).join('/'))
+    .filter((name) => pattern.test(name))
+    .sort();
+  const hashes = {};
+  for (const name of readdirSync(join(ROOT, 'src'), { recursive: true }).map((n) => String(n).split(sep).join('/'))) {
+    if (name.endsWith('.ts')) hashes[`src/${name}`] = hashOf(readFileSync(join(ROOT, 'src', name), 'utf8'));
+  }
+  const results = {};
+  const lines = {}; // source -> line -> [test index]
+  const began = performance.now();
+  for (const [index, test] of tests.entries()) {
+    const dir = mkdtempSync(join(tmpdir(), 'tpkit-coverage-'));
+    const r = await runTestFile(test, { timeoutMs, env: { NODE_V8_COVERAGE: dir } });
+    const executed = new Map();
+    for (const name of readdirSync(dir)) {
+      try {
+        addExecutedLines(JSON.parse(readFileSync(join(dir, name), 'utf8')), { root: ROOT, into: executed });
+      } catch {
+        // A process killed while writing leaves a partial file: its lines are not counted.
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+    let count = 0;
+    for (const [source, set] of executed) {
+      const bySource = (lines[source] ??= {});
+      for (const line of set) (bySource[line] ??= []).push(index);
+      count += set.size;
+    }
+    results[test] = { passed: r.failed === 0 && r.skipped === 0 && !r.timedOut, ms: Math.round(r.ms) };
+    console.log(`${String(index + 1).padStart(3)}/${tests.length} ${test}: ${results[test].passed ? 'pass' : 'FAIL'}, ${(r.ms / 1000).toFixed(1)} s, ${count} source lines executed`);
+  }
+  writeFileSync(COVERAGE_FILE, JSON.stringify({ madeAt: new Date().toISOString(), tests, results, hashes, lines }));
+  console.log(`coverage of ${tests.length} test files in ${((performance.now() - began) / 60000).toFixed(1)} min -> ${COVERAGE_FILE}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

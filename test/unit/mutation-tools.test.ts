@@ -1,0 +1,96 @@
+// The mutation run's own parts: the fixed list still applies to today's code, a fresh draw is
+// the same for the same seed and always applies, and the coverage map reads source maps and V8
+// coverage as Node itself does (a wrong map would send a mutation to tests that never run it).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT } from '../helpers/doc-pages.js';
+
+interface Mutation {
+  id: string;
+  file: string | string[];
+  find: string;
+  replace: string;
+  tests: string[];
+}
+interface Site {
+  id: string;
+  file: string;
+  line: number;
+  find: string;
+  replace: string;
+}
+type Segment = [number, number, number, number];
+
+const load = (script: string) => import(pathToFileURL(join(ROOT, 'scripts', script)).href);
+const { MUTATIONS } = (await load('mutations.mjs')) as { MUTATIONS: Mutation[] };
+const { drawMutations } = (await load('mutation-operators.mjs')) as { drawMutations: (o: object) => { drawn: Site[] } };
+const { decodeMappings, addExecutedLines } = (await load('coverage-lines.mjs')) as {
+  decodeMappings: (mappings: string) => Segment[];
+  addExecutedLines: (json: unknown, o: { root: string; into: Map<string, Set<number>> }) => Map<string, Set<number>>;
+};
+
+const occurrences = (text: string, find: string) => text.split(find).length - 1;
+
+test('every fixed mutation applies exactly once, changes its file and names test files that exist', () => {
+  const stale: string[] = [];
+  for (const m of MUTATIONS) {
+    const file = (Array.isArray(m.file) ? m.file : [m.file]).find((f) => existsSync(join(ROOT, f)));
+    if (!file || occurrences(readFileSync(join(ROOT, file), 'utf8'), m.find) !== 1) stale.push(m.id);
+    assert.is.not(m.find, m.replace, m.id);
+    for (const t of m.tests) assert.ok(existsSync(join(ROOT, 'test', t.replace(/\.js$/, '.ts'))), `${m.id}: ${t}`);
+  }
+  assert.equal(stale, [], 'stale mutations: update scripts/mutations.mjs to the moved code');
+});
+
+test('a fresh draw is the same for the same seed, and each drawn mutation applies exactly once', () => {
+  const draw = (seed: number) => drawMutations({ root: ROOT, folders: ['src/node', 'src/client'], changed: [], count: 40, seed }).drawn;
+  const a = draw(42);
+  assert.equal(a.map((m) => m.id), draw(42).map((m) => m.id));
+  assert.is.not(a.map((m) => m.id).join(), draw(43).map((m) => m.id).join());
+  assert.is(a.length, 40);
+  for (const m of a) {
+    assert.is(occurrences(readFileSync(join(ROOT, m.file), 'utf8'), m.find), 1, m.id);
+    assert.is.not(m.find, m.replace, m.id);
+  }
+});
+
+test('source maps decode to the positions Node itself finds', () => {
+  for (const script of ['dist/src/node/http/server.js', 'dist/src/index.js']) {
+    const payload = JSON.parse(readFileSync(join(ROOT, `${script}.map`), 'utf8'));
+    const map = new SourceMap(payload);
+    const segments = decodeMappings(payload.mappings);
+    assert.ok(segments.length > 500, script);
+    for (const [line, column, source, sourceLine] of segments) {
+      const entry = map.findEntry(line, column) as { originalSource: string; originalLine: number };
+      assert.is(entry.originalLine, sourceLine, `${script} ${line}:${column}`);
+      assert.ok(entry.originalSource.endsWith(payload.sources[source].replace(/^(\.\.\/)+/, '')), `${script} ${line}:${column}`);
+    }
+  }
+});
+
+test('coverage of a process that converts to hex marks that function executed and the base64 decoder not', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tpkit-coverage-test-'));
+  try {
+    const code = `import('${pathToFileURL(join(ROOT, 'dist/src/bytes.js')).href}').then((b) => b.bytesToHex(new Uint8Array([1, 2])))`;
+    execFileSync(process.execPath, ['-e', code], { env: { ...process.env, NODE_V8_COVERAGE: dir } });
+    const into = new Map<string, Set<number>>();
+    for (const name of readdirSync(dir)) addExecutedLines(JSON.parse(readFileSync(join(dir, name), 'utf8')), { root: ROOT, into });
+    const lines = readFileSync(join(ROOT, 'src/bytes.ts'), 'utf8').split('\n');
+    const lineOf = (text: string) => lines.findIndex((l) => l.includes(text)) + 1;
+    const executed = into.get('src/bytes.ts')!;
+    assert.ok(executed, 'src/bytes.ts seen');
+    assert.ok(executed.has(lineOf("let out = '';")), 'the short-hex loop of bytesToHex ran');
+    assert.not.ok(executed.has(lineOf('return latin1.decode(out);')), 'the long-hex path did not');
+    assert.not.ok(executed.has(lineOf('const code = text.charCodeAt(i);')), 'base64ToBytes did not run');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
