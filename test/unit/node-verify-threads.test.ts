@@ -1,6 +1,7 @@
 // The local node's signature-verification threads (piscina): the same outcome per job as the
 // main thread's check, batches of many jobs answered in order, and after close every job is
-// still answered (inline).
+// still answered (inline). Threads that cannot start do not end the process: every job is
+// answered inline, and the failure is reported once.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
@@ -33,6 +34,27 @@ test('worker threads give the inline outcome for every job, across batches, then
   await verifier.close();
   assert.equal(await verifier.verify(jobs.slice(0, 6)), inline.slice(0, 6));
   assert.is(verifier.threadBatches, onThreads);
+});
+
+test('threads that cannot start (their script cannot be opened) are reported once, and every job is still answered, inline', async () => {
+  const jobs = [job('none'), job('body'), job('signature')];
+  const inline = await new InlineVerifier().verify(jobs);
+  const failures: Error[] = [];
+  let verifier!: WorkerVerifier;
+  const failed = new Promise<void>((resolve) => {
+    verifier = new WorkerVerifier(2, (err) => {
+      failures.push(err);
+      resolve();
+    }, new URL('file:///nonexistent/verify-entry.cjs'));
+  });
+  await failed;
+  assert.match(failures[0].message, /nonexistent/);
+  assert.equal(await verifier.verify(jobs), inline);
+  assert.is(verifier.threadBatches, 0);
+  // Let the second thread's failure arrive too: it is not reported again.
+  await new Promise((r) => setTimeout(r, 200));
+  assert.is(failures.length, 1);
+  await verifier.close();
 });
 
 test.run();

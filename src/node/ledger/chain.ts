@@ -140,7 +140,8 @@ export class Chain {
     this.ethChainId = BigInt(config.chain) + 1_000_000_000n;
     this.fees = feeRates(config);
     this.accounts = devAccounts(config);
-    this.verifier = config.verifyThreads > 0 ? new WorkerVerifier(config.verifyThreads) : new InlineVerifier();
+    const onThreadFailure = (err: Error) => this.logger.warn(`signature threads failed to start (${err.message}): signatures are checked on the main thread from now on`);
+    this.verifier = config.verifyThreads > 0 ? new WorkerVerifier(config.verifyThreads, onThreadFailure) : new InlineVerifier();
     this.submissions = new Submissions({
       config,
       store,

@@ -117,15 +117,28 @@ export class WorkerVerifier implements SignatureVerifier {
   private timer: NodeJS.Timeout | undefined;
   private flushScheduled = false;
   private closed = false;
+  private failed = false;
   private answered = 0;
 
-  constructor(threads: number) {
+  /**
+   * `onFailure` hears once that a thread could not start (EMFILE at the descriptor limit, a
+   * missing file); `entry` is the threads' script (see verify-worker-entry.cts).
+   */
+  constructor(threads: number, onFailure: (err: Error) => void = () => undefined, entry = new URL('./verify-worker-entry.cjs', import.meta.url)) {
     const PiscinaPool = loadPiscina();
     this.pool = new PiscinaPool<VerifyBatch, Uint8Array>({
-      filename: new URL('./verify-worker-entry.cjs', import.meta.url).href, // see verify-worker-entry.cts
+      filename: entry.href,
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: 10 * 60_000,
+    });
+    // Unheard, a thread's failure to start is an 'error' event that ends the process. Checking
+    // inline is slower and as correct, so the node goes on without the threads.
+    this.pool.on('error', (err: Error) => {
+      if (this.failed) return;
+      this.failed = true;
+      onFailure(err);
+      void this.pool.destroy().catch(() => undefined);
     });
   }
 
@@ -136,7 +149,7 @@ export class WorkerVerifier implements SignatureVerifier {
 
   verify(jobs: VerifyJob[]): Promise<VerifyOutcome[]> {
     if (jobs.length === 0) return Promise.resolve([]);
-    if (this.closed) return Promise.resolve(jobs.map(verifyJob));
+    if (this.closed || this.failed) return Promise.resolve(jobs.map(verifyJob));
     return new Promise((resolve) => {
       this.queue.push({ jobs, resolve });
       this.queued += jobs.length;
@@ -177,6 +190,6 @@ export class WorkerVerifier implements SignatureVerifier {
   async close(): Promise<void> {
     this.closed = true;
     this.flush();
-    await this.pool.destroy();
+    if (!this.failed) await this.pool.destroy();
   }
 }
