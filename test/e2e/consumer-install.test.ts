@@ -161,13 +161,14 @@ test('tpkit/node without the native peers and the EVM: an in-memory node starts,
 const node = await startNode({ difficulty: 0 });
 const status = await (await fetch(node.url + '/api/node/status')).json();
 const call = await fetch(node.url + '/api/execute/call', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ call: '0x0', args: ['0x'], to: '0x8001400001000001' }) });
-console.log(JSON.stringify({ height: status.status.blockchain.header.height, contracts: (await call.json()).error }));
+console.log(JSON.stringify({ height: status.status.blockchain.header.height, contracts: (await call.json()).error, status: call.status }));
 await node.close();
 `,
   );
   const result = JSON.parse(execFileSync(process.execPath, ['node.mjs'], { cwd: project, encoding: 'utf8' }));
   assert.is(result.height, 1);
   assert.is(result.contracts, 'DEPENDENCY_MISSING', 'a contract request says which packages the EVM needs');
+  assert.is(result.status, 501, 'not the request at fault: this node cannot do it');
 });
 
 test.run();

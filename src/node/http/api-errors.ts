@@ -4,7 +4,7 @@
 // Numbers the specification fixes: 10003 (no such wallet) and 10004 (invalid address);
 // 10006 and 10008 follow the reference node's use (block not found, undecodable tx).
 
-import { ERROR_CODES, TpkitError, type ErrorCode } from '../../errors.js';
+import { TpkitError, type ErrorCode } from '../../errors.js';
 import type { JsonValue } from '../base/json.js';
 
 export interface ApiErrorSpec {
@@ -26,6 +26,7 @@ export const API_ERRORS: Partial<Record<ErrorCode, ApiErrorSpec>> = {
   ROUTE_NOT_FOUND: { status: 404, code: 10010 },
   METHOD_NOT_ALLOWED: { status: 405, code: 10011 },
   NOT_IMPLEMENTED: { status: 501, code: 10041 },
+  DEPENDENCY_MISSING: { status: 501, code: 10042 },
   HTTP_MALFORMED: { status: 400, code: 10012 },
   REQUEST_ABORTED: { status: 400, code: 10013 },
   REQUEST_TIMEOUT: { status: 408, code: 10014 },
@@ -117,14 +118,4 @@ export function errorResponse(err: unknown): ApiErrorResponse {
   if (err.details) body.details = err.details;
   if (err.field) body.field = err.field;
   return { status: spec.status, body };
-}
-
-/** Rows for the README: status, number, code, meaning. */
-export function apiErrorTable(): { status: number; code: number; error: ErrorCode; meaning: string }[] {
-  return (Object.keys(API_ERRORS) as ErrorCode[]).map((error) => ({
-    status: API_ERRORS[error]!.status,
-    code: API_ERRORS[error]!.code,
-    error,
-    meaning: ERROR_CODES[error],
-  }));
 }
