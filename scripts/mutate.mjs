@@ -6,8 +6,9 @@
 // per-file time limit, and the source is restored. A mutation is killed by a failure, killed by
 // the time limit (a hang: counted apart, since a hang is a weaker catch), or it survives.
 // A mutation whose text no longer occurs exactly once in its file is "stale": listed and counted
-// apart, never run, so the list can be brought up to date after the code moves. Every named test
-// file first runs once without any mutation: a mutation naming one that already fails is not run.
+// apart, never run, so the list can be brought up to date after the code moves. Every test file
+// that killed a mutation runs once more on the restored source at the end: a kill by a file that
+// fails without the mutation too is not counted.
 //
 // On top of the fixed list, each run draws fresh mutations (mutation-operators.mjs) from
 // operator families over the files changed since --base and the risky folders, reproducible by
@@ -249,20 +250,9 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 }
 
 const began = performance.now();
-// Baseline: every named file must pass on the unmutated source, or a "kill" would mean nothing.
-const baselineFailing = new Set();
 {
-  // A map made of this very source already ran its test files: those it saw pass are not run again.
-  const seen = (file) => coverage?.whole && coverage.results[file]?.passed;
-  const files = [...new Set(runnable.flatMap((m) => m.tests))].filter((f) => !seen(f)).sort();
   const buildError = build(['ts']);
   if (buildError) throw new Error(`the unmutated source does not build: ${buildError}`);
-  for (const file of files) {
-    const r = await runTestFile(file, { timeoutMs });
-    if (r.failed > 0 || r.skipped > 0) baselineFailing.add(file);
-  }
-  const seconds = ((performance.now() - began) / 1000).toFixed(0);
-  console.log(`baseline: ${files.length} test files in ${seconds} s${baselineFailing.size ? `; failing before any mutation: ${[...baselineFailing].join(', ')}` : ', all pass'}`);
 }
 
 const results = [];
@@ -278,12 +268,6 @@ for (const [i, m] of runnable.entries()) {
     console.log(`${String(i + 1).padStart(3)}/${runnable.length} SURVIVED ${m.id}  (no coverage: no test executes this line)`);
     continue;
   }
-  const failing = m.tests.filter((t) => baselineFailing.has(t));
-  if (failing.length) {
-    results.push({ ...m, outcome: 'baseline', detail: `${failing.join(', ')} fail without the mutation` });
-    console.log(`${String(i + 1).padStart(3)}/${runnable.length} BASELINE ${m.id}  (not run: ${failing.join(', ')} fail without the mutation)`);
-    continue;
-  }
   const path = join(ROOT, m.file);
   const original = readFileSync(path, 'utf8');
   writeFileSync(JOURNAL, JSON.stringify({ file: m.file, original }));
@@ -296,6 +280,7 @@ for (const [i, m] of runnable.entries()) {
   const t0 = performance.now();
   const buildError = build(steps);
   let outcome;
+  let killer;
   const detail = [];
   if (buildError) {
     outcome = 'no-build';
@@ -306,11 +291,13 @@ for (const [i, m] of runnable.entries()) {
       const r = await runTestFile(file, { timeoutMs });
       if (r.timedOut) {
         outcome = 'timeout';
+        killer = file;
         detail.push(`${file} over ${timeoutMs / 1000} s`);
         break;
       }
       if (r.failed > 0 || r.skipped > 0) {
         outcome = 'killed';
+        killer = file;
         const name = /FAIL\s+"([^"]*)"/.exec(r.output)?.[1];
         detail.push(`${file}: ${r.failed} failed${name ? ` ("${name.slice(0, 70)}")` : r.lingered ? ' (left something open)' : ''}`);
         break;
@@ -319,7 +306,7 @@ for (const [i, m] of runnable.entries()) {
   }
   restore();
   const seconds = ((performance.now() - t0) / 1000).toFixed(1);
-  results.push({ ...m, outcome, detail: detail.join('; ') });
+  results.push({ ...m, outcome, killer, detail: detail.join('; ') });
   const label = { killed: 'killed', timeout: 'TIMEOUT', survived: 'SURVIVED', 'no-build': 'NO-BUILD' }[outcome];
   console.log(`${String(i + 1).padStart(3)}/${runnable.length} ${label.padEnd(8)} ${m.id}  (${seconds} s)${detail.length ? `  ${detail.join('; ')}` : ''}`);
 }
@@ -327,6 +314,27 @@ for (const [i, m] of runnable.entries()) {
 // Leave dist built from the restored source.
 const finalBuild = build(ORDER.filter((step) => step === 'ts' || dirty.has(step)));
 if (finalBuild) console.log(`rebuilding the restored source failed: ${finalBuild}`);
+
+// A kill means something only if the file passes without the mutation: each file that killed
+// runs once more on the restored source, and a kill by a file that fails there is not counted.
+{
+  const t0 = performance.now();
+  const killers = [...new Set(results.map((r) => r.killer).filter(Boolean))].sort();
+  const failing = new Set();
+  if (!finalBuild) {
+    for (const file of killers) {
+      const r = await runTestFile(file, { timeoutMs });
+      if (r.failed > 0 || r.skipped > 0 || r.timedOut) failing.add(file);
+    }
+  }
+  for (const r of results) {
+    if (!r.killer || !(finalBuild || failing.has(r.killer))) continue;
+    r.outcome = 'baseline';
+    r.detail = `${r.killer} fails without the mutation too`;
+  }
+  const seconds = ((performance.now() - t0) / 1000).toFixed(0);
+  console.log(`\nbaseline: ${killers.length} test files that killed, run on the restored source in ${seconds} s${failing.size ? `; failing there too: ${[...failing].join(', ')}` : ', all pass'}`);
+}
 
 const count = (o) => results.filter((r) => r.outcome === o).length;
 const killed = count('killed');
@@ -349,7 +357,7 @@ if (noBuild.length) {
 }
 const notRun = results.filter((r) => r.outcome === 'baseline');
 if (notRun.length) {
-  console.log('Not run (a named test file fails without any mutation):');
+  console.log('Not counted (the test file that killed it fails without the mutation too):');
   for (const s of notRun) console.log(`  ${s.id}  ${s.detail}`);
 }
 if (stale.length) {
@@ -381,7 +389,7 @@ const minutes = ((performance.now() - began) / 60000).toFixed(1);
 console.log(
   `\n${selected.length} mutations in ${minutes} min: ${killed} killed by a failure, ${timeouts} killed by the time limit, ` +
     `${survivors.length} survived, ${stale.length} stale, ${noBuild.length} did not build` +
-    (notRun.length ? `, ${notRun.length} not run (failing baseline)` : ''),
+    (notRun.length ? `, ${notRun.length} not counted (failing baseline)` : ''),
 );
 console.log(`score ${pct(killed + timeouts)} % killed (${pct(killed)} % by a failure)`);
 process.exit(survivors.length || stale.length || noBuild.length || notRun.length ? 1 : 0);
