@@ -90,13 +90,16 @@ function lineMutations(line, masked, context) {
   const add = (family, replace) => {
     if (replace !== line) found.push({ family, replace });
   };
-  const statement = /^\s*[^\s].*;\s*$/.test(masked) && !/^\s*(return|throw|const|let|var)\b/.test(masked);
+  // A whole statement: it starts where the line before ended one, with a name (not `});`), and ends here.
+  const statement = context.afterStatement && /^\s*[\w$#].*;\s*$/.test(masked) && !/^\s*(return|throw|const|let|var)\b/.test(masked);
   for (const r of atMatches(line, masked, / (===|!==|==|!=|<=|>=|<|>) /g, (op) => COMPARISON[op])) add('comparison', r);
   for (const r of atMatches(line, masked, / (<=|>=|<|>) /g, (op) => BOUNDARY[op])) add('boundary', r);
   const indent = /^\s*/.exec(line)[0];
   if (/^\s*if\s*\(.*\)\s*(throw|return)\b.*;\s*$/.test(masked)) add('removed-check', `${indent}// (check removed)`);
   if (statement && /^\s*(await\s+)?[\w$#.?[\]]+\(.*\);\s*$/.test(masked) && !/^\s*super\(/.test(masked) && !RELEASE.test(masked)) add('removed-call', `${indent}// (call removed)`);
-  for (const r of atMatches(line, masked, /\bawait /g, () => '')) add('removed-await', r);
+  // Only an await the statement starts with (or returns): elsewhere the value's type changes and
+  // the mutation would not build, which says nothing about the tests.
+  for (const r of atMatches(line, masked, /^\s*(return )?await /g, (m) => m.replace('await ', ''))) add('removed-await', r);
   for (const r of atMatches(line, masked, /\(([\w$.#]+), ([\w$.#]+)\)(?!\s*(=>|:))/g, (args) => {
     const [a, b] = args.slice(1, -1).split(', ');
     return a === b ? undefined : `(${b}, ${a})`;
@@ -120,9 +123,11 @@ export function sitesOf(file, text) {
   // Braces opened by `finally {` / `catch {` and the depth they close at.
   const blocks = [];
   let depth = 0;
+  // The last line with code on it: a statement starts only after one that ended.
+  let previous = '';
   for (let i = 0; i < lines.length; i++) {
     const masked = maskLine(lines[i], state);
-    const context = { inFinally: blocks.some((b) => b.kind === 'finally'), inCatch: blocks.some((b) => b.kind === 'catch') };
+    const context = { inFinally: blocks.some((b) => b.kind === 'finally'), inCatch: blocks.some((b) => b.kind === 'catch'), afterStatement: /[;{}]\s*$|^\s*$/.test(previous) };
     if (!skipLine(masked)) {
       for (const { family, replace } of lineMutations(lines[i], masked, context)) {
         // The smallest run of lines ending here that occurs once in the file.
@@ -135,6 +140,7 @@ export function sitesOf(file, text) {
         }
       }
     }
+    if (masked.trim() !== '') previous = masked;
     for (const ch of masked) {
       if (ch === '{') {
         depth++;
