@@ -37,6 +37,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { basename, dirname, join, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MUTATIONS } from './mutations.mjs';
+import { EQUIVALENT } from './equivalent-mutations.mjs';
 import { FAMILIES, changedFiles, drawMutations } from './mutation-operators.mjs';
 import { ROOT, runTestFile } from './test-file.mjs';
 import { COVERAGE_FILE, hashOf } from './coverage-map.mjs';
@@ -264,6 +265,12 @@ for (const [i, m] of runnable.entries()) {
     results.push({ ...m, outcome: 'time-box', detail: 'not started: the time box ran out' });
     continue;
   }
+  const equivalent = m.family !== 'fixed' && EQUIVALENT.find((e) => e.file === m.file && e.original === m.original && e.mutated === m.mutated);
+  if (equivalent) {
+    results.push({ ...m, outcome: 'equivalent', detail: equivalent.why });
+    console.log(`${String(i + 1).padStart(3)}/${runnable.length} equivalent ${m.id}  (${equivalent.why})`);
+    continue;
+  }
   if (m.tests.length === 0) {
     results.push({ ...m, outcome: 'survived', detail: 'no test executes this line' });
     console.log(`${String(i + 1).padStart(3)}/${runnable.length} SURVIVED ${m.id}  (no coverage: no test executes this line)`);
@@ -356,6 +363,11 @@ if (noBuild.length) {
   console.log('Did not build (fix the mutation):');
   for (const s of noBuild) console.log(`  ${s.id}  ${s.detail}`);
 }
+const equivalents = results.filter((r) => r.outcome === 'equivalent');
+if (equivalents.length) {
+  console.log('Equivalent (shown to change nothing observable; scripts/equivalent-mutations.mjs):');
+  for (const e of equivalents) console.log(`  ${e.id}  ${e.file}:${e.line}: ${e.why}`);
+}
 const notRun = results.filter((r) => r.outcome === 'baseline');
 if (notRun.length) {
   console.log('Not counted (the test file that killed it fails without the mutation too):');
@@ -389,7 +401,7 @@ if (freshResults.length) console.log(`\nfresh mutations (seed ${seed}): ${rate(f
 const minutes = ((performance.now() - began) / 60000).toFixed(1);
 console.log(
   `\n${selected.length} mutations in ${minutes} min: ${killed} killed by a failure, ${timeouts} killed by the time limit, ` +
-    `${survivors.length} survived, ${stale.length} stale, ${noBuild.length} did not build` +
+    `${survivors.length} survived, ${equivalents.length} equivalent, ${stale.length} stale, ${noBuild.length} did not build` +
     (notRun.length ? `, ${notRun.length} not counted (failing baseline)` : ''),
 );
 console.log(`score ${pct(killed + timeouts)} % killed (${pct(killed)} % by a failure)`);

@@ -29,6 +29,7 @@ type Segment = [number, number, number, number];
 
 const load = (script: string) => import(pathToFileURL(join(ROOT, 'scripts', script)).href);
 const { MUTATIONS } = (await load('mutations.mjs')) as { MUTATIONS: Mutation[] };
+const { EQUIVALENT } = (await load('equivalent-mutations.mjs')) as { EQUIVALENT: { file: string; original: string; mutated: string; why: string }[] };
 const { drawMutations } = (await load('mutation-operators.mjs')) as { drawMutations: (o: object) => { drawn: Site[] } };
 const { decodeMappings, addExecutedLines } = (await load('coverage-lines.mjs')) as {
   decodeMappings: (mappings: string) => Segment[];
@@ -46,6 +47,15 @@ test('every fixed mutation applies exactly once, changes its file and names test
     for (const t of m.tests) assert.ok(existsSync(join(ROOT, 'test', t.replace(/\.js$/, '.ts'))), `${m.id}: ${t}`);
   }
   assert.equal(stale, [], 'stale mutations: update scripts/mutations.mjs to the moved code');
+});
+
+test('every mutation listed as equivalent still matches a line of its file, and says why', () => {
+  for (const e of EQUIVALENT) {
+    const lines = readFileSync(join(ROOT, e.file), 'utf8').split('\n').map((l) => l.trim());
+    assert.ok(lines.includes(e.original), `${e.file}: "${e.original}" no longer occurs: drop or update the entry`);
+    assert.is.not(e.original, e.mutated);
+    assert.ok(e.why.length > 20, `${e.file}: the reason`);
+  }
 });
 
 test('a fresh draw is the same for the same seed, and each drawn mutation applies exactly once', () => {
