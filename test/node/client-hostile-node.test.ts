@@ -102,6 +102,28 @@ test('an announced Content-Length past the cap is refused before its body is rea
   }
 });
 
+test('an announced Content-Length past the cap: the answer is cancelled, not left to hold its connection', async () => {
+  const node = await hostile((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(1 << 30) });
+    res.write('{"ok":true');
+  });
+  try {
+    const answers: Response[] = [];
+    const spy: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      answers.push(res);
+      return res;
+    };
+    const err = await rejection(createClient({ baseUrl: node.url, maxResponseBytes: 1000, fetch: spy }).nodeStatus());
+    assert.is(err.code, 'RESPONSE_TOO_LARGE');
+    // Unread and uncancelled, the answer would hold its socket until garbage collection.
+    assert.ok(answers[0].bodyUsed, 'the body was cancelled');
+    await eventually(() => node.closed() === 1, 60_000, 'the node sees the connection closed');
+  } finally {
+    await node.close();
+  }
+});
+
 test('an answer of exactly maxResponseBytes is read; one byte more is not', async () => {
   const body = JSON.stringify({ ok: true, seq: 4, pad: 'x'.repeat(500) });
   const node = await hostile((_req, res) => {
@@ -309,6 +331,29 @@ test('the fee bound is the caller\'s: at maxFee it is paid, one below it is refu
     assert.is(free.feeCurrency, undefined);
     const body = decodeBody(decodeTx(free.tx).body) as unknown as { payload: { purpose: string }[] };
     assert.not.ok(body.payload.some((p) => p.purpose === 'srcfee'));
+  } finally {
+    await node.close();
+  }
+});
+
+test('a transfer to a plain-HTTP node elsewhere is refused with INSECURE_TRANSPORT before the node is asked anything', async () => {
+  // .invalid never resolves: asking it anything would end in NODE_UNREACHABLE instead.
+  const client = createClient({ baseUrl: 'http://tpkit-test.invalid:1234' });
+  const err = await rejection(transfer({ client, from: ADDR, to: OTHER, currency: 'SK', amount: 5n, fee: 0n, secretKey: KEY }));
+  assert.is(err.code, 'INSECURE_TRANSPORT');
+  assert.match(err.message, /http:\/\/tpkit-test\.invalid:1234 is not this machine/);
+});
+
+test('a transfer with no currency is refused before the node is asked anything', async () => {
+  const node = await hostile((_req, res) => sendJson(res, { ok: true }));
+  try {
+    const client = createClient({ baseUrl: node.url });
+    for (const currency of ['', 5 as unknown as string]) {
+      const err = await rejection(transfer({ client, from: ADDR, to: OTHER, currency, amount: 5n, fee: 0n, secretKey: KEY }));
+      assert.is(err.code, 'INVALID_ARGUMENT');
+      assert.match(err.message, /"currency" expected a non-empty string/);
+    }
+    assert.equal(node.requests, []);
   } finally {
     await node.close();
   }

@@ -16,6 +16,7 @@ import { TxFailedError } from '../../src/client/client-errors.js';
 import { evmKey } from '../../src/node/evm/address.js';
 import { startNode, type RunningNode } from '../../src/node/index.js';
 import { contract } from '../helpers/solidity.js';
+import { startTestNode } from '../helpers/node-helpers.js';
 
 const token = contract('Token');
 const cards = contract('Collectible');
@@ -157,6 +158,25 @@ test('viem signs a legacy Ethereum transaction: accepted by eth_sendRawTransacti
   const refused = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [wrongChain] }) });
   assert.match(((await refused.json()) as { error: { message: string } }).error.message, /chain id 1/);
   assert.ok(hexToBytes(hash).length === 32);
+});
+
+test('an Ethereum transaction of exactly limits.maxTxBytes is taken; one byte more is TX_TOO_LARGE', async () => {
+  const account = privateKeyToAccount(`0x${'22'.repeat(32)}`);
+  const raw = await account.signTransaction({ type: 'legacy', to: evm(owner.address), nonce: 0, gas: 100_000n, gasPrice: 0n, chainId: 1_000_000_001, data: `0x${'00'.repeat(300)}` });
+  const size = (raw.length - 2) / 2;
+  const send = async (limit: number) => {
+    const small = await startTestNode({ accounts: 0, limits: { maxTxBytes: limit } });
+    try {
+      const res = await fetch(small.url + '/jsonrpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }) });
+      return (await res.json()) as { result?: string; error?: { message: string } };
+    } finally {
+      await small.close();
+    }
+  };
+  const atLimit = await send(size);
+  assert.match(String(atLimit.result), /^0x[0-9a-f]{64}$/, JSON.stringify(atLimit));
+  const over = await send(size - 1);
+  assert.match(String(over.error?.message), /Transaction too large.*limit \d+ bytes, got \d+/, JSON.stringify(over));
 });
 
 test.run();

@@ -3,7 +3,7 @@
 // loaded only when a node keeps a data directory, so a wallet that embeds the library never
 // installs a native module.
 
-import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClassicLevel } from 'classic-level';
 import { TpkitError } from '../../errors.js';
@@ -68,8 +68,8 @@ export class LevelStore implements Store {
     const Level = await loadClassicLevel();
     let files: string[];
     try {
+      // A file in the way makes this throw EEXIST, named by dataDirError.
       mkdirSync(dir, { recursive: true });
-      if (!statSync(dir).isDirectory()) throw Object.assign(new Error(`${dir} is not a directory`), { code: 'ENOTDIR' });
       files = readdirSync(dir);
     } catch (cause) {
       throw dataDirError(dir, cause);
