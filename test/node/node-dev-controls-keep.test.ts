@@ -48,6 +48,39 @@ test('register during a revert: known exactly when on disk, and what the revert 
   }
 });
 
+test('a deleted snapshot is gone: not listed, not found for a revert or a second delete, across a restart; the others still revert exactly', async () => {
+  const store = new MemoryStore();
+  const node = await startTestNode({ accounts: 1, difficulty: 0 }, { store });
+  const [dev] = node.chain.accounts;
+  const balance = async () => (await node.get(`/api/address/${typeof dev.address === 'string' ? dev.address : addressToText(dev.address)}`)).body.info.amount.SK;
+  let keptId: string;
+  try {
+    const kept = await node.control.snapshot('kept');
+    keptId = kept.id;
+    const before = await balance();
+    await node.control.setBalance(dev.address, 'SK', 1n);
+    const doomed = await node.control.snapshot('doomed');
+    await node.control.deleteSnapshot('doomed');
+    assert.equal(node.control.snapshots().map((s) => s.name), ['kept']);
+    for (const name of ['doomed', doomed.id]) {
+      assert.is((await rejection(node.control.revert(name))).code, 'SNAPSHOT_NOT_FOUND');
+      assert.is((await rejection(node.control.deleteSnapshot(name))).code, 'SNAPSHOT_NOT_FOUND');
+    }
+    await node.control.revert('kept');
+    assert.equal(await balance(), before);
+  } finally {
+    await node.close();
+  }
+  const restarted = await startTestNode({ accounts: 1, difficulty: 0 }, { store });
+  try {
+    assert.equal(restarted.control.snapshots().map((s) => s.id), [keptId]);
+    const next = await restarted.control.snapshot('after');
+    assert.is.not(next.id, keptId);
+  } finally {
+    await restarted.close();
+  }
+});
+
 test('rollback keeps a balance the dev API set before the dropped block, and dev-made wallets with their numbers', async () => {
   const node = await startTestNode({ instant: false, mineOnDemand: true, accounts: 2 });
   try {
