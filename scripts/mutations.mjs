@@ -171,7 +171,7 @@ export const MUTATIONS = [
 
   // ── node: ledger ───────────────────────────────────────────────────────────────────────
   m('node/pending-duplicate', 'src/node/ledger/submission.ts',
-    'let pending = host.mempool().txidForBody(tx.bodyHash);\n    if (pending) return { txid: pending, duplicate: true };',
+    'let pending = host.mempool().txidForBody(tx.bodyHash);\n      if (pending) return { txid: pending, duplicate: true };',
     'let pending = host.mempool().txidForBody(tx.bodyHash);',
     ['node/ledger'], 'a pending transfer resubmitted gets a second txid that then fails with bad_seq'),
   m('node/included-duplicate', 'src/node/ledger/submission.ts',
@@ -198,11 +198,22 @@ export const MUTATIONS = [
 
   // ── node: durability ───────────────────────────────────────────────────────────────────
   m('node/failed-write-kept', 'src/node/ledger/submission.ts',
-    '      host.mempool().drop(tx);\n      host.logger.error(`writing pending transactions failed', '      host.logger.error(`writing pending transactions failed',
+    '        host.mempool().drop(tx);\n        host.logger.error(`writing pending transactions failed', '        host.logger.error(`writing pending transactions failed',
     ['node/durability'], 'a transaction whose write failed stays pending though the client was told it was not accepted'),
   m('node/group-commit-error', 'src/node/store/group-commit.ts',
     'for (const w of waiters) w.reject(err);', 'for (const w of waiters) w.resolve();',
     ['node/durability'], 'a failed batch acknowledged as durable'),
+
+  // ── node: dev controls ─────────────────────────────────────────────────────────────────
+  m('node/reset-recheck-after-checks', 'src/node/ledger/submission.ts',
+    'await host.unblocked();\n      if (host.epoch() !== epoch) continue;\n      if (options.hold)', 'await host.unblocked();\n      if (options.hold)',
+    ['node/submission-across-reset'], 'a transfer checked against the wallets a revert or rollback then removed is acknowledged (it can only fail in a block)'),
+  m('node/reset-recheck-after-lookup', 'src/node/ledger/submission.ts',
+    '        await host.unblocked();\n        if (host.epoch() !== epoch) continue;\n', '        await host.unblocked();\n',
+    ['node/submission-across-reset'], 'a register or transfer sent again during a revert is answered with the txid the revert took back: acknowledged, then 404'),
+  m('node/reset-epoch-on-release', 'src/node/ledger/chain.ts',
+    '      this.gate = undefined;\n      this.epoch++;\n', '      this.gate = undefined;\n',
+    ['node/submission-across-reset'], 'a reset that takes the chain in the turn after a submission was admitted goes unnoticed: the checks ran on the state it removed'),
 
   // ── node: settings and shutdown ─────────────────────────────────────────────────────────
   m('node/difficulty-bound', 'src/node/config/settings.ts',
