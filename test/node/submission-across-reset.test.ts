@@ -85,64 +85,58 @@ async function keptThroughRestart(node: TestNode, store: MemoryStore, txid: stri
   }
 }
 
-for (const reset of resets()) {
-  test(`a register whose included copy a ${reset.name} takes back while it is looked up gets a new txid, kept`, async () => {
-    const store = new BodyReadHookStore();
-    const node = await startTestNode(SETTINGS, { store });
-    let closed = false;
-    try {
-      await reset.mark(node);
-      const raw = register(new Uint8Array(32).fill(5), Date.now(), 0);
-      const first = await node.submit(raw);
-      await node.control.mine(1);
-      assert.is((await waitStatus(node, first.body.txid)).ok, true);
-      const outcome = await race(node, raw, (start) => (store.onBodyRead = start), reset);
-      assert.is(outcome.status, 'fulfilled');
-      const { txid, duplicate } = (outcome as PromiseFulfilledResult<{ txid: string; duplicate: boolean }>).value;
-      assert.is.not(txid, first.body.txid, 'not answered with the txid the reset took back');
-      assert.is(duplicate, false);
-      closed = true;
-      await keptThroughRestart(node, store, txid, [first.body.txid]);
-    } finally {
-      if (!closed) await node.close();
-    }
-  });
-
-  test(`a transfer whose included copy a ${reset.name} takes back while it is looked up gets a new txid, kept`, async () => {
-    const store = new BodyReadHookStore();
-    const node = await startTestNode(SETTINGS, { store });
-    let closed = false;
-    try {
+/** What is sent twice: a register, and a transfer (kept by the reset's mark only until it). */
+const sent: { kind: string; raw(node: TestNode): string }[] = [
+  { kind: 'register', raw: () => register(new Uint8Array(32).fill(5), Date.now(), 0) },
+  {
+    kind: 'transfer',
+    raw: (node) => {
       const [a, b] = node.chain.accounts;
-      await reset.mark(node);
-      const raw = transfer({ key: a.secretKey, from: a.address, to: b.address, seq: 1, t: Date.now(), payload: [pay(100)] });
-      const first = await node.submit(raw);
-      await node.control.mine(1);
-      assert.is((await waitStatus(node, first.body.txid)).ok, true);
-      const outcome = await race(node, raw, (start) => (store.onBodyRead = start), reset);
-      assert.is(outcome.status, 'fulfilled');
-      const { txid, duplicate } = (outcome as PromiseFulfilledResult<{ txid: string; duplicate: boolean }>).value;
-      assert.is.not(txid, first.body.txid, 'not answered with the txid the reset took back');
-      assert.is(duplicate, false);
-      closed = true;
-      await keptThroughRestart(node, store, txid, [first.body.txid]);
-    } finally {
-      if (!closed) await node.close();
-    }
-  });
+      return transfer({ key: a.secretKey, from: a.address, to: b.address, seq: 1, t: Date.now(), payload: [pay(100)] });
+    },
+  },
+];
+
+/** A transfer from a wallet registered in a block after the reset's mark: the reset removes the sender. */
+async function fromWalletMadeAfter(node: TestNode, reset: Reset, keyByte: number): Promise<string> {
+  await reset.mark(node);
+  const key = new Uint8Array(32).fill(keyByte);
+  const made = await node.submit(register(key, Date.now(), 0));
+  await node.control.mine(1);
+  const from = parseAddress((await waitStatus(node, made.body.txid)).address);
+  return transfer({ key, from, to: node.chain.accounts[0].address, seq: 1, t: Date.now(), payload: [] });
+}
+
+for (const reset of resets()) {
+  for (const { kind, raw: make } of sent) {
+    test(`a ${kind} whose included copy a ${reset.name} takes back while it is looked up gets a new txid, kept`, async () => {
+      const store = new BodyReadHookStore();
+      const node = await startTestNode(SETTINGS, { store });
+      let closed = false;
+      try {
+        await reset.mark(node);
+        const raw = make(node);
+        const first = await node.submit(raw);
+        await node.control.mine(1);
+        assert.is((await waitStatus(node, first.body.txid)).ok, true);
+        const outcome = await race(node, raw, (start) => (store.onBodyRead = start), reset);
+        assert.is(outcome.status, 'fulfilled');
+        const { txid, duplicate } = (outcome as PromiseFulfilledResult<{ txid: string; duplicate: boolean }>).value;
+        assert.is.not(txid, first.body.txid, 'not answered with the txid the reset took back');
+        assert.is(duplicate, false);
+        closed = true;
+        await keptThroughRestart(node, store, txid, [first.body.txid]);
+      } finally {
+        if (!closed) await node.close();
+      }
+    });
+  }
 
   test(`a transfer from a wallet a ${reset.name} removes while the checks read it is refused, as it would be after`, async () => {
     const clock = hookedClock();
-    const store = new MemoryStore();
-    const node = await startTestNode(SETTINGS, { store, clock: clock.read });
+    const node = await startTestNode(SETTINGS, { store: new MemoryStore(), clock: clock.read });
     try {
-      const [a] = node.chain.accounts;
-      await reset.mark(node);
-      const key = new Uint8Array(32).fill(6);
-      const made = await node.submit(register(key, Date.now(), 0));
-      await node.control.mine(1);
-      const from = (await waitStatus(node, made.body.txid)).address;
-      const raw = transfer({ key, from: parseAddress(from), to: a.address, seq: 1, t: Date.now(), payload: [] });
+      const raw = await fromWalletMadeAfter(node, reset, 6);
       const outcome = await race(node, raw, (start) => (clock.onRead = start), reset);
       assert.is(outcome.status, 'rejected', 'refused, not acknowledged');
       assert.is(((outcome as PromiseRejectedResult).reason as { code: string }).code, 'SENDER_UNKNOWN');
@@ -153,16 +147,9 @@ for (const reset of resets()) {
   });
 
   test(`a transfer from a wallet a ${reset.name} removes after its admission, before its checks, is refused`, async () => {
-    const store = new MemoryStore();
-    const node = await startTestNode(SETTINGS, { store });
+    const node = await startTestNode(SETTINGS, { store: new MemoryStore() });
     try {
-      const [a] = node.chain.accounts;
-      await reset.mark(node);
-      const key = new Uint8Array(32).fill(7);
-      const made = await node.submit(register(key, Date.now(), 0));
-      await node.control.mine(1);
-      const from = (await waitStatus(node, made.body.txid)).address;
-      const raw = transfer({ key, from: parseAddress(from), to: a.address, seq: 1, t: Date.now(), payload: [] });
+      const raw = await fromWalletMadeAfter(node, reset, 7);
       // Started in the same turn: the reset holds the chain before the submission's first await ends.
       const submitted = node.chain.submit(Buffer.from(raw, 'base64'));
       const done = reset.run(node);
