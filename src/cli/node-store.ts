@@ -25,6 +25,12 @@ async function onCopy<T>(dir: string, work: (copy: string) => Promise<T>): Promi
   }
 }
 
+/** An error about the copy `copy`, told about the store `dir` it was made from. */
+function aboutOriginal(err: unknown, copy: string, dir: string): unknown {
+  if (!(err instanceof TpkitError)) return err;
+  return new TpkitError(err.code, err.shortMessage.split(copy).join(dir), { details: err.details?.split(copy).join(dir), cause: err });
+}
+
 /** The store folder of a data dir, or undefined when there is none. */
 function ledgerOf(dataDir: string): string | undefined {
   const dir = resolve(dataDir, 'ledger');
@@ -39,8 +45,7 @@ function checkAsNodeWould<T>(dir: string, then: (check: StoreCheck, store: Store
       // The copy is the original kept aside already: no second one beside it.
       store = await (await levelStore()).LevelStore.open(copy, { keepFiles: false });
     } catch (err) {
-      if (err instanceof TpkitError) throw new TpkitError(err.code, err.shortMessage.split(copy).join(dir), { details: err.details?.split(copy).join(dir), cause: err });
-      throw err;
+      throw aboutOriginal(err, copy, dir);
     }
     try {
       return await then(await checkStore(store), store);
@@ -126,10 +131,12 @@ export async function repairDataDir(dataDir: string, config: NodeConfig): Promis
   let lostWrites: number;
   try {
     ({ rebuilt, lostWrites } = await onCopy(dir, async (copy) => {
-      const salvaged = await LevelStore.salvage(copy);
+      const salvaged = await LevelStore.salvage(copy).catch((err) => {
+        throw aboutOriginal(err, copy, dir);
+      });
       try {
         const check = await checkStore(salvaged.store);
-        if (!check.intact) {
+        if (check.intact === undefined) {
           const why = check.problems.length > 0 ? `not even its genesis block is intact (${check.problems.slice(0, 3).join('; ')})` : "LevelDB's repair found no record of it";
           throw new TpkitError('STORE_UNREADABLE', `Nothing of the chain in ${dir} can be kept`, {
             details: `${why}; nothing was changed: start with another --data-dir, or --reset to begin a fresh chain in this one`,
@@ -142,21 +149,30 @@ export async function repairDataDir(dataDir: string, config: NodeConfig): Promis
           await target.close();
         }
       } catch (err) {
-        if (err instanceof TpkitError) throw new TpkitError(err.code, err.shortMessage.split(copy).join(dir), { details: err.details?.split(copy).join(dir), cause: err });
-        throw err;
+        throw aboutOriginal(err, copy, dir);
       } finally {
         await salvaged.store.close();
       }
     }));
     // The fresh store must pass the start-up check before it takes the damaged one's place.
     const after = await checkAsNodeWould(fresh, async (check) => check.problems);
-    if (after.length > 0) throw new Error(`the rebuilt store fails the check: ${after.join('; ')}`);
+    if (after.length > 0) throw new TpkitError('STORE_DAMAGED', 'The rebuilt store fails the start-up check', { details: `${after.join('; ')}; nothing was changed` });
   } catch (err) {
     rmSync(fresh, { recursive: true, force: true }); // only what this repair wrote
     throw err;
   }
-  renameSync(dir, aside);
-  renameSync(fresh, dir);
+  try {
+    renameSync(dir, aside);
+  } catch (cause) {
+    rmSync(fresh, { recursive: true, force: true });
+    throw new TpkitError('DATA_DIR_UNUSABLE', `Cannot move the damaged store ${dir} aside`, { details: `${(cause as Error).message}; nothing was changed`, cause });
+  }
+  try {
+    renameSync(fresh, dir);
+  } catch (cause) {
+    renameSync(aside, dir);
+    throw new TpkitError('DATA_DIR_UNUSABLE', `Cannot put the rebuilt store in place of ${dir}`, { details: `${(cause as Error).message}; the damaged store is back where it was`, cause });
+  }
   process.stdout.write(repairReport(dir, aside, problems, rebuilt, lostWrites));
   return 0;
 }

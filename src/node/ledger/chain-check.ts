@@ -23,7 +23,7 @@ export interface StoreCheck {
    * whole, linked, its transactions' records there): what a repair keeps. Absent when the
    * genesis block itself fails. With no head, the blocks are checked as far as they go.
    */
-  intact?: { height: number; hash: string };
+  intact?: number;
   ms: number;
 }
 
@@ -80,8 +80,6 @@ export async function checkStore(store: Store): Promise<StoreCheck> {
   if (head || headLost) {
     let expected = 0;
     let parent: string | undefined;
-    /** Each block's hash by height, while the run from genesis is unbroken. */
-    const hashes: string[] = [];
     let pendingTxs: [txid: string, height: number][] = [];
     const lookUp = async (txs: [string, number][]) => {
       if (txs.length === 0) return;
@@ -118,7 +116,6 @@ export async function checkStore(store: Store): Promise<StoreCheck> {
       if (parent !== undefined && record.header.parent.toUpperCase() !== parent) problem(`block ${height} does not link to block ${height - 1}`, height);
       if (head && height === head.height && record.hash.toUpperCase() !== head.hash) problem(`the head names ${head.hash} at height ${height}, the block there is ${record.hash}`, height);
       parent = record.hash.toUpperCase();
-      if (height < firstBad) hashes[height] = parent;
       result.blocks++;
       for (const txid of record.txs) pendingTxs.push([txid, height]);
       if (pendingTxs.length >= LOOKUP_BATCH) {
@@ -129,7 +126,7 @@ export async function checkStore(store: Store): Promise<StoreCheck> {
     await lookUp(pendingTxs);
     if (head && expected <= head.height) problem(expected === head.height ? `block ${head.height} (the head) is missing` : `blocks ${expected} to ${head.height} (the head) are missing`, expected);
     const last = Math.min(firstBad, expected) - 1;
-    if (last >= 0) result.intact = { height: last, hash: hashes[last] };
+    if (last >= 0) result.intact = last;
   }
   if (more > 0) problems.push(`and ${more} more problems`);
   result.ms = performance.now() - began;

@@ -73,13 +73,13 @@ class BatchWriter {
 }
 
 /**
- * Writes into the empty store `to` the chain of `from` up to the intact block `intact`, as the
+ * Writes into the empty store `to` the chain of `from` up to the intact block at `lastKept`, as the
  * node would hold it had it stopped there. `config` gives the chain settings when the damaged
  * store's head record is unreadable.
  */
-export async function rebuildChain(from: Store, to: Store, intact: { height: number; hash: string }, config: NodeConfig): Promise<ChainRebuild> {
+export async function rebuildChain(from: Store, to: Store, lastKept: number, config: NodeConfig): Promise<ChainRebuild> {
   const out = new BatchWriter(to);
-  const K = intact.height;
+  const K = lastKept;
   const meta = parse<ChainMeta>(await from.get(META_KEY));
   const lost = { toHeight: meta && meta.height > K ? meta.height : -1, readable: 0, txs: 0, requeued: 0, unknown: 0 };
 
@@ -95,6 +95,7 @@ export async function rebuildChain(from: Store, to: Store, intact: { height: num
   /** Wallet numbers the lost blocks' registrations took. */
   const freed: number[] = [];
   let head: BlockRecord | undefined;
+  let genesis: BlockRecord | undefined;
   let blocks = 0;
   for await (const [key, value] of from.entries(PREFIX.block)) {
     const height = parseInt(key.slice(PREFIX.block.length), 16);
@@ -123,10 +124,11 @@ export async function rebuildChain(from: Store, to: Store, intact: { height: num
     await out.put(hashKey(block.hash), utf8.encode(String(height)));
     for (const txid of block.txs) keptTxids.add(txid);
     for (const [address, stored] of Object.entries(block.bals)) lastChange.set(address.toLowerCase(), stored as Record<string, unknown>);
+    if (height === 0) genesis = block;
     if (height === K) head = block;
     blocks++;
   }
-  if (!head) throw new Error(`block ${K} was found intact but does not read`);
+  if (!head || !genesis) throw new Error(`blocks 0 to ${K} were found intact but do not read`);
 
   // What the kept transactions need: containers, statuses, and the duplicate index.
   const kept = [...keptTxids];
@@ -142,7 +144,8 @@ export async function rebuildChain(from: Store, to: Store, intact: { height: num
   // A status outside any block: a pending transaction refused at a restart, still known as such.
   for await (const [key, value] of from.entries(PREFIX.status)) {
     const txid = key.slice(PREFIX.status.length);
-    if (!keptTxids.has(txid) && !lostListed.has(txid) && parse<{ block?: string }>(value)?.block === undefined) await out.put(key, value);
+    const status = parse<{ block?: string }>(value);
+    if (status && status.block === undefined && !keptTxids.has(txid) && !lostListed.has(txid)) await out.put(key, value);
   }
 
   // Acknowledged and in no kept block: pending ones stay pending, those of lost blocks are queued again.
@@ -167,7 +170,7 @@ export async function rebuildChain(from: Store, to: Store, intact: { height: num
   lost.txs = lostListed.size;
 
   // Wallets as of block K.
-  const chain = meta?.chain ?? config.chain;
+  const chain = meta?.chain ?? genesis.header.chain;
   const allocGroup = meta?.allocGroup ?? config.allocGroup;
   const ours = (addressHex: string) => {
     const parts = addressParts(hexToBytes(addressHex));
