@@ -4,7 +4,7 @@
 // installs a native module.
 
 import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ClassicLevel } from 'classic-level';
 import { TpkitError } from '../../errors.js';
 import { damageAdvice, dataDirError, lockHeld } from './data-dir-error.js';
@@ -60,13 +60,20 @@ async function readSeal(db: ClassicLevel<string, Uint8Array>, dir: string): Prom
 /**
  * Whether another process holds the store in `dir`, asked without opening it (an open replays
  * and rewrites the log): LevelDB tries its lock on a hard link to the store's LOCK file, made in
- * a folder of its own beside the store and removed after. Undefined when no hard link can be made.
+ * a folder of its own beside the store and removed after. Undefined when no hard link can be
+ * made. Never from the process that holds the store: POSIX drops a process's lock on a file
+ * when it closes any descriptor of it.
  */
 export async function storeInUse(dir: string): Promise<boolean | undefined> {
   const lock = join(dir, 'LOCK');
   if (!existsSync(lock)) return false;
   const Level = await loadClassicLevel();
-  const probe = mkdtempSync(`${dir}.lock-probe-`);
+  let probe: string;
+  try {
+    probe = mkdtempSync(`${dir}.lock-probe-`);
+  } catch (cause) {
+    throw dataDirError(dirname(dir), cause);
+  }
   try {
     try {
       linkSync(lock, join(probe, 'LOCK'));
