@@ -204,6 +204,27 @@ export const MUTATIONS = [
     'for (const w of waiters) w.reject(err);', 'for (const w of waiters) w.resolve();',
     ['node/durability'], 'a failed batch acknowledged as durable'),
 
+  // ── node: dev controls ─────────────────────────────────────────────────────────────────
+  m('node/reset-recheck-after-checks', 'src/node/ledger/submission.ts',
+    'await host.unblocked();\n      if (host.epoch() !== epoch) continue;\n      if (options.hold)', 'await host.unblocked();\n      if (options.hold)',
+    ['node/submission-across-reset'], 'a transfer checked against the wallets a revert or rollback then removed is acknowledged (it can only fail in a block)'),
+  m('node/reset-recheck-after-lookup', 'src/node/ledger/submission.ts',
+    '        await host.unblocked();\n        if (host.epoch() !== epoch) continue;\n', '        await host.unblocked();\n',
+    ['node/submission-across-reset'], 'a register or transfer sent again during a revert is answered with the txid the revert took back: acknowledged, then 404'),
+  m('node/reset-epoch-on-release', 'src/node/ledger/chain.ts',
+    '      this.gate = undefined;\n      this.epoch++;\n', '      this.gate = undefined;\n',
+    ['node/submission-across-reset'], 'a reset that takes the chain in the turn after a submission was admitted goes unnoticed: the checks ran on the state it removed'),
+
+  m('node/check-intact-past-damage', 'src/node/ledger/chain-check.ts',
+    '    const last = Math.min(firstBad, expected) - 1;', '    const last = expected - 1;',
+    ['node/chain-repair'], 'a repair keeps blocks above the first damaged one: a chain with a hole in it'),
+  m('node/repair-drops-dev-edits', 'src/node/ledger/chain-repair.ts',
+    'else if (current && current.lastblk === (last?.lastblk ?? ZERO_HEX)) then = current;', 'else if (current && last && current.lastblk === last.lastblk) then = current;',
+    ['node/chain-repair'], 'a repair drops the wallets the dev API made and no block changed'),
+  m('node/repair-ignores-lock', 'src/cli/node-store.ts',
+    '  if (inUse !== false) {', '  if (inUse === undefined) {',
+    ['process/node-repair'], '--repair moves a store aside under the node that holds it'),
+
   // ── node: settings and shutdown ─────────────────────────────────────────────────────────
   m('node/difficulty-bound', 'src/node/config/settings.ts',
     'min: 0, max: MAX_MINE_DIFFICULTY,', 'min: 0, max: 512,',

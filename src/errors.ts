@@ -90,7 +90,9 @@ export const ERROR_CODES = {
   DEPENDENCY_MISSING: 'A package the local node needs for this setting is not installed (classic-level for a data directory).',
   CONFIG_INVALID: 'The node configuration is invalid.',
   STORE_DAMAGED: 'The data directory holds a damaged chain: the node does not start on it (tpkit node --check).',
-  DATA_DIR_UNUSABLE: 'The data directory is unusable: no space, no permission, read-only, or a file in the way.',
+  DATA_DIR_UNUSABLE: 'The data directory is unusable: no space, no permission, read-only, a file in the way, or another node holding it.',
+  STORE_UNREADABLE: 'tpkit node --repair finds nothing to keep: no store in the data directory, a store that does not open even after LevelDB\'s repair, or a damaged genesis block.',
+  REPAIR_NOT_NEEDED: 'tpkit node --repair finds the chain sound: nothing to repair, nothing changed (exit code 0).',
   // mining
   ABORTED: 'The operation was aborted by its signal.',
   WASM_UNAVAILABLE: 'WebAssembly could not be instantiated.',

@@ -1,7 +1,6 @@
 // `tpkit node`: a local ThePower node for wallet development, as `anvil` is for Ethereum.
 
-import { closeSync, cpSync, existsSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { bytesToHex } from '../bytes.js';
 import { addressToHex, addressToText } from '../codec/address.js';
@@ -9,8 +8,7 @@ import { secretKeyToWif } from '../keys/wif.js';
 import { DEFAULT_HTTPS_PORT, nodeHelp, parseNodeArgs, type NodeConfig } from '../node/config/config.js';
 import { isLoopbackListen } from '../node/http/host-policy.js';
 import { startNode, type LocalNode } from '../node/node.js';
-import { checkStore, exportChain } from '../node/ledger/chain-check.js';
-import { TpkitError } from '../errors.js';
+import { checkDataDir, repairDataDir } from './node-store.js';
 
 function banner(node: LocalNode, config: NodeConfig): string {
   const chain = node.chain;
@@ -57,51 +55,6 @@ function devApiLine(node: LocalNode, config: NodeConfig): string {
   return config.devApi ? `off: ${config.host} is not a loopback address (--dev-api turns it on)` : 'off (--no-dev-api)';
 }
 
-/** `tpkit node --check [--export FILE]`: the chain in the data dir, checked and reported; nothing is changed. */
-async function checkDataDir(dataDir: string, exportTo: string | undefined): Promise<number> {
-  const dir = resolve(dataDir, 'ledger');
-  if (!existsSync(dir)) {
-    process.stderr.write(`${dir}: no chain here (a node started with --data-dir ${dataDir} makes one)\n`);
-    return 1;
-  }
-  // LevelDB rewrites its log when it opens a store: the check reads a copy, so the original
-  // stays byte for byte as it was, whatever the check finds.
-  const copy = mkdtempSync(join(tmpdir(), 'tpkit-check-'));
-  cpSync(dir, copy, { recursive: true });
-  let store;
-  try {
-    // The copy is the original kept aside already: no second one beside it.
-    store = await (await import('../node/store/store-level.js')).LevelStore.open(copy, { keepFiles: false });
-  } catch (err) {
-    rmSync(copy, { recursive: true, force: true });
-    if (!(err instanceof TpkitError)) throw err;
-    process.stderr.write(`${err.code}: ${err.message.split(copy).join(dir)}\n`);
-    return 1;
-  }
-  try {
-    const check = await checkStore(store);
-    const seconds = (check.ms / 1000).toFixed(2);
-    const head = check.head ? `head at height ${check.head.height} (${check.head.hash})` : 'no head';
-    process.stdout.write(`${dir}: ${head}; ${check.blocks} blocks and ${check.txs} transactions checked in ${seconds} s\n`);
-    for (const problem of check.problems) process.stdout.write(`  damaged: ${problem}\n`);
-    if (exportTo !== undefined) {
-      const fd = openSync(exportTo, 'wx');
-      let done;
-      try {
-        done = await exportChain(store, (line) => void writeSync(fd, line + '\n'));
-      } finally {
-        closeSync(fd);
-      }
-      process.stdout.write(`exported ${done.blocks} blocks and ${done.txs} transactions to ${resolve(exportTo)}\n`);
-    }
-    process.stdout.write(check.problems.length === 0 ? 'sound\n' : `damaged: the node will not start on ${dir}; nothing was changed\n`);
-    return check.problems.length === 0 ? 0 : 1;
-  } finally {
-    await store.close();
-    rmSync(copy, { recursive: true, force: true });
-  }
-}
-
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseNodeArgs(argv);
   if (parsed.help) {
@@ -110,6 +63,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   let config = parsed.config;
   if (parsed.check) return checkDataDir(config.dataDir, parsed.check.export);
+  if (parsed.repair) return repairDataDir(config.dataDir, config);
   if ((config.tls.cert !== undefined || config.tls.selfSigned) && !parsed.portGiven) config = { ...config, port: DEFAULT_HTTPS_PORT };
   const ledger = join(config.dataDir, 'ledger');
   if (parsed.reset && existsSync(ledger)) {

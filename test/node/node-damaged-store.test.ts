@@ -4,14 +4,14 @@
 // kept, byte for byte, beside it.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { MemoryStore } from '../../src/node/store/store.js';
 import { checkStore } from '../../src/node/ledger/chain-check.js';
 import { pay, startTestNode, transfer, waitStatus } from '../helpers/node-helpers.js';
 import { rejection } from '../helpers/helpers.js';
+import { damageStore, fingerprint } from '../helpers/store-damage.js';
 
 const overrides = (dir: string) => ({ memory: false, dataDir: dir, accounts: 2 });
 
@@ -36,16 +36,6 @@ async function chainIn(dir: string, count = 40): Promise<string[]> {
   return txids;
 }
 
-/** name -> sha256 of every file under `dir` (recursively), LOCK aside. */
-function fingerprint(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const name of readdirSync(dir, { recursive: true }).map(String)) {
-    const path = join(dir, name);
-    if (statSync(path).isFile() && !name.endsWith('LOCK')) out.set(name.split('/').pop()!, createHash('sha256').update(readFileSync(path)).digest('hex'));
-  }
-  return out;
-}
-
 /** Every file of `before` is still there with the same bytes: in the ledger, or among the kept files. */
 function nothingLost(ledger: string, before: Map<string, string>): void {
   const places = [ledger, ...readdirSync(dirname(ledger)).filter((n) => n.startsWith('ledger.before-start-')).map((n) => join(dirname(ledger), n))];
@@ -54,19 +44,12 @@ function nothingLost(ledger: string, before: Map<string, string>): void {
   for (const [name, hash] of before) assert.ok(seen.get(name)?.has(hash), `${name} was lost or changed`);
 }
 
-/** LevelDB's write-ahead log: where a chain this small lives until a compaction. */
-function logFile(ledger: string): string {
-  const logs = readdirSync(ledger).filter((n) => n.endsWith('.log')).sort();
-  assert.ok(logs.length > 0, 'the store has a log');
-  return join(ledger, logs[logs.length - 1]);
-}
-
 test('CURRENT deleted: STORE_DAMAGED naming it; no genesis is made and no file is deleted', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tpkit-damaged-'));
   try {
     await chainIn(dir, 16);
     const ledger = join(dir, 'ledger');
-    rmSync(join(ledger, 'CURRENT'));
+    damageStore(ledger, 'CURRENT deleted');
     const before = fingerprint(ledger);
     for (let attempt = 0; attempt < 2; attempt++) {
       const err = await rejection(startTestNode(overrides(dir)));
@@ -86,12 +69,7 @@ test('bytes flipped in the log: refused with what is missing; the damaged log is
   try {
     await chainIn(dir);
     const ledger = join(dir, 'ledger');
-    const log = logFile(ledger);
-    const bytes = readFileSync(log);
-    // 64 bytes in the middle of the log: LevelDB skips the records they fall in.
-    const at = Math.floor(bytes.length / 2);
-    for (let i = at; i < at + 64; i++) bytes[i] ^= 0xff;
-    writeFileSync(log, bytes);
+    damageStore(ledger, 'bytes flipped in the log');
     const before = fingerprint(ledger);
     const err = await rejection(startTestNode(overrides(dir)));
     assert.is(err.code, 'STORE_DAMAGED', err.message);
@@ -110,8 +88,7 @@ test('the log truncated to half: refused, the acknowledged writes it lost are na
   try {
     await chainIn(dir);
     const ledger = join(dir, 'ledger');
-    const log = logFile(ledger);
-    truncateSync(log, Math.floor(statSync(log).size / 2));
+    damageStore(ledger, 'the log truncated to half');
     const before = fingerprint(ledger);
     const err = await rejection(startTestNode(overrides(dir)));
     assert.is(err.code, 'STORE_DAMAGED', err.message);

@@ -1,7 +1,7 @@
-// The dev controls keep their word: a submission racing a revert is either known and on disk or
-// unknown and gone, never acknowledged then lost; a rollback keeps dev edits made before the
-// dropped blocks and the wallets the dev API made, with their numbers; a fault batch installs
-// all or nothing; mining with intervalMs keeps the clock within the bound setTime keeps.
+// The dev controls keep their word: a deleted snapshot is gone for good; a rollback keeps dev
+// edits made before the dropped blocks and the wallets the dev API made, with their numbers; a fault batch installs all or nothing;
+// mining with intervalMs keeps the clock within the bound setTime keeps. A submission racing a
+// revert or a rollback: submission-across-reset.test.ts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addressParts, addressToText } from '../../src/codec/address.js';
@@ -9,44 +9,6 @@ import { publicKeyOf } from '../../src/crypto/keys.js';
 import { MemoryStore } from '../../src/node/store/store.js';
 import { pay, register, startTestNode, transfer, waitStatus } from '../helpers/node-helpers.js';
 import { rejection } from '../helpers/helpers.js';
-
-const ticks = async (n: number) => {
-  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
-};
-
-test('register during a revert: known exactly when on disk, and what the revert took back does not return at a restart', async () => {
-  const store = new MemoryStore();
-  const node = await startTestNode({ instant: false, mineOnDemand: true, difficulty: 0 }, { store });
-  const gone: string[] = [];
-  try {
-    await node.control.snapshot('base');
-    for (let i = 0; i < 24; i++) {
-      const key = new Uint8Array(32).fill(i + 1);
-      const raw = Buffer.from(register(key, Date.now(), 0), 'base64');
-      const submitted = node.chain.submit(raw);
-      await ticks(i % 6);
-      const reverted = node.control.revert('base');
-      const [sub, rev] = await Promise.allSettled([submitted, reverted]);
-      assert.is(rev.status, 'fulfilled');
-      if (sub.status !== 'fulfilled') continue;
-      const txid = sub.value.txid;
-      const answer = await node.get(`/api/tx/status/${txid}`);
-      const onDisk = (await store.get(`p:${txid}`)) !== undefined || (await store.get(`s:${txid}`)) !== undefined;
-      assert.is(answer.status === 200, onDisk, `round ${i}: status ${answer.status}, on disk ${onDisk}`);
-      // Acknowledged before the revert began, the revert took it back with the rest of the state.
-      if (answer.status !== 200) gone.push(txid);
-    }
-  } finally {
-    await node.close();
-  }
-  // What was gone stays gone: no pending write of it waits on disk to come back at a restart.
-  const restarted = await startTestNode({ instant: false, mineOnDemand: true, difficulty: 0 }, { store });
-  try {
-    for (const txid of gone) assert.is((await restarted.get(`/api/tx/status/${txid}`)).status, 404, `${txid} came back after a restart`);
-  } finally {
-    await restarted.close();
-  }
-});
 
 test('a deleted snapshot is gone: not listed, not found for a revert or a second delete, across a restart; the others still revert exactly', async () => {
   const store = new MemoryStore();

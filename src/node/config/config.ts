@@ -279,6 +279,7 @@ export const NODE_FLAGS: FlagSpec[] = [
   COMMAND_FLAGS.reset,
   COMMAND_FLAGS.check,
   COMMAND_FLAGS.export,
+  COMMAND_FLAGS.repair,
   COMMAND_FLAGS.help,
 ];
 
@@ -296,6 +297,8 @@ export interface ParsedNodeArgs {
   portGiven: boolean;
   /** --check: check the store and exit; with `export`, write the intact blocks there. */
   check?: { export?: string };
+  /** --repair: rebuild a damaged store from its intact blocks and exit. */
+  repair?: true;
 }
 
 /** Parses `tpkit node` flags over defaults and an optional --config file. */
@@ -404,8 +407,13 @@ export function parseNodeArgs(argv: readonly string[], readFile: (path: string) 
   const checking = values.some(([f]) => f === COMMAND_FLAGS.check.flag);
   if (exportTo !== undefined && !checking) throw invalid('--export', 'is a part of --check: give --check --export FILE');
   if (checking && (config.memory || reset)) throw invalid('--check', `checks the data dir; ${config.memory ? '--memory has none' : '--reset would delete it'}`);
+  const repairing = values.some(([f]) => f === COMMAND_FLAGS.repair.flag);
+  if (repairing && (checking || config.memory || reset)) {
+    throw invalid('--repair', `rebuilds the chain in the data dir; ${checking ? '--check only reads it: give one of them' : config.memory ? '--memory has none' : '--reset would delete it'}`);
+  }
   const parsed: ParsedNodeArgs = { help: false, config, portGiven, reset, genesisFlags };
   if (checking) parsed.check = typeof exportTo === 'string' ? { export: exportTo } : {};
+  if (repairing) parsed.repair = true;
   return parsed;
 }
 

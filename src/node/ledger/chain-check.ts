@@ -18,6 +18,12 @@ export interface StoreCheck {
   txs: number;
   /** What is wrong, most important first; empty for a sound chain. */
   problems: string[];
+  /**
+   * The last block of the unbroken run from genesis that passes every check (its block
+   * whole, linked, its transactions' records there): what a repair keeps. Absent when the
+   * genesis block itself fails. With no head, the blocks are checked as far as they go.
+   */
+  intact?: number;
   ms: number;
 }
 
@@ -45,12 +51,20 @@ export async function checkStore(store: Store): Promise<StoreCheck> {
   const began = performance.now();
   const problems: string[] = [];
   let more = 0;
-  const problem = (p: string) => (problems.length < MAX_LISTED ? problems.push(p) : more++);
+  /** The lowest height a problem is about: the intact run ends below it. */
+  let firstBad = Infinity;
+  const problem = (p: string, height = Infinity) => {
+    firstBad = Math.min(firstBad, height);
+    if (problems.length < MAX_LISTED) problems.push(p);
+    else more++;
+  };
   const result: StoreCheck = { blocks: 0, txs: 0, problems, ms: 0 };
   const metaBytes = await store.get(META_KEY);
   let head: { height: number; hash: string } | undefined;
+  let headLost = false;
   if (!metaBytes) {
-    if (!(await storeIsEmpty(store))) problem('the chain head (key "meta") is missing, yet the store holds chain records');
+    headLost = !(await storeIsEmpty(store));
+    if (headLost) problem('the chain head (key "meta") is missing, yet the store holds chain records');
   } else {
     try {
       const meta = JSON.parse(text.decode(metaBytes)) as { height: number; hash: string };
@@ -58,31 +72,34 @@ export async function checkStore(store: Store): Promise<StoreCheck> {
       head = { height: meta.height, hash: meta.hash.toUpperCase() };
       result.head = head;
     } catch (err) {
+      headLost = true;
       problem(`the chain head (key "meta") is unreadable: ${(err as Error).message}`);
     }
   }
-  if (head) {
+  // Without a head the blocks are still checked, so that a repair knows what it can keep.
+  if (head || headLost) {
     let expected = 0;
     let parent: string | undefined;
-    let pendingTxs: string[] = [];
-    const lookUp = async (txids: string[]) => {
-      if (txids.length === 0) return;
-      const keys = txids.flatMap((txid) => [txKey(txid), statusKey(txid)]);
+    let pendingTxs: [txid: string, height: number][] = [];
+    const lookUp = async (txs: [string, number][]) => {
+      if (txs.length === 0) return;
+      const keys = txs.flatMap(([txid]) => [txKey(txid), statusKey(txid)]);
       const values = await store.getMany(keys);
-      for (let i = 0; i < txids.length; i++) {
-        if (!values[2 * i]) problem(`transaction ${txids[i]} is listed in a block but its container (x:) is missing`);
-        if (!values[2 * i + 1]) problem(`transaction ${txids[i]} is listed in a block but its status (s:) is missing`);
+      for (let i = 0; i < txs.length; i++) {
+        const [txid, height] = txs[i];
+        if (!values[2 * i]) problem(`transaction ${txid} is listed in a block but its container (x:) is missing`, height);
+        if (!values[2 * i + 1]) problem(`transaction ${txid} is listed in a block but its status (s:) is missing`, height);
       }
-      result.txs += txids.length;
+      result.txs += txs.length;
     };
     for await (const [key, value] of store.entries(PREFIX.block)) {
       const height = heightOfKey(key);
-      if (height > head.height) {
+      if (head && height > head.height) {
         problem(`block ${height} lies above the head ${head.height}`);
         continue;
       }
       if (height !== expected) {
-        problem(expected === height - 1 ? `block ${expected} is missing` : `blocks ${expected} to ${height - 1} are missing`);
+        problem(expected === height - 1 ? `block ${expected} is missing` : `blocks ${expected} to ${height - 1} are missing`, expected);
         parent = undefined;
       }
       expected = height + 1;
@@ -92,22 +109,24 @@ export async function checkStore(store: Store): Promise<StoreCheck> {
         if (record.header.height !== height) throw new Error(`it says height ${record.header.height}`);
         if (recordHash(record) !== record.hash.toUpperCase()) throw new Error('its contents do not hash to its hash');
       } catch (err) {
-        problem(`block ${height} is damaged: ${(err as Error).message}`);
+        problem(`block ${height} is damaged: ${(err as Error).message}`, height);
         parent = undefined;
         continue;
       }
-      if (parent !== undefined && record.header.parent.toUpperCase() !== parent) problem(`block ${height} does not link to block ${height - 1}`);
-      if (height === head.height && record.hash.toUpperCase() !== head.hash) problem(`the head names ${head.hash} at height ${height}, the block there is ${record.hash}`);
+      if (parent !== undefined && record.header.parent.toUpperCase() !== parent) problem(`block ${height} does not link to block ${height - 1}`, height);
+      if (head && height === head.height && record.hash.toUpperCase() !== head.hash) problem(`the head names ${head.hash} at height ${height}, the block there is ${record.hash}`, height);
       parent = record.hash.toUpperCase();
       result.blocks++;
-      pendingTxs.push(...record.txs);
+      for (const txid of record.txs) pendingTxs.push([txid, height]);
       if (pendingTxs.length >= LOOKUP_BATCH) {
         await lookUp(pendingTxs);
         pendingTxs = [];
       }
     }
     await lookUp(pendingTxs);
-    if (expected <= head.height) problem(expected === head.height ? `block ${head.height} (the head) is missing` : `blocks ${expected} to ${head.height} (the head) are missing`);
+    if (head && expected <= head.height) problem(expected === head.height ? `block ${head.height} (the head) is missing` : `blocks ${expected} to ${head.height} (the head) are missing`, expected);
+    const last = Math.min(firstBad, expected) - 1;
+    if (last >= 0) result.intact = last;
   }
   if (more > 0) problems.push(`and ${more} more problems`);
   result.ms = performance.now() - began;

@@ -124,7 +124,10 @@ export class Chain {
   private readonly resetListeners = new Set<ResetListener>();
   /** Set while a dev operation rewrites the state: no block is made, no submission admitted. */
   private gate: Promise<void> | undefined;
-  /** Counts dev operations that held the chain, so work that awaited across one can tell. */
+  /**
+   * Moves when a dev operation takes the chain and again when it lets go, so work that read the
+   * state before one, or while one held the chain, can tell once it ends.
+   */
   private epoch = 0;
   /** Accepted transactions a fault rule keeps pending forever: never in a block. */
   private readonly held = new Set<string>();
@@ -514,6 +517,7 @@ export class Chain {
       return await work();
     } finally {
       this.gate = undefined;
+      this.epoch++;
       open();
       if (this.mempool.size > 0 && this.producer.instant) this.schedule();
     }

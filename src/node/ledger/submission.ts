@@ -35,7 +35,7 @@ export interface SubmissionHost {
   admit(): Promise<void>;
   /** Resolves once no dev operation holds the chain. */
   unblocked(): Promise<void>;
-  /** Dev operations that held the chain so far. */
+  /** Moves when a dev operation takes the chain and again when it lets go of it. */
   epoch(): number;
   /** Called after a transaction was accepted (an instant chain makes a block). */
   accepted(): void;
@@ -101,8 +101,10 @@ export class Submissions {
     const host = this.host;
     for (;;) {
       await host.admit();
-      // A revert or rollback between the checks and the queueing would leave the transaction
-      // acknowledged in a mempool the chain no longer has: it is checked again instead.
+      // A revert or rollback that began before the checks read the state (even in the turn
+      // after admit() found the chain free) or between the checks and the queueing would
+      // leave the transaction acknowledged on a state the chain no longer has: it is checked
+      // again instead.
       const epoch = host.epoch();
       const tx = await checked();
       await host.unblocked();

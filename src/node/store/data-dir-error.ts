@@ -4,13 +4,24 @@
 
 import { TpkitError } from '../../errors.js';
 
+type OpenFailure = NodeJS.ErrnoException & { cause?: { code?: string; message?: string } };
+
+const messageOf = (err: OpenFailure | undefined) => `${err?.message ?? ''} ${err?.cause?.message ?? ''}`;
+const codeOf = (err: OpenFailure | undefined) => err?.code ?? err?.cause?.code ?? '';
+
+/** Whether LevelDB failed to open a store because another process holds its lock. */
+export function lockHeld(cause: unknown): boolean {
+  const err = cause as OpenFailure | undefined;
+  return codeOf(err) === 'LEVEL_LOCKED' || (/lock/i.test(messageOf(err)) && /held|unavailable|temporarily/i.test(messageOf(err)));
+}
+
 /** A start-up failure of the file system, with its cause in words and what to do. */
 export function dataDirError(dir: string, cause: unknown): TpkitError {
-  const err = cause as NodeJS.ErrnoException & { cause?: { code?: string; message?: string } };
-  const message = `${err?.message ?? ''} ${err?.cause?.message ?? ''}`;
-  const code = err?.code ?? err?.cause?.code ?? '';
+  const err = cause as OpenFailure | undefined;
+  const message = messageOf(err);
+  const code = codeOf(err);
   let why: string;
-  if (code === 'LEVEL_LOCKED' || (/lock/i.test(message) && /held|unavailable|temporarily/i.test(message))) why = 'another node process holds it; stop that node, or run this one on another folder (--data-dir DIR) or with nothing on disk (--memory)';
+  if (lockHeld(cause)) why = 'another node process holds it; stop that node, or run this one on another folder (--data-dir DIR) or with nothing on disk (--memory)';
   else if (code === 'ENOSPC' || /no space left/i.test(message)) why = 'no space left on the device (ENOSPC): free some space and start again';
   else if (code === 'EACCES' || code === 'EPERM' || /permission denied/i.test(message)) why = 'permission denied (EACCES): the user running the node cannot write there';
   else if (code === 'ENOTDIR' || code === 'EEXIST' || /not a directory/i.test(message)) why = 'a file is in the way where a directory should be (ENOTDIR)';
@@ -24,6 +35,7 @@ export function damageAdvice(dir: string): string {
   return (
     `nothing was changed or deleted. Keep a copy first (cp -a ${dir} ${dir}.damaged); ` +
     '`tpkit node --check --data-dir DIR` lists what is missing; the intact part can be read with --check --export FILE; ' +
-    'to go on, start the node with another --data-dir, or --reset to begin a fresh chain in this one'
+    'to go on, `tpkit node --repair --data-dir DIR` rebuilds the chain from its intact blocks (the damaged store is kept beside it), ' +
+    'or start the node with another --data-dir, or --reset to begin a fresh chain in this one'
   );
 }

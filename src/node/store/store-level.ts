@@ -3,11 +3,11 @@
 // loaded only when a node keeps a data directory, so a wallet that embeds the library never
 // installs a native module.
 
-import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { ClassicLevel } from 'classic-level';
 import { TpkitError } from '../../errors.js';
-import { damageAdvice, dataDirError } from './data-dir-error.js';
+import { damageAdvice, dataDirError, lockHeld } from './data-dir-error.js';
 
 async function loadClassicLevel(): Promise<typeof ClassicLevel> {
   try {
@@ -40,6 +40,57 @@ function keepFiles(dir: string, files: string[]): string | undefined {
   } catch {
     rmSync(kept, { recursive: true, force: true });
     return undefined;
+  }
+}
+
+/** The number of the store's last write, and the one the seal file says was synced and acknowledged. */
+async function readSeal(db: ClassicLevel<string, Uint8Array>, dir: string): Promise<{ stored: number; sealed: number }> {
+  let stored = 0;
+  let sealed = 0;
+  try {
+    const value = await db.get(SEAL_KEY);
+    stored = value ? Number(new TextDecoder().decode(value)) : 0;
+    sealed = Number(readFileSync(join(dir, SEAL_FILE), 'utf8').trim());
+  } catch {
+    // no seal file yet: a store from before the seal, or a new one
+  }
+  return { stored, sealed };
+}
+
+/**
+ * Whether another process holds the store in `dir`, asked without opening it (an open replays
+ * and rewrites the log): LevelDB tries its lock on a hard link to the store's LOCK file, made in
+ * a folder of its own beside the store and removed after. Undefined when no hard link can be
+ * made. Never from the process that holds the store: POSIX drops a process's lock on a file
+ * when it closes any descriptor of it.
+ */
+export async function storeInUse(dir: string): Promise<boolean | undefined> {
+  const lock = join(dir, 'LOCK');
+  if (!existsSync(lock)) return false;
+  const Level = await loadClassicLevel();
+  let probe: string;
+  try {
+    probe = mkdtempSync(`${dir}.lock-probe-`);
+  } catch (cause) {
+    throw dataDirError(dirname(dir), cause);
+  }
+  try {
+    try {
+      linkSync(lock, join(probe, 'LOCK'));
+    } catch {
+      return undefined;
+    }
+    // Without CURRENT beside it, the open stops right after taking the lock, having written nothing.
+    const db = new Level(probe, { createIfMissing: false });
+    try {
+      await db.open();
+      await db.close();
+      return false;
+    } catch (err) {
+      return lockHeld(err);
+    }
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
   }
 }
 
@@ -94,15 +145,7 @@ export class LevelStore implements Store {
       }
       throw dataDirError(dir, cause);
     }
-    let stored = 0;
-    let sealed = 0;
-    try {
-      const value = await db.get(SEAL_KEY);
-      stored = value ? Number(new TextDecoder().decode(value)) : 0;
-      sealed = Number(readFileSync(join(dir, SEAL_FILE), 'utf8').trim());
-    } catch {
-      // no seal file yet: a store from before the seal, or a new one
-    }
+    const { stored, sealed } = await readSeal(db, dir);
     if (sealed > stored) {
       await db.close();
       throw new TpkitError('STORE_DAMAGED', `The store in ${dir} has lost acknowledged writes; the node will not start on it`, {
@@ -110,6 +153,27 @@ export class LevelStore implements Store {
       });
     }
     return new LevelStore(db, dir, stored, created, kept);
+  }
+
+  /**
+   * Opens what is left of a damaged store, to read it. LevelDB's own repair first rebuilds the
+   * store's index from every file in `dir` (the intact records of its log included, and without
+   * CURRENT), so call it on a copy only: it rewrites the folder. The seal is not checked, since
+   * it is what said the store lost writes; `lostWrites` counts the acknowledged writes missing.
+   */
+  static async salvage(dir: string): Promise<{ store: LevelStore; lostWrites: number }> {
+    const Level = await loadClassicLevel();
+    let db: ClassicLevel<string, Uint8Array>;
+    try {
+      await Level.repair(dir);
+      // Made only now: a new instance opens itself, which must not race the repair.
+      db = new Level<string, Uint8Array>(dir, { keyEncoding: 'utf8', valueEncoding: 'view', createIfMissing: false });
+      await db.open();
+    } catch (cause) {
+      throw new TpkitError('STORE_UNREADABLE', `The store in ${dir} does not open, even after LevelDB's repair`, { details: (cause as Error).message, cause });
+    }
+    const { stored, sealed } = await readSeal(db, dir);
+    return { store: new LevelStore(db, dir, stored, false, undefined), lostWrites: Math.max(0, sealed - stored) };
   }
 
   /** The files as they were before this open, kept while the chain is unchecked (or damaged). */
