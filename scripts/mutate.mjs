@@ -75,7 +75,8 @@ function restoreFromJournal() {
 const npmRun = (script) => execFileSync('npm', ['run', '--silent', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
 const BUILD = {
   wasm: () => execFileSync(process.execPath, ['scripts/build-wasm.mjs'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' }),
-  ts: () => npmRun('build:ts'),
+  // build:ts empties dist/src; build:mine puts back the bundles built from it (dist/src/index.js, mine-standalone.js).
+  ts: () => npmRun('build:ts') + npmRun('build:mine'),
   browser: () => npmRun('build:browser'),
 };
 
