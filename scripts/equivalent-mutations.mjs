@@ -19,4 +19,16 @@ export const EQUIVALENT = [
     mutated: '// (check removed)',
     why: 'nothing writes before sendStream, and for a reader already gone the first chunk meets res.destroyed, throws and is dropped without a log: only one chunk of work differs',
   },
+  {
+    file: 'src/node/http/request-body.ts',
+    original: "req.off('data', onData);",
+    mutated: '// (release removed)',
+    why: 'once the body settles no data event reaches the listener: it settles on end, on error or close, or pauses the request for good; its end and close listeners hold the same closure anyway',
+  },
+  {
+    file: 'src/node/http/host-policy.ts',
+    original: 'name = colon >= 0 && /^\\d{1,5}$/.test(header.slice(colon + 1)) ? header.slice(0, colon) : header;',
+    mutated: 'name = colon > 0 && /^\\d{1,5}$/.test(header.slice(colon + 1)) ? header.slice(0, colon) : header;',
+    why: 'a colon at 0 gives the name "" in one and ":port" in the other; both fail the name pattern, so the Host is refused the same way',
+  },
 ];

@@ -225,6 +225,24 @@ export const MUTATIONS = [
     '  if (inUse !== false) {', '  if (inUse === undefined) {',
     ['process/node-repair'], '--repair moves a store aside under the node that holds it'),
 
+  m('node/group-commit-early-ack', 'src/node/store/group-commit.ts',
+    'this.waiters = [];', '',
+    ['unit/group-commit', 'node/durability'], 'a write added while a batch is being stored acknowledged with that batch, before its own is written'),
+  m('node/group-commit-idle-spins', 'src/node/store/group-commit.ts',
+    'while (this.running) await this.running;', 'while (this.running) this.running;',
+    ['unit/group-commit'], 'idle() with a batch in flight loops forever: closing the node freezes it (caught by the time limit)'),
+
+  // ── node: block making ─────────────────────────────────────────────────────────────────
+  m('node/producer-tick-during-build', 'src/node/ledger/producer.ts',
+    'if (this.scheduled || this.producing || this.host.paused()) return;', '',
+    ['unit/block-producer'], 'a --block-time tick that lands while a block is built makes a second block as soon as that build ends'),
+  m('node/producer-scheduled-stuck', 'src/node/ledger/producer.ts',
+    'this.scheduled = false;', '',
+    ['unit/block-producer', 'node/node-resources-released'], 'after the first block no tick and no arrival makes another'),
+  m('node/block-timer-holds-process', 'src/node/ledger/producer.ts',
+    'this.timer.unref();', '',
+    ['process/block-interval-exit'], 'a chain left open keeps its process alive for ever'),
+
   // ── node: settings and shutdown ─────────────────────────────────────────────────────────
   m('node/difficulty-bound', 'src/node/config/settings.ts',
     'min: 0, max: MAX_MINE_DIFFICULTY,', 'min: 0, max: 512,',
@@ -235,6 +253,12 @@ export const MUTATIONS = [
   m('node/shutdown-as-full', 'src/node/ledger/chain.ts',
     "new ValidationError('NODE_SHUTTING_DOWN', 'The node is shutting down'", "new ValidationError('MEMPOOL_FULL', 'The node is shutting down'",
     ['node/shutdown'], 'a node shutting down answers as if its mempool were full: clients retry it'),
+  m('node/verifier-threads-left', 'src/node/ledger/verifier.ts',
+    'await this.pool.destroy();', '',
+    ['node/node-resources-released'], 'close() leaves the signature-check threads running in the process'),
+  m('node/tls-dir-created', 'src/node/http/tls.ts',
+    'mkdirSync(dir, { recursive: true });', '',
+    ['node/config', 'process/cli-advice'], 'a node with --tls-self-signed on a fresh data dir cannot write its certificate and does not start'),
 
   // ── node: HTTP answers ─────────────────────────────────────────────────────────────────
   m('node/unknown-tx-status', 'src/node/http/api-errors.ts',
@@ -252,6 +276,24 @@ export const MUTATIONS = [
   m('node/ws-block-fragment-fin', 'src/node/api/ws-hub.ts',
     'client.socket.send(chunk, { binary: false, fin: i === last })', 'client.socket.send(chunk, { binary: false, fin: true })',
     ['node/ws'], 'a block of several chunks pushed as several messages, none of them JSON'),
+  m('node/oversized-body-kept', 'src/node/http/request-body.ts',
+    'chunks.length = 0;', '',
+    ['unit/request-body'], 'the bytes of an oversized body read before the limit held while the rest is discarded'),
+  m('node/raw-answer-reason', 'src/node/http/guards.ts',
+    "  400: 'Bad Request',", "  401: 'Bad Request',",
+    ['node/adversarial'], 'a malformed request answered "HTTP/1.1 400 Error"'),
+  m('node/ws-refusal-reason', 'src/node/http/guards.ts',
+    "  429: 'Too Many Requests',", "  430: 'Too Many Requests',",
+    ['node/bounds'], 'a live-stream upgrade over the limit answered "HTTP/1.1 429 Error"'),
+  m('node/view-float', 'src/node/api/views.ts',
+    'if (value instanceof MsgFloat) return value.value;', '',
+    ['node/api'], 'a float in a transaction\'s extra data shown as {"value":2.5,"width":64}'),
+  m('node/view-list', 'src/node/api/views.ts',
+    'if (Array.isArray(value)) return value.map(msgValueJson);', '',
+    ['node/api'], 'a list in a transaction\'s extra data shown as an object keyed "0", "1"…'),
+  m('node/timestamp-gap-seconds', 'src/node/ledger/validate.ts',
+    'Math.round((t - ctx.now) / 1000)', 'Math.round((t - ctx.now) / 1001)',
+    ['process/cli-advice'], 'a timestamp refusal names the wrong gap between the clocks'),
 
   // ── client ─────────────────────────────────────────────────────────────────────────────
   m('client/wait-past-timeout', 'src/client/client.ts',
@@ -269,6 +311,9 @@ export const MUTATIONS = [
   m('client/timeout-as-network-error', 'src/client/http.ts',
     'if (limit.timedOut()) throw new TimeoutError(', 'if (false) throw new TimeoutError(',
     ['unit/client'], 'a silent node reported as unreachable instead of TIMEOUT'),
+  m('client/stream-refusal-status', 'src/client/watch.ts',
+    '    status: 400,', '    status: 401,',
+    ['node/ws'], 'a subscription the node refuses reported as 401 (unauthorized) instead of a 400 refusal'),
 
   // ── CLI exit codes ─────────────────────────────────────────────────────────────────────
   m('cli/crash-exits-0', 'src/cli/dispatch.ts',
@@ -291,4 +336,12 @@ export const MUTATIONS = [
   m('cli/unknown-command-exit', 'src/cli/dispatch.ts',
     "(tpkit --help lists the commands)`);\n    return 2;", "(tpkit --help lists the commands)`);\n    return 1;",
     ['unit/cli-usage', 'process/cli-usage', 'process/cli-core'], 'an unknown command exits 1 instead of 2'),
+
+  // ── CLI messages ───────────────────────────────────────────────────────────────────────
+  m('cli/timestamp-advice', 'src/cli/wallet-common.ts',
+    "if (nodeError === 'TIMESTAMP_OUT_OF_WINDOW') return \"this machine's clock is an hour or more away from the node's; set it right.\";", '',
+    ['process/cli-advice'], 'a send refused for a clock hours away gets no advice to set the clock'),
+  m('cli/genesis-warning-without-flags', 'src/cli/node.ts',
+    'parsed.genesisFlags.length > 0', 'parsed.genesisFlags.length >= 0',
+    ['process/cli-dev'], 'every restart on an existing chain warns that genesis-only flags change nothing, though none was given'),
 ];

@@ -58,8 +58,8 @@ function raw(base: string, method: string, path: string, headers: Record<string,
   });
 }
 
-/** A WebSocket upgrade with these headers: 101, or the status and code it was refused with. */
-function upgrade(base: string, path: string, headers: Record<string, string>): Promise<{ status: number; error?: string }> {
+/** A WebSocket upgrade with these headers: 101, or the status (and its status line) and code it was refused with. */
+function upgrade(base: string, path: string, headers: Record<string, string>): Promise<{ status: number; statusLine?: string; error?: string }> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = http.request({
@@ -76,7 +76,7 @@ function upgrade(base: string, path: string, headers: Record<string, string>): P
     req.on('response', (res) => {
       let text = '';
       res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, error: JSON.parse(text).error }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, statusLine: `${res.statusCode} ${res.statusMessage}`, error: JSON.parse(text).error }));
     });
     req.on('error', reject);
     req.end();
@@ -243,6 +243,7 @@ test('WebSocket upgrades: the same Host rule, and an Origin that is allowed', as
       const label = `${path} ${JSON.stringify(headers)}`;
       const res = await upgrade(n.url, path, headers);
       assert.is(res.status, status, label);
+      if (status !== 101) assert.is(res.statusLine, `${status} ${http.STATUS_CODES[status]}`, label);
       assert.is(res.error, error, label);
     }
   }

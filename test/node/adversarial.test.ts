@@ -3,6 +3,7 @@
 // HTTP. Every row asserts the answer (status and stable code, or the failure reason a block
 // gives it), that the node still answers, and that a known wallet's balances and seq did not
 // change.
+import { STATUS_CODES } from 'node:http';
 import net from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -18,7 +19,7 @@ import { generateSecretKey, publicKeyOf } from '../../src/crypto/keys.js';
 import { API_ERRORS } from '../../src/node/http/api-errors.js';
 import { fee, minedRegisterBody, pay, register, registerBelow, sign, startTestNode, transfer, waitStatus, type TestNode } from '../helpers/node-helpers.js';
 
-type Answer = { status: number; body: any };
+type Answer = { status: number; body: any; reason?: string };
 type Expect =
   | { status: number; error: keyof typeof API_ERRORS }
   /** Accepted, then failed in its block with this reason. */
@@ -51,7 +52,7 @@ function raw(request: string | Buffer, hangUpAfterMs?: number): Promise<Answer |
       if (!data.startsWith('HTTP/1.1 ') || split < 0) return undefined;
       const length = Number(/content-length: *(\d+)/i.exec(data.slice(0, split))?.[1] ?? 0);
       if (data.length < split + 4 + length) return undefined;
-      return { status: Number(data.slice(9, 12)), body: JSON.parse(data.slice(split + 4, split + 4 + length)) };
+      return { status: Number(data.slice(9, 12)), reason: data.slice(13, data.indexOf('\r\n')), body: JSON.parse(data.slice(split + 4, split + 4 + length)) };
     };
     socket.on('data', (d) => {
       data += d.toString('latin1');
@@ -248,6 +249,8 @@ test('a table of bad inputs: each gets its typed answer, the node keeps answerin
     } else if ('error' in expect) {
       assert.ok(answer, `${name}: an answer`);
       assert.is(answer.status, expect.status, `${name}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
+      // An answer written raw to the socket has the status line Node would write.
+      if (answer.reason !== undefined) assert.is(answer.reason, STATUS_CODES[answer.status], `${name}: the status line`);
       assert.is(answer.body.ok, false, name);
       assert.is(answer.body.error, expect.error, `${name}: ${JSON.stringify(answer.body)}`);
       assert.is(answer.body.code, (API_ERRORS[expect.error] ?? { code: 10009 }).code, name);

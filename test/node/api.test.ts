@@ -6,7 +6,7 @@ import { bytesToBase64, bytesToHex, concatBytes } from '../../src/bytes.js';
 import { addressToHex, addressToText, makeAddress } from '../../src/codec/address.js';
 import { genericBody } from '../../src/codec/body-generic.js';
 import { encodeMsgpack } from '../../src/codec/msgpack-write.js';
-import type { MsgValue } from '../../src/codec/msgpack-types.js';
+import { MsgFloat, type MsgValue } from '../../src/codec/msgpack-types.js';
 import { signBsig } from '../../src/crypto/bsig.js';
 import { generateSecretKey, publicKeyOf } from '../../src/crypto/keys.js';
 import { publicKeyToPem } from '../../src/crypto/pem.js';
@@ -185,6 +185,18 @@ test('node status and blocks: heights, parents, hashes over the header', async (
   await expectError(await node.get('/api/blockn/abc'), 400, 'BAD_REQUEST_PARAM', 'bad height');
   await expectError(await node.get('/api/block/xyz'), 400, 'BAD_REQUEST_PARAM', 'bad block id');
   await expectError(await node.get('/api/blockhash/-1'), 400, 'BAD_REQUEST_PARAM', 'negative height');
+});
+
+test("a block answer shows a transaction's extra data (e) as JSON: floats as numbers, bytes as 0x hex, nested maps and lists", async () => {
+  const t = now();
+  const extra = { msg: 'rent', rate: new MsgFloat(2.5), n: 7, raw: new Uint8Array([1, 2]), nested: { list: [new MsgFloat(0.25, 32), 'x'] } };
+  const body = genericBody({ from: dev.address, to: node.chain.accounts[1].address, seq: ++seq, timestamp: t, payload: [pay(1), fee(50)], extra });
+  const sent = await node.submit(sign(body, [dev.key], t));
+  assert.is(sent.status, 200, JSON.stringify(sent.body));
+  const status = await waitStatus(node, sent.body.txid);
+  assert.is(status.ok, true, JSON.stringify(status));
+  const tx = (await node.get(`/api/block/${status.block}`)).body.block.txs[sent.body.txid];
+  assert.equal(tx.txext, { msg: 'rent', rate: 2.5, n: 7, raw: '0x0102', nested: { list: [0.25, 'x'] } });
 });
 
 test('where: this chain, another chain', async () => {

@@ -54,7 +54,7 @@ test('pending bytes are bounded by --max-pending-bytes', async () => {
   }
 });
 
-function refusedUpgrade(url: string): Promise<{ status: number; body: any }> {
+function refusedUpgrade(url: string): Promise<{ status: number; statusLine: string; body: any }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = http.request({
@@ -70,7 +70,7 @@ function refusedUpgrade(url: string): Promise<{ status: number; body: any }> {
     req.on('response', (res) => {
       let text = '';
       res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, statusLine: `${res.statusCode} ${res.statusMessage}`, body: JSON.parse(text) }));
     });
     req.on('error', reject);
     req.end();
@@ -89,6 +89,7 @@ test('live-stream connections are capped per address and in all; a refusal is JS
     await Promise.all(sockets.map(opened));
     const perAddress = await refusedUpgrade(node.url);
     assert.is(perAddress.status, 429);
+    assert.is(perAddress.statusLine, '429 Too Many Requests');
     assert.is(perAddress.body.error, 'WS_CONNECTION_LIMIT');
     assert.is(perAddress.body.code, 10063);
     assert.match(perAddress.body.details, /holds 2, the limit per address \(--ws-max-per-address\)/);
@@ -113,6 +114,7 @@ test('live-stream connections are capped per address and in all; a refusal is JS
     await opened(one);
     const inAll = await refusedUpgrade(small.url);
     assert.is(inAll.status, 429);
+    assert.is(inAll.statusLine, '429 Too Many Requests');
     assert.match(inAll.body.details, /holds 1, its limit \(--ws-max-connections\)/);
   } finally {
     one.terminate();

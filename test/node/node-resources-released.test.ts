@@ -1,10 +1,10 @@
 // What the node must give back or remember exactly: a live-stream connection that closed no
-// longer counts against the limit, a key's wallet is found again in a later block; and the
-// contract paths it does not serve say so.
+// longer counts against the limit, close() ends the signature-check threads, a key's wallet is
+// found again in a later block; and the contract paths it does not serve say so.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
-import { register, startTestNode, waitStatus } from '../helpers/node-helpers.js';
+import { pay, register, startTestNode, transfer, waitStatus } from '../helpers/node-helpers.js';
 
 test('live-stream connections that closed free their place: four in turn under a limit of two', async () => {
   const node = await startTestNode({ limits: { wsConnections: 2, wsConnectionsPerAddress: 2 } });
@@ -27,6 +27,23 @@ test('live-stream connections that closed free their place: four in turn under a
   } finally {
     await node.close();
   }
+});
+
+test('close() ends the signature-check threads: none is left running in the process', async () => {
+  // The worker threads this process runs, as its diagnostic report lists them.
+  const threads = () => (process.report.getReport() as { workers: unknown[] }).workers.length;
+  const before = threads();
+  const node = await startTestNode({ verifyThreads: 2, accounts: 2 });
+  try {
+    const [a, b] = node.chain.accounts;
+    const sent = await node.submit(transfer({ key: a.secretKey, from: a.address, to: b.address, seq: 1, t: Date.now(), payload: [pay(1)] }));
+    assert.is(sent.status, 200, JSON.stringify(sent.body));
+    await waitStatus(node, sent.body.txid);
+    assert.ok(threads() > before, 'the node checked the signature on its threads');
+  } finally {
+    await node.close();
+  }
+  assert.is(threads(), before);
 });
 
 test('a key registered again in a later block gets the wallet it has', async () => {

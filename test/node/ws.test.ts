@@ -1,11 +1,13 @@
 // The live update stream /api/ws: the reference protocol's subscriptions and pushes, typed
 // errors and the subscription limit, and the client's watchBlocks/watchTx/watchAddress with
-// an AbortSignal.
+// an AbortSignal, and with a node that refuses a subscription.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import WebSocket from 'ws';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import WebSocket, { WebSocketServer } from 'ws';
 import { addressToText, makeAddress } from '../../src/codec/address.js';
-import { createClient, UnknownTxError, type BlockSummary, type AddressChange } from '../../src/client/index.js';
+import { ApiError, createClient, UnknownTxError, type BlockSummary, type AddressChange } from '../../src/client/index.js';
 import { MAX_SUBSCRIPTIONS } from '../../src/node/api/ws-hub.js';
 import { fee, pay, startTestNode, transfer, type TestNode } from '../helpers/node-helpers.js';
 
@@ -184,6 +186,36 @@ test('client: watchBlocks and watchAddress call back until aborted; watchTx reso
     assert.unreachable('unknown txid');
   } catch (err) {
     assert.instance(err, UnknownTxError);
+  }
+});
+
+test('client: a subscription the node refuses rejects with an ApiError of status 400 carrying its code and reason; the stream is closed', async () => {
+  // A node that does not serve address subscriptions, answering as the reference protocol does.
+  const server = http.createServer();
+  const streams = new WebSocketServer({ server });
+  const closed = new Promise<void>((resolve) =>
+    streams.on('connection', (socket) => {
+      socket.once('close', () => resolve());
+      socket.once('message', () => socket.send(JSON.stringify({ ok: false, result: 'error', code: 10050, msg: 'Invalid subscription', error: 'SUBSCRIPTION_INVALID', details: 'address subscriptions are not served' })));
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    const address = addressToText(makeAddress({ group: 10, block: 1, wallet: 4243 }));
+    const err = await client.watchAddress(address, () => assert.unreachable('a change from a refused subscription')).then(
+      () => assert.unreachable('a refused subscription resolved'),
+      (e: unknown) => e,
+    );
+    assert.instance(err, ApiError);
+    const refused = err as ApiError;
+    assert.equal([refused.status, refused.apiCode, refused.nodeError, refused.apiMessage], [400, 10050, 'SUBSCRIPTION_INVALID', 'Invalid subscription']);
+    assert.is(refused.message, `Node refused WS /api/ws {"sub":"addr","addr":"${address}","get":"tx,bal"}: HTTP 400 code 10050: Invalid subscription`);
+    await closed;
+  } finally {
+    streams.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
   }
 });
 

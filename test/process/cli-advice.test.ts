@@ -1,12 +1,14 @@
 // Refusals as a newcomer meets them, from the real binary: a mistyped address, the
-// development controls, a node behind a self-signed certificate, and a URL that is a web
-// server rather than a node. Each names the reason and what to do.
+// development controls, a node behind a self-signed certificate, a node whose clock is hours
+// away, and a URL that is a web server rather than a node. Each names the reason and what to do.
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { bytesToHex } from '../../src/bytes.js';
+import { addressToText } from '../../src/codec/address.js';
 import { createClient, NotANodeError, registerWallet } from '../../src/client/index.js';
 import { generateSecretKey } from '../../src/crypto/keys.js';
 import { runTpkit } from '../helpers/cli-run.js';
@@ -70,6 +72,29 @@ test('a node with a self-signed certificate: the advice names NODE_EXTRA_CA_CERT
   } finally {
     await tlsNode.close();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("a node whose clock is two hours ahead of this machine's: the send is refused and the advice is to set the clock", async () => {
+  const skewed = await startTestNode({ accounts: 2 });
+  const dir = mkdtempSync(join(tmpdir(), 'tpkit-advice-clock-'));
+  try {
+    const env = { TPKIT_PASSPHRASE: 'a passphrase for tests' };
+    const keyFile = join(dir, 'dev.key');
+    const [from, to] = skewed.chain.accounts;
+    const imported = await runTpkit(['keygen', '--import', '--out', keyFile], { env, stdin: `${bytesToHex(from.secretKey)}\n` });
+    assert.is(imported.code, 0, imported.err);
+    const moved = await runTpkit(['dev', 'time', '--offset', String(2 * 3_600_000), '--node', skewed.url]);
+    assert.is(moved.code, 0, moved.err);
+    const height = skewed.chain.height;
+    const send = await runTpkit(['send', '--key', keyFile, '--from', addressToText(from.address), '--to', addressToText(to.address), '--amount', '1', '--currency', 'SK', '--node', skewed.url], { env });
+    assert.is(send.code, 1, send.err);
+    // the node's reason with the gap it measured, then the advice for this very refusal
+    assert.match(send.err, /timestamp outside the accepted window: t = \d+ is -72\d\d s from the node clock \d+; the limit is ±3600 s \[API_ERROR\]\n {2}this machine's clock is an hour or more away from the node's; set it right\.\n$/);
+    assert.is(skewed.chain.height, height, 'nothing was added to the chain');
+  } finally {
+    await skewed.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -1,6 +1,6 @@
 // The development commands as a wallet developer runs them, the real binary against a real
 // `tpkit node` process: faucet, accounts, --reset, a busy port, genesis-only flags on an
-// existing chain, --no-dev-api.
+// existing chain (and none without them), --no-dev-api.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +49,12 @@ test('faucet and accounts against a running node; the money stays after a restar
     assert.is(JSON.parse((await tpkit('accounts', '--node', node.url, '--json')).out).length, 2);
     await node.stop();
     assert.match(node.stderr(), /warning: --accounts only shape a new chain; .*add --reset/);
+
+    // the same chain started without genesis-only flags: nothing to warn about
+    node = await startNodeProcess(['--port', '0']);
+    assert.match((await tpkit('balance', FRESH, '--node', node.url)).out, /balance  2500 SK/);
+    await node.stop();
+    assert.not.match(node.stderr(), /only shape a new chain/);
 
     node = await startNodeProcess(['--port', '0', '--accounts', '5', '--reset']);
     assert.is((await tpkit('balance', FRESH, '--node', node.url)).code, 1, 'the fresh chain has no such wallet');

@@ -1,0 +1,57 @@
+// When blocks are made on a --block-time interval: each tick makes at most one block from what
+// waits, one block is built at a time, and a tick that comes while a block is still being
+// built is not kept for later (what is left waits for the next tick, not for the end of that
+// build). The ticks are driven by hand: each is the schedule() call the interval makes.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { defaultConfig } from '../../src/node/config/config.js';
+import { BlockProducer } from '../../src/node/ledger/producer.js';
+
+/** A chain whose blocks take one pending transaction each and finish when the test says so. */
+function slowChain(pending: number) {
+  const builds: (() => void)[] = [];
+  let made = 0;
+  const producer = new BlockProducer({
+    config: { ...defaultConfig(), instant: false, mineOnDemand: false, blockTime: 3_600_000 },
+    pendingCount: () => pending,
+    paused: () => false,
+    produce: () =>
+      new Promise<void>((resolve) =>
+        builds.push(() => {
+          pending -= 1;
+          made += 1;
+          resolve();
+        }),
+      ),
+  });
+  return { producer, builds, made: () => made, pending: () => pending };
+}
+
+const turn = () => new Promise((r) => setImmediate(r));
+
+test('a tick while a block is being built makes no second block when that build ends; the next tick does', async () => {
+  const chain = slowChain(2);
+  chain.producer.schedule();
+  await turn();
+  assert.is(chain.builds.length, 1, 'the first tick starts a block');
+  assert.ok(chain.producer.busy);
+  // The next tick lands while that block is built, and the build ends in the same turn.
+  chain.producer.schedule();
+  chain.builds[0]();
+  await chain.producer.idle();
+  await turn();
+  await turn();
+  assert.equal([chain.made(), chain.builds.length, chain.pending()], [1, 1, 1], 'the transaction left waits for the next tick');
+  chain.producer.schedule();
+  await turn();
+  assert.is(chain.builds.length, 2, 'the next tick makes the next block');
+  chain.builds[1]();
+  await chain.producer.idle();
+  assert.equal([chain.made(), chain.pending()], [2, 0]);
+  // Nothing waits: a tick makes no block.
+  chain.producer.schedule();
+  await turn();
+  assert.is(chain.builds.length, 2);
+});
+
+test.run();
