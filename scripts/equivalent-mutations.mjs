@@ -31,4 +31,10 @@ export const EQUIVALENT = [
     mutated: 'name = colon > 0 && /^\\d{1,5}$/.test(header.slice(colon + 1)) ? header.slice(0, colon) : header;',
     why: 'a colon at 0 gives the name "" in one and ":port" in the other; both fail the name pattern, so the Host is refused the same way',
   },
+  {
+    file: 'src/node/http/request-body.ts',
+    original: 'if (settled) return;',
+    mutated: '// (check removed)',
+    why: 'settling twice only removes the data listener again and resolves or rejects a promise that has already settled: neither is observable',
+  },
 ];
