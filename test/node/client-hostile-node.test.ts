@@ -14,6 +14,7 @@ import { decodeTx } from '../../src/codec/container.js';
 import { closeSharedMinerPool } from '../../src/pow/pool.node.js';
 import { rejection } from '../helpers/helpers.js';
 import { TpkitError } from '../../src/errors.js';
+import { TxFailedError } from '../../src/client/client-errors.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -227,6 +228,23 @@ function registrar(diff: number): Handler {
   };
 }
 
+test('a registration that fails in its block throws TxFailedError with the txid and the node\'s reason', async () => {
+  const node = await hostile((req, res) => {
+    if (req.url?.startsWith('/api/tx/status/')) return sendJson(res, { ok: true, result: 'ok', res: { ok: false, res: 'bad_pow', block: 'AB' } });
+    registrar(0)(req, res);
+  });
+  try {
+    const err = await rejection(registerWallet({ client: createClient({ baseUrl: node.url }), secretKeys: KEY, threads: 1 }));
+    assert.ok(err instanceof TxFailedError, String(err));
+    assert.is((err as TxFailedError).txid, TXID);
+    assert.is((err as TxFailedError).reason, 'bad_pow');
+    assert.match(err.message, new RegExp(`${TXID}: bad_pow`));
+  } finally {
+    await node.close();
+    await closeSharedMinerPool();
+  }
+});
+
 test('a node asking for 40 bits gets DIFFICULTY_TOO_HIGH with the expected time, before any mining or submission', async () => {
   const node = await hostile(registrar(40));
   const stages: string[] = [];
@@ -342,6 +360,12 @@ test('a transfer to a plain-HTTP node elsewhere is refused with INSECURE_TRANSPO
   const err = await rejection(transfer({ client, from: ADDR, to: OTHER, currency: 'SK', amount: 5n, fee: 0n, secretKey: KEY }));
   assert.is(err.code, 'INSECURE_TRANSPORT');
   assert.match(err.message, /http:\/\/tpkit-test\.invalid:1234 is not this machine/);
+});
+
+test('a contract call to a plain-HTTP node elsewhere is refused with INSECURE_TRANSPORT before the node is asked anything', async () => {
+  const client = createClient({ baseUrl: 'http://tpkit-test.invalid:1234' });
+  const err = await rejection(sendContractCall({ client, secretKey: KEY, from: ADDR, to: OTHER, data: new Uint8Array([1, 2, 3, 4]) }));
+  assert.is(err.code, 'INSECURE_TRANSPORT');
 });
 
 test('a transfer with no currency is refused before the node is asked anything', async () => {

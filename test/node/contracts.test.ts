@@ -156,7 +156,10 @@ test('viem signs a legacy Ethereum transaction: accepted by eth_sendRawTransacti
   assert.is(((await again.json()) as { error?: { code: number } }).error?.code, -32000, 'nonce 0 is used');
   const wrongChain = await account.signTransaction({ type: 'legacy', to: evm(owner.address), nonce: 1, gas: 100_000n, gasPrice: 0n, chainId: 1 });
   const refused = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [wrongChain] }) });
-  assert.match(((await refused.json()) as { error: { message: string } }).error.message, /chain id 1/);
+  assert.is(((await refused.json()) as { error: { message: string } }).error.message, 'Invalid Ethereum transaction: signed for chain id 1, this node is 1000000001');
+  const typedWrongChain = await account.signTransaction({ type: 'eip1559', to: evm(owner.address), nonce: 1, gas: 100_000n, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n, chainId: 5 });
+  const typedRefused = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [typedWrongChain] }) });
+  assert.is(((await typedRefused.json()) as { error: { message: string } }).error.message, 'Invalid Ethereum transaction: signed for chain id 5, this node is 1000000001');
   assert.ok(hexToBytes(hash).length === 32);
 });
 

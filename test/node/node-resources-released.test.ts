@@ -1,6 +1,7 @@
 // What the node must give back or remember exactly: a live-stream connection that closed no
 // longer counts against the limit, close() ends the signature-check threads, a key's wallet is
-// found again in a later block; and the contract paths it does not serve say so.
+// found again in a later block, a request a fault delays ends with the node; and the contract
+// paths it does not serve say so.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
@@ -44,6 +45,24 @@ test('close() ends the signature-check threads: none is left running in the proc
     await node.close();
   }
   assert.is(threads(), before);
+});
+
+test('close() ends a request held by a delay fault at once: the client sees the connection go, the close does not wait out the delay', async () => {
+  const node = await startTestNode();
+  const rule = node.control.faults.add({ path: 'node/status', action: 'delay', delayMs: 600_000 });
+  const held = fetch(node.url + '/api/node/status').then(
+    () => 'answered',
+    () => 'cut',
+  );
+  const deadline = Date.now() + 60_000;
+  while (node.control.faults.list().find((f) => f.id === rule.id)?.fired !== 1) {
+    assert.ok(Date.now() < deadline, 'the request reached the fault');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const closed = node.close().then(() => 'closed');
+  const first = await Promise.race([closed, new Promise((r) => setTimeout(() => r('still closing after 60 s'), 60_000).unref())]);
+  assert.is(first, 'closed');
+  assert.is(await held, 'cut');
 });
 
 test('a key registered again in a later block gets the wallet it has', async () => {

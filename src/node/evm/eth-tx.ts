@@ -5,6 +5,7 @@
 
 import { bytesToHex } from '../../bytes.js';
 import { ValidationError } from '../../errors.js';
+import { signedChainId } from './eth-chain-id.js';
 import type { EvmLib } from './load.js';
 
 export interface EthTxBody {
@@ -32,6 +33,9 @@ function refused(details: string, cause?: unknown): ValidationError {
 }
 
 export function decodeEthTx(raw: Uint8Array, lib: EvmLib, common: unknown, chainId: bigint): EthTxBody {
+  // Checked before decoding: the decoder's own refusal of another chain names neither chain.
+  const named = signedChainId(raw);
+  if (typeof named === 'bigint' && named !== chainId) throw refused(`signed for chain id ${named}, this node is ${chainId}`);
   let tx;
   try {
     tx = lib.createTxFromRLP(raw, { common });
@@ -45,11 +49,6 @@ export function decodeEthTx(raw: Uint8Array, lib: EvmLib, common: unknown, chain
   } catch (cause) {
     throw refused(`the signature does not verify: ${(cause as Error).message.split('\n')[0].slice(0, 120)}`, cause);
   }
-  const txChain = (tx as { chainId?: bigint }).chainId;
-  // A legacy transaction's chain id is in its v (EIP-155) or absent (v = 27/28).
-  const legacyChain = tx.type === 0 && tx.v !== undefined && tx.v >= 35n ? (tx.v - 35n) / 2n : undefined;
-  const named = tx.type === 0 ? legacyChain : txChain;
-  if (named !== undefined && named !== chainId) throw refused(`signed for chain id ${named}, this node is ${chainId}`);
   const gasPrice = tx.gasPrice ?? (tx.maxPriorityFeePerGas !== undefined && tx.maxFeePerGas !== undefined ? (tx.maxPriorityFeePerGas < tx.maxFeePerGas ? tx.maxPriorityFeePerGas : tx.maxFeePerGas) : 0n);
   return {
     kind: 'ether',
@@ -65,7 +64,7 @@ export function decodeEthTx(raw: Uint8Array, lib: EvmLib, common: unknown, chain
     v: tx.v ?? 0n,
     r: tx.r ?? 0n,
     s: tx.s ?? 0n,
-    chainId: named ?? chainId,
+    chainId,
   };
 }
 

@@ -319,7 +319,7 @@ const METHODS: Record<string, Handler> = {
       return hexBytes(await chain.sendRawTransaction(bytes));
     } catch (err) {
       if (err instanceof RpcError) throw err;
-      if (err instanceof TpkitError && err.code !== 'NODE_INTERNAL') throw new RpcError(-32000, `${err.message}${err.details ? ': ' + err.details : ''}`);
+      if (err instanceof TpkitError && err.code !== 'NODE_INTERNAL') throw new RpcError(-32000, err.message);
       throw err;
     }
   },
@@ -394,7 +394,7 @@ async function one(chain: EthChain, request: unknown, onInternal: (err: unknown)
     return answer({ result });
   } catch (err) {
     if (err instanceof RpcError) return answer({ error: { code: err.code, message: err.message, ...(err.data === undefined ? {} : { data: err.data }) } });
-    if (err instanceof TpkitError && err.code === 'DEPENDENCY_MISSING') return answer({ error: { code: -32603, message: `${err.message}: ${err.details}` } });
+    if (err instanceof TpkitError && err.code === 'DEPENDENCY_MISSING') return answer({ error: { code: -32603, message: err.message } });
     onInternal(err);
     return answer({ error: { code: -32603, message: 'Internal error' } });
   }
