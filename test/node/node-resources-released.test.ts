@@ -1,10 +1,12 @@
 // What the node must give back or remember exactly: a live-stream connection that closed no
-// longer counts against the limit, a key's wallet is found again in a later block; and the
-// contract paths it does not serve say so.
+// longer counts against the limit, a request held by a delay fault is let go when the node
+// closes, a key's wallet is found again in a later block; and the contract paths it does not
+// serve say so.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 import { register, startTestNode, waitStatus } from '../helpers/node-helpers.js';
+import { within } from '../helpers/helpers.js';
 
 test('live-stream connections that closed free their place: four in turn under a limit of two', async () => {
   const node = await startTestNode({ limits: { wsConnections: 2, wsConnectionsPerAddress: 2 } });
@@ -27,6 +29,21 @@ test('live-stream connections that closed free their place: four in turn under a
   } finally {
     await node.close();
   }
+});
+
+test('closing the node ends a request a delay fault holds: its connection is cut and its timer cleared (no 10-minute wait)', async () => {
+  const node = await startTestNode();
+  node.control.faults.add({ path: 'node/status', action: 'delay', delayMs: 600_000 });
+  const held = fetch(node.url + '/api/node/status').then(
+    () => 'answered',
+    (err: Error) => `cut: ${(err.cause as { code?: string } | undefined)?.code ?? err.message}`,
+  );
+  const arrived = async () => {
+    while (node.control.faults.list()[0].fired === 0) await new Promise((r) => setTimeout(r, 5));
+  };
+  await within(arrived(), 10_000, 'the request reaching the node');
+  await within(node.close(), 10_000, 'close with a delayed request');
+  assert.match(await within(held, 10_000, 'the held request'), /^cut: /);
 });
 
 test('a key registered again in a later block gets the wallet it has', async () => {
