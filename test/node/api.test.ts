@@ -309,20 +309,26 @@ test('malformed HTTP gets a 400 and the server keeps serving', async () => {
   assert.is((await node.get('/api/settings')).status, 200);
 });
 
-/** Writes `request` on a fresh connection and reads until the node closes it. */
-function exchange(request: string): Promise<string> {
+/** Writes `request` on a fresh connection and reads until the node closes it; cut and failed after a minute. */
+async function exchange(request: string): Promise<string> {
   const port = Number(new URL(node.url).port);
-  return within(
-    new Promise<string>((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
-      let data = '';
-      socket.on('data', (d) => (data += d));
-      socket.on('end', () => resolve(data));
-      socket.on('error', reject);
-    }),
-    60_000,
-    `the answer to ${request.split('\r\n')[0]}`,
-  );
+  let socket: net.Socket | undefined;
+  try {
+    return await within(
+      new Promise<string>((resolve, reject) => {
+        socket = net.connect(port, '127.0.0.1', () => socket!.write(request));
+        let data = '';
+        socket.on('data', (d) => (data += d));
+        socket.on('end', () => resolve(data));
+        socket.on('error', reject);
+      }),
+      60_000,
+      `the answer to ${request.split('\r\n')[0]}`,
+    );
+  } finally {
+    // A connection left open would hold the node's close.
+    socket?.destroy();
+  }
 }
 
 test('HEAD of a block (a streamed answer): the headers of its GET, no body, and the connection goes on to the next request', async () => {
