@@ -84,7 +84,9 @@ function resetFrom(o: JsonObject): ChainReset {
 /**
  * Opens the stream, subscribes, and hands each pushed message to `onMessage` until it calls
  * `done`, the signal aborts (then it resolves, or rejects when `abortRejects`), or the stream
- * fails (NetworkError, or ApiError when the node refuses the subscription).
+ * fails (NetworkError, or ApiError when the node refuses the subscription). A signal aborted
+ * already resolves at once: watchTx, the one caller with `abortRejects`, checks its caller's
+ * signal before and passes a fresh one of its own.
  */
 async function stream(
   http: HttpSettings,
@@ -93,10 +95,7 @@ async function stream(
   options: WatchOptions & { abortRejects?: boolean; afterReset?: (done: (result?: unknown, error?: unknown) => void) => void },
 ): Promise<unknown> {
   const request = `WS /api/ws ${JSON.stringify(subscription)}`;
-  if (options.signal?.aborted) {
-    if (options.abortRejects) throw new AbortError('watch aborted');
-    return undefined;
-  }
+  if (options.signal?.aborted) return undefined;
   const Socket = await socketFactory(http.maxResponseBytes, options.WebSocket);
   return new Promise((resolve, reject) => {
     let finished = false;

@@ -15,7 +15,7 @@ import { DevControl } from './dev/dev-control.js';
 import { createDevControlRoutes } from './dev/dev-control-routes.js';
 import { JournalStore } from './store/journal-store.js';
 import { verifierBackend } from './ledger/native-verifier.js';
-import { ensurePortFree, portInUse } from './http/port-check.js';
+import { ensurePortFree, listenError } from './http/port-check.js';
 import { createRoutes } from './api/routes.js';
 import { attachWsHub } from './api/ws-hub.js';
 import { MemoryStore, type Store } from './store/store.js';
@@ -132,7 +132,7 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
     );
   } catch (err) {
     await chain.close();
-    throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? portInUse(config.host, config.port, err) : err;
+    throw listenError(config.host, config.port, err);
   }
   address.url = server.url;
   const { limits } = config;

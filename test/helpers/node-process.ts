@@ -1,7 +1,7 @@
 // A `tpkit node` process for the tests that kill, restart or drive the real binary: spawned
 // with the given flags, resolved once it prints its URL.
 import type { ChildProcess } from 'node:child_process';
-import { spawnTpkit } from './cli-run.js';
+import { spawnTpkit, type SpawnOptions } from './cli-run.js';
 
 export interface NodeProcess {
   proc: ChildProcess;
@@ -17,8 +17,8 @@ export interface NodeProcess {
   stop(): Promise<void>;
 }
 
-export function spawnNode(args: string[]): Promise<NodeProcess> {
-  const proc = spawnTpkit(['node', ...args]);
+export function spawnNode(args: string[], options: SpawnOptions = {}): Promise<NodeProcess> {
+  const proc = spawnTpkit(['node', ...args], options);
   proc.stdin.end();
   let err = '';
   proc.stderr.on('data', (d) => (err += d));

@@ -13,6 +13,7 @@ import { publicKeyToPem } from '../../src/crypto/pem.js';
 import { API_ERRORS } from '../../src/node/http/api-errors.js';
 import { recordHash, type BlockRecord } from '../../src/node/ledger/block.js';
 import { fee, minedRegisterBody, pay, register, registerBelow, sign, startTestNode, transfer, waitStatus, type TestNode } from '../helpers/node-helpers.js';
+import { within } from '../helpers/helpers.js';
 
 let node: TestNode;
 let dev: { key: Uint8Array; address: Uint8Array };
@@ -318,6 +319,49 @@ test('malformed HTTP gets a 400 and the server keeps serving', async () => {
   assert.match(answer, /^HTTP\/1\.1 400/);
   assert.match(answer, /"ok":false/);
   assert.is((await node.get('/api/settings')).status, 200);
+});
+
+/** Writes `request` on a fresh connection and reads until the node closes it; cut and failed after a minute. */
+async function exchange(request: string): Promise<string> {
+  const port = Number(new URL(node.url).port);
+  let socket: net.Socket | undefined;
+  try {
+    return await within(
+      new Promise<string>((resolve, reject) => {
+        socket = net.connect(port, '127.0.0.1', () => socket!.write(request));
+        let data = '';
+        socket.on('data', (d) => (data += d));
+        socket.on('end', () => resolve(data));
+        socket.on('error', reject);
+      }),
+      60_000,
+      `the answer to ${request.split('\r\n')[0]}`,
+    );
+  } finally {
+    // A connection left open would hold the node's close.
+    socket?.destroy();
+  }
+}
+
+test('HEAD of a block (a streamed answer): the headers of its GET, no body, and the connection goes on to the next request', async () => {
+  const hash = (await node.get('/api/node/status')).body.status.blockchain.hash;
+  const text = await exchange(`HEAD /api/block/${hash} HTTP/1.1\r\nHost: localhost\r\n\r\nGET /api/settings HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+  const [head, next, ...more] = text.split(/(?=HTTP\/1\.1 )/);
+  assert.is(more.length, 0, text);
+  assert.match(head, /^HTTP\/1\.1 200 /);
+  assert.match(head, /content-type: application\/json/i);
+  assert.ok(head.endsWith('\r\n\r\n'), 'no body after the headers');
+  assert.match(next, /^HTTP\/1\.1 200 /);
+  assert.match(next, /"ok":true/);
+});
+
+test('a declared body past the limit and the discard bound is refused at once: 413 with the sizes, and the connection closed', async () => {
+  const declared = 8192 + 16 * 1024 * 1024 + 1;
+  const text = await exchange(`POST /api/tx/new HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n{"tx":"`);
+  assert.match(text, /^HTTP\/1\.1 413 /);
+  assert.match(text, /connection: close/i);
+  const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
+  assert.equal([body.error, body.details], ['REQUEST_TOO_LARGE', `limit 8192 bytes, got ${declared}`]);
 });
 
 test('503 MEMPOOL_FULL when the pending limit is reached', async () => {

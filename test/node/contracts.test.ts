@@ -11,6 +11,11 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { bytesToHex, hexToBytes } from '../../src/bytes.js';
 import { addressFromText } from '../../src/codec/address.js';
 import { createClient } from '../../src/client/client.js';
+import { autoFee, feeRates } from '../../src/client/fee.js';
+import { genericBody } from '../../src/codec/body-generic.js';
+import { decodeMsgpack } from '../../src/codec/msgpack-read.js';
+import type { MsgNode } from '../../src/codec/msgpack-types.js';
+import { signTx } from '../../src/crypto/sign-tx.js';
 import { deployContract, sendContractCall } from '../../src/client/contract.js';
 import { TxFailedError } from '../../src/client/client-errors.js';
 import { evmKey } from '../../src/node/evm/address.js';
@@ -70,6 +75,10 @@ test('deploy the ERC-20 at the owner wallet: the address view, code and storage 
   const keys = (await get(`/api/address/${owner.address}/statekeys`)).body.keys as string[];
   assert.ok(keys.includes('0x02'));
   assert.is((await get(`/api/address/${collector.address}/code`)).status, 404);
+  // The block lists the deploy as the reference shows one: sender twice, the code's length and VM.
+  const hex = Buffer.from(addressFromText(owner.address)).toString('hex').toUpperCase();
+  const listed = (await get(`/api/block/${sent.status!.block}`)).body.block.txs[sent.txid];
+  assert.equal([listed.kind, listed.from, listed.to, listed.seq, listed.txext], ['deploy', hex, hex, Number(sent.seq), { vm: 'evm', code: (token.bytecode.length - 2) / 2 }]);
 });
 
 test('a transfer through a generic transaction: return data in the status, balances, the event in logs and over JSON-RPC', async () => {
@@ -180,6 +189,84 @@ test('an Ethereum transaction of exactly limits.maxTxBytes is taken; one byte mo
   assert.match(String(atLimit.result), /^0x[0-9a-f]{64}$/, JSON.stringify(atLimit));
   const over = await send(size - 1);
   assert.match(String(over.error?.message), /Transaction too large.*limit \d+ bytes, got \d+/, JSON.stringify(over));
+});
+
+test('a revert reloads the contract state from the store: the Ethereum account keeps its nonce', async () => {
+  const rpc = createPublicClient({ transport: http(node.url + '/jsonrpc') });
+  const account = privateKeyToAccount(`0x${'11'.repeat(32)}`);
+  assert.is(await rpc.getTransactionCount({ address: account.address }), 1);
+  const snap = await node.snapshot();
+  await node.revert(snap.id);
+  assert.is(await rpc.getTransactionCount({ address: account.address }), 1, 'read back from the store');
+});
+
+test('address/{a}/state: the storage as MessagePack, slot bytes to value bytes, the same pairs as statejson', async () => {
+  const res = await fetch(`${node.url}/api/address/${owner.address}/state`);
+  assert.is(res.status, 200);
+  assert.is(res.headers.get('content-type'), 'application/octet-stream');
+  const map = decodeMsgpack(new Uint8Array(await res.arrayBuffer()));
+  if (map.type !== 'map') throw new Error(`a ${map.type}, not a map`);
+  const bytesOf = (n: MsgNode) => {
+    if (n.type !== 'bin') throw new Error(`a ${n.type}, not bytes`);
+    return Buffer.from(n.value);
+  };
+  const pairs = Object.fromEntries(map.entries.map(([k, v]) => [bytesOf(k).toString('base64'), bytesOf(v).toString('base64')]));
+  assert.equal(pairs, (await get(`/api/address/${owner.address}/statejson`)).body);
+  // Slot 2, totalSupply: the key without leading zeros, the value 1000000.
+  assert.is(pairs[Buffer.from([2]).toString('base64')], Buffer.from('0f4240', 'hex').toString('base64'));
+});
+
+test('logs_height/{h}: the events of the block at that height, as logs/{hash} answers; bad heights 400, heights above the head 404', async () => {
+  const sent = await sendContractCall({ client, secretKey: owner.secretKey, from: owner.address, to: owner.address, data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(collector.address), 1n] }) });
+  const block = await client.getBlock(sent.status!.block!);
+  const byHeight = await get(`/api/logs_height/${block.header.height}`);
+  assert.is(byHeight.status, 200);
+  assert.equal(byHeight.body, (await get(`/api/logs/${block.hash}`)).body);
+  assert.equal([byHeight.body.log.blkid, byHeight.body.log.height, byHeight.body.events.length], [block.hash, block.header.height, 1]);
+  assert.is(byHeight.body.events[0].txid, sent.txid);
+  const genesis = await get('/api/logs_height/0');
+  assert.equal([genesis.status, genesis.body.log.height, genesis.body.log.logs, genesis.body.events], [200, 0, [], []]);
+  for (const bad of ['abc', '-1', '1.5', '1234567890123456']) {
+    const answer = await get(`/api/logs_height/${bad}`);
+    assert.equal([answer.status, answer.body.error, answer.body.details], [400, 'BAD_REQUEST_PARAM', `expected a non-negative integer, got "${bad}"`], bad);
+  }
+  const above = node.height() + 1000;
+  const missing = await get(`/api/logs_height/${above}`);
+  assert.equal([missing.status, missing.body.error, missing.body.details], [404, 'BLOCK_NOT_FOUND', `no block at height ${above}`]);
+});
+
+test('bad bodies: execute/call says NOT_JSON (an empty body or not JSON); /jsonrpc answers the JSON-RPC parse error', async () => {
+  for (const [body, details] of [['', 'empty body'], ['x', 'expected a JSON object'], ['{"call":', 'expected a JSON object']]) {
+    const res = await fetch(node.url + '/api/execute/call', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const answer = (await res.json()) as { error: string; details: string };
+    assert.equal([res.status, answer.error, answer.details], [400, 'NOT_JSON', details], JSON.stringify(body));
+  }
+  const rpc = await fetch(node.url + '/jsonrpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":' });
+  assert.is(rpc.status, 200);
+  assert.equal(await rpc.json(), { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON' } });
+});
+
+test('a call that carries another currency moves it to the contract wallet when it returns, and not when it reverts', async () => {
+  await node.setBalance(collector.address, 50n, 'XYZ');
+  const rates = feeRates(await client.getSettings('current/fee'));
+  const from = addressFromText(collector.address);
+  const to = addressFromText(owner.address);
+  const send = async (data: `0x${string}`) => {
+    const seq = (await client.getSeq(collector.address)) + 1n;
+    const timestamp = Date.now();
+    const input = { from, to, seq, timestamp, call: { method: '0x0', args: [hexToBytes(data)] }, payload: [{ purpose: 'transfer' as const, currency: 'XYZ', amount: 5n }, { purpose: 'gas' as const, currency: 'SK', amount: 200n }] };
+    const payload = [...input.payload, { purpose: 'srcfee' as const, currency: 'SK', amount: autoFee(input, 'SK', rates.get('SK')!) }];
+    const txid = await client.submitTx(signTx(genericBody({ ...input, payload }), collector.secretKey, { timestamp }));
+    return client.waitForTx(txid, { timeoutMs: 10_000 });
+  };
+  const xyz = async (address: string) => (await client.getAddress(address)).amount.XYZ ?? 0n;
+  const ownerBefore = await xyz(owner.address);
+  const ok = await send(encodeFunctionData({ abi: tokenAbi, functionName: 'approve', args: [evm(owner.address), 3n] }));
+  assert.ok(ok.ok, JSON.stringify(ok));
+  assert.equal([await xyz(collector.address), await xyz(owner.address)], [45n, ownerBefore + 5n]);
+  const reverted = await send(encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(owner.address), 10n ** 12n] }));
+  assert.is(reverted.ok, false);
+  assert.equal([await xyz(collector.address), await xyz(owner.address)], [45n, ownerBefore + 5n], 'a revert moves none of it');
 });
 
 test.run();

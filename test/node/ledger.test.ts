@@ -205,8 +205,12 @@ test('chkey replaces the key: the old key can no longer send', async () => {
   const address = addressFromText(reg.address);
   await waitStatus(node, await send(transfer({ key: dev.key, from: dev.address, to: address, seq: Number((await node.get(`/api/address/${addressToText(dev.address)}/seq`)).body.seq) + 1, t: nextT(), payload: [pay(100), fee(5)] })));
   const newKey = generateSecretKey();
-  const ch = await waitStatus(node, await send(chkey({ key, from: address, seq: 1, t: nextT(), newKey })));
+  const chTxid = await send(chkey({ key, from: address, seq: 1, t: nextT(), newKey }));
+  const ch = await waitStatus(node, chTxid);
   assert.is(ch.res, 'ok');
+  // The block lists it with its sender, seq and the new key, as hex.
+  const listed = (await node.get(`/api/block/${ch.block}`)).body.block.txs[chTxid];
+  assert.equal([listed.kind, listed.from, listed.seq, listed.keys], ['chkey', bytesToHex(address, true), 1, [bytesToHex(publicKeyOf(newKey), true)]]);
   const info = await node.get(`/api/address/${reg.address}`);
   assert.is(info.body.info.pubkey, bytesToHex(publicKeyOf(newKey), true));
   const old = await node.submit(transfer({ key, from: address, to: dev.address, seq: 2, t: nextT(), payload: [pay(1), fee(5)] }));

@@ -4,11 +4,14 @@
 // kept, byte for byte, beside it.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { MemoryStore } from '../../src/node/store/store.js';
-import { checkStore } from '../../src/node/ledger/chain-check.js';
+import { checkStore, exportChain } from '../../src/node/ledger/chain-check.js';
+import { blockHash, blockRecord } from '../../src/node/ledger/block.js';
+import { heightKey, META_KEY, statusKey, txKey } from '../../src/node/store/keys.js';
+import type { StoreOp } from '../../src/node/store/store.js';
 import { pay, startTestNode, transfer, waitStatus } from '../helpers/node-helpers.js';
 import { rejection } from '../helpers/helpers.js';
 import { damageStore, fingerprint } from '../helpers/store-damage.js';
@@ -182,6 +185,85 @@ test('records missing or altered are each named: a block, a status, a container,
     assert.ok(check.problems.some((p) => expected.test(p)), `${what}: ${check.problems.join('; ')}`);
     const err = await rejection(startTestNode({ accounts: 2 }, { store }));
     assert.is(err.code, 'STORE_DAMAGED', `${what}: ${err.message}`);
+  }
+});
+
+test('a head that is not JSON, or names no height, is named unreadable and the node refuses it', async () => {
+  for (const [meta, reason] of [['not json', /is not valid JSON/], [JSON.stringify({ hash: 'AB' }), /no height or hash/]] as const) {
+    const store = new MemoryStore();
+    await store.batch([{ type: 'put', key: META_KEY, value: Buffer.from(meta) }]);
+    const check = await checkStore(store);
+    assert.is(check.head, undefined);
+    assert.is(check.problems.length, 1, check.problems.join('; '));
+    assert.ok(check.problems[0].startsWith('the chain head (key "meta") is unreadable: '), check.problems[0]);
+    assert.match(check.problems[0], reason);
+    const err = await rejection(startTestNode({}, { store }));
+    assert.is(err.code, 'STORE_DAMAGED');
+    assert.match(err.message, /unreadable/);
+  }
+});
+
+/** A chain written straight into a store: blocks of `counts[h]` made-up transactions each, every record in place. */
+async function madeUpChain(counts: number[]): Promise<MemoryStore> {
+  const store = new MemoryStore();
+  const ops: StoreOp[] = [];
+  let parent: Uint8Array = new Uint8Array(32);
+  for (const [height, count] of counts.entries()) {
+    const txs = Array.from({ length: count }, (_, i) => `tx-${height}-${i}`);
+    const header = { chain: 1, height, parent, txroot: new Uint8Array(32).fill(1), balroot: new Uint8Array(32).fill(2), time: 1_700_000_000_000 + height };
+    const hash = blockHash(header);
+    ops.push({ type: 'put', key: heightKey(height), value: Buffer.from(JSON.stringify(blockRecord(header, hash, { txs, failed: {}, registered: {}, bals: {} }))) });
+    for (const txid of txs) ops.push({ type: 'put', key: txKey(txid), value: Buffer.from('x') }, { type: 'put', key: statusKey(txid), value: Buffer.from('{}') });
+    parent = hash;
+  }
+  ops.push({ type: 'put', key: META_KEY, value: Buffer.from(JSON.stringify({ height: counts.length - 1, hash: Buffer.from(parent).toString('hex').toUpperCase() })) });
+  await store.batch(ops);
+  return store;
+}
+
+test('a chain of more transactions than one lookup: each is looked up once, a missing record in any batch is named', async () => {
+  // 1500 + 1500 pass the batch of 2048 after the second block; the last 10 go in the final lookup.
+  const store = await madeUpChain([0, 1500, 1500, 10]);
+  const sound = await checkStore(store);
+  assert.equal([sound.problems, sound.blocks, sound.txs], [[], 4, 3010]);
+  await store.batch([{ type: 'del', key: txKey('tx-1-7') }, { type: 'del', key: statusKey('tx-3-4') }]);
+  const damaged = await checkStore(store);
+  assert.equal(damaged.problems, ['transaction tx-1-7 is listed in a block but its container (x:) is missing', 'transaction tx-3-4 is listed in a block but its status (s:) is missing']);
+  assert.is(damaged.txs, 3010);
+});
+
+test('--check --export reads what is left: a block that does not parse is skipped, a status that does not parse is null', async () => {
+  const { store } = await memoryChain();
+  const blocks = await keysOf(store, 'b:');
+  const record = (key: string) => store.get(key).then((v) => JSON.parse(Buffer.from(v!).toString()) as { txs: string[] });
+  const withTx: string[] = [];
+  for (const key of blocks) if ((await record(key)).txs.length > 0) withTx.push(key);
+  const [broken, keptKey] = withTx;
+  const lost = (await record(broken)).txs.length;
+  const txid = (await record(keptKey)).txs[0];
+  await store.batch([{ type: 'put', key: broken, value: Buffer.from('{"height":') }, { type: 'put', key: statusKey(txid), value: Buffer.from('not json') }]);
+  const lines: string[] = [];
+  const done = await exportChain(store, (line) => lines.push(line));
+  const total = 6;
+  assert.equal(done, { blocks: blocks.length - 1, txs: total - lost });
+  assert.is(lines.length, blocks.length - 1);
+  const exported = lines.map((l) => JSON.parse(l) as { height: number; txs: Record<string, { tx: string | null; status: unknown }> });
+  assert.not.ok(exported.some((e) => heightKey(e.height) === broken), 'the unreadable block is left out');
+  const entry = exported.find((e) => txid in e.txs)!.txs[txid];
+  assert.equal(entry, { tx: Buffer.from((await store.get(txKey(txid)))!).toString('base64'), status: null });
+});
+
+test('a data dir whose files cannot all be linked aside (a folder among them) still starts, and leaves no half-made copy', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tpkit-keep-'));
+  try {
+    await chainIn(dir, 2);
+    mkdirSync(join(dir, 'ledger', 'stray-folder'));
+    const node = await startTestNode(overrides(dir));
+    assert.is(node.chain.height > 0, true);
+    await node.close();
+    assert.equal(readdirSync(dir).filter((n) => n.startsWith('ledger.before-start-')), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

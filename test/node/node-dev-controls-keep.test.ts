@@ -4,7 +4,7 @@
 // revert or a rollback: submission-across-reset.test.ts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addressParts, addressToText } from '../../src/codec/address.js';
+import { addressParts, addressToText, makeAddress } from '../../src/codec/address.js';
 import { publicKeyOf } from '../../src/crypto/keys.js';
 import { MemoryStore } from '../../src/node/store/store.js';
 import { pay, register, startTestNode, transfer, waitStatus } from '../helpers/node-helpers.js';
@@ -73,6 +73,76 @@ test('rollback keeps a balance the dev API set before the dropped block, and dev
     assert.is(addressToText(again.address), regAddress, 'the freed number is the next');
     assert.is((await node.control.createWallet({ publicKey: publicKeyOf(key) })).address.join(), made.address.join(), 'the same key finds its wallet');
     void b;
+  } finally {
+    await node.close();
+  }
+});
+
+test('a snapshot name given again moves to the new snapshot, also after a restart; deleting one frees only the undo records no other needs', async () => {
+  const store = new MemoryStore();
+  const config = { instant: false, mineOnDemand: true, accounts: 1 };
+  const undoRecords = async () => {
+    const keys: string[] = [];
+    for await (const [key] of store.entries('j:')) keys.push(key);
+    return keys;
+  };
+  let node = await startTestNode(config, { store });
+  const owner = node.chain.accounts[0].address;
+  let first, second;
+  try {
+    first = await node.control.snapshot('base');
+    await node.control.setBalance(owner, 'SK', 111n);
+    second = await node.control.snapshot('base');
+    await node.control.setBalance(owner, 'SK', 222n);
+  } finally {
+    await node.close();
+  }
+  node = await startTestNode(config, { store });
+  try {
+    const balance = () => node.chain.wallets.get(Buffer.from(owner).toString('hex'))?.amount.get('SK');
+    assert.equal(node.control.snapshots().map((s) => [s.id, s.name]), [[first.id, undefined], [second.id, 'base']], 'the name moved, on disk too');
+    assert.equal(await undoRecords(), ['j:000000000001', 'j:000000000002']);
+    await node.control.deleteSnapshot(first.id);
+    assert.equal(await undoRecords(), ['j:000000000002'], 'the record only the deleted snapshot needed is gone');
+    await node.control.revert('base');
+    assert.is(balance(), 111n, 'the kept snapshot reverts whole');
+    await node.control.deleteSnapshot('base');
+    assert.equal(await undoRecords(), []);
+    assert.equal(node.control.snapshots(), []);
+  } finally {
+    await node.close();
+  }
+});
+
+test('rollback over blocks an older node wrote (no "pre"): wallets go back to the block that changed them before, wallets they made go', async () => {
+  const store = new MemoryStore();
+  const config = { instant: false, mineOnDemand: true, accounts: 2 };
+  let node = await startTestNode(config, { store });
+  const [a, b] = node.chain.accounts;
+  const fresh = makeAddress({ group: 10, block: 1, wallet: 9300 });
+  const info = async (address: Uint8Array) => (await node.get(`/api/address/${addressToText(address)}`)).body;
+  const before = node.chain.height;
+  const was = [(await info(a.address)).info, (await info(b.address)).info];
+  try {
+    await node.submit(transfer({ key: a.secretKey, from: a.address, to: b.address, seq: 1, t: Date.now(), payload: [pay(100)] }));
+    const made = await node.submit(transfer({ key: a.secretKey, from: a.address, to: fresh, seq: 2, t: Date.now() + 1, payload: [pay(50)] }));
+    await node.control.mine(1);
+    assert.is((await waitStatus(node, made.body.txid)).res, 'ok');
+  } finally {
+    await node.close();
+  }
+  // An older node kept no "pre" in its blocks: the rollback finds each wallet's earlier state by its preblk.
+  for await (const [key, value] of store.entries('b:')) {
+    const record = JSON.parse(Buffer.from(value).toString());
+    if (record.header.height <= before) continue;
+    delete record.pre;
+    await store.batch([{ type: 'put', key, value: Buffer.from(JSON.stringify(record)) }]);
+  }
+  node = await startTestNode(config, { store });
+  try {
+    await node.control.rollback(before);
+    assert.equal([(await info(a.address)).info, (await info(b.address)).info], was);
+    assert.is((await info(fresh)).error, 'WALLET_NOT_FOUND', 'the wallet the dropped block made is gone');
   } finally {
     await node.close();
   }

@@ -1,10 +1,12 @@
 // Start-up errors name their cause: a file where the ledger or the certificate folder should
-// be, a data dir the node may not write; and a refused start leaves no half-written file.
+// be, a data dir the node may not write, an address this machine does not have; and a refused
+// start leaves no half-written file and no store held.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { startTestNode } from '../helpers/node-helpers.js';
 import { rejection } from '../helpers/helpers.js';
 
@@ -57,6 +59,47 @@ test('a certificate folder the node may not write: named as a permission problem
     assert.equal(readdirSync(join(dir, 'tls')), []);
   } finally {
     chmodSync(join(dir, 'tls'), 0o700);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a certificate file that cannot be put in place: DATA_DIR_UNUSABLE, and its temporary file is removed', async () => {
+  const dir = fresh();
+  try {
+    // A folder where the key file goes: the key is written aside, then cannot be renamed over it.
+    mkdirSync(join(dir, 'tls', 'dev-key.pem'), { recursive: true });
+    const err = await rejection(startTestNode({ memory: false, dataDir: dir, tls: { selfSigned: true } }));
+    assert.is(err.code, 'DATA_DIR_UNUSABLE');
+    assert.match(err.message, /dev-key\.pem/);
+    assert.equal(readdirSync(join(dir, 'tls')), ['dev-key.pem'], 'no temporary file left');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A port free at this moment. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+test('a host this machine does not have is CONFIG_INVALID naming --host: found before the store opens, or (port 0) after, and then the store is let go', async () => {
+  const dir = fresh();
+  // TEST-NET-1 (RFC 5737): never an address of this machine.
+  const host = '192.0.2.1';
+  try {
+    const early = await rejection(startTestNode({ memory: false, dataDir: dir, host, port: await freePort() }));
+    assert.equal([early.code, early.field, early.shortMessage], ['CONFIG_INVALID', 'host', `--host ${host}: no network interface of this machine has that address`]);
+    assert.not.ok(existsSync(join(dir, 'ledger')), 'nothing opened');
+    const late = await rejection(startTestNode({ memory: false, dataDir: dir, host, port: 0 }));
+    assert.equal([late.code, late.field], ['CONFIG_INVALID', 'host']);
+    // The chain opened before the listen failed was closed: the same data dir starts at once.
+    const node = await startTestNode({ memory: false, dataDir: dir });
+    await node.close();
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -222,10 +222,52 @@ wallet('bad requests get codes: an unknown snapshot, a height above the head, a 
   await rejects(ctx.client.dev.revert('nope'), (e: unknown) => e instanceof ApiError && e.status === 404 && e.nodeError === 'SNAPSHOT_NOT_FOUND');
   await rejects(ctx.client.dev.rollback(ctx.node.height() + 1), (e: unknown) => e instanceof ApiError && e.nodeError === 'BAD_REQUEST_PARAM');
   await rejects(ctx.client.dev.setTime({} as { offsetMs: number }), (e: unknown) => e instanceof ApiError && e.nodeError === 'BAD_REQUEST_PARAM');
-  for (const rule of [{ path: 'dev/faults', action: 'drop' }, { path: 'tx/new', action: 'explode' }, { path: 'address', action: 'hold' }, { path: 'tx/new', action: 'delay' }]) {
+  for (const rule of [{ path: 'dev/faults', action: 'drop' }, { path: 'tx/new', action: 'explode' }, { path: 'address', action: 'hold' }, { path: 'tx/new', action: 'delay' }, { path: 'tx/new', action: 'error', message: 'm'.repeat(201) }, { path: 'tx/new', action: 'error', message: 7 }]) {
     await rejects(ctx.client.dev.addFaults(rule as never), (e: unknown) => e instanceof ApiError && e.nodeError === 'BAD_REQUEST_PARAM', JSON.stringify(rule));
   }
   assert.equal(await ctx.client.dev.faults(), []);
+});
+
+wallet('an error rule answers with its own message, up to 200 characters', async (ctx) => {
+  const message = 'm'.repeat(199) + '!';
+  const rule = ctx.node.faults.add({ path: 'node/status', action: 'error', status: 502, code: 'MEMPOOL_FULL', message });
+  const said = `${message} (injected by fault rule ${rule.id})`;
+  await rejects(ctx.client.nodeStatus(), (e: unknown) => e instanceof ApiError && e.status === 502 && e.nodeError === 'MEMPOOL_FULL' && e.apiMessage === said);
+});
+
+wallet('snapshots are deleted by name or id, through the client and through startNode; a deleted one is gone for good', async (ctx) => {
+  const clean = ctx.node.snapshots().map((s) => s.id);
+  const first = await ctx.client.dev.snapshot('doomed');
+  const second = await ctx.node.snapshot('also-doomed');
+  await ctx.client.dev.deleteSnapshot('doomed');
+  await ctx.node.deleteSnapshot(second.id);
+  assert.equal(ctx.node.snapshots().map((s) => s.id), clean);
+  assert.equal((await ctx.client.dev.snapshots()).map((s) => s.id), clean);
+  const gone = (e: unknown) => e instanceof TpkitError && (e instanceof ApiError ? e.nodeError : e.code) === 'SNAPSHOT_NOT_FOUND';
+  await rejects(ctx.client.dev.deleteSnapshot(first.id), gone, 'the client, by id');
+  await rejects(ctx.node.deleteSnapshot('also-doomed'), gone, 'startNode, by name');
+  await rejects(ctx.client.dev.revert('doomed'), gone, 'no revert to it');
+});
+
+wallet('startNode sets a seq and makes wallets: for a key, at an address with a key, keyless at an address', async (ctx) => {
+  const height = ctx.node.height();
+  await ctx.node.setSeq(ctx.from, 41n);
+  assert.is(await ctx.client.getSeq(ctx.from), 41n);
+  await ctx.node.setSeq(ctx.from, 42);
+  assert.is(await ctx.client.getSeq(ctx.from), 42n);
+  await rejects(ctx.node.setSeq(stranger, 3), (e: unknown) => e instanceof TpkitError && e.code === 'WALLET_NOT_FOUND', 'no wallet there');
+  const key = new Uint8Array(32).fill(12);
+  const forKey = await ctx.node.createWallet({ publicKey: publicKeyOf(key) });
+  assert.is((await ctx.client.getAddress(forKey)).pubkey?.toLowerCase(), Buffer.from(publicKeyOf(key)).toString('hex'));
+  const keyless = addressToText(makeAddress({ group: 10, block: 1, wallet: 9100 }));
+  assert.is(await ctx.node.createWallet({ address: keyless }), keyless);
+  const made = await ctx.client.getAddress(keyless);
+  assert.equal([made.pubkey, made.amount], ['', {}], 'no key, no money');
+  const placed = addressToText(makeAddress({ group: 10, block: 1, wallet: 9101 }));
+  const other = new Uint8Array(32).fill(13);
+  assert.is(await ctx.node.createWallet({ publicKey: publicKeyOf(other), address: placed }), placed);
+  assert.is((await ctx.client.getAddress(placed)).pubkey?.toLowerCase(), Buffer.from(publicKeyOf(other)).toString('hex'));
+  assert.is(ctx.node.height(), height, 'no block');
 });
 
 wallet('state setting refuses what it cannot do, with codes, and changes nothing', async (ctx) => {

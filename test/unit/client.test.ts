@@ -2,10 +2,11 @@
 // error, the HTTPS rule, status shapes, polling, and the fee amount search.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiError, TxFailedError, autoFee, chooseFeeCurrency, createClient, feeRates } from '../../src/client/index.js';
+import { ApiError, NetworkError, TxFailedError, autoFee, chooseFeeCurrency, createClient, feeRates, transfer } from '../../src/client/index.js';
 import { isLoopbackHost } from '../../src/client/transport-policy.js';
 import { genericBody } from '../../src/codec/body-generic.js';
 import { decodeBody } from '../../src/codec/body-decode.js';
+import { decodeTx } from '../../src/codec/container.js';
 import { feeCost } from '../../src/codec/fee.js';
 import { makeAddress, addressToText } from '../../src/codec/address.js';
 import { encodeTxid } from '../../src/codec/txid.js';
@@ -27,6 +28,7 @@ function scripted(script: Script, options: { baseUrl?: string; allowInsecure?: b
 
 const json = (body: string, status = 200) => new Response(body, { status, headers: { 'content-type': 'application/json' } });
 const ADDR = addressToText(makeAddress({ group: 10, block: 1, wallet: 7 }));
+const OTHER = addressToText(makeAddress({ group: 10, block: 1, wallet: 8 }));
 const TXID = encodeTxid({ chain: 1, height: 5, timeNs: 1_700_000_000_000_000_000n, node: 'tpkit' });
 const TX = new Uint8Array([0x81, 0xa3, 0x76, 0x65, 0x72, 0x02]);
 const never = (_url: URL, init: RequestInit) =>
@@ -251,6 +253,43 @@ test('fee rates come from current.fee; the fee currency is chosen as documented'
   assert.is(chooseFeeCurrency(rates, 'SK', 'FTT'), 'FTT');
   assert.is(thrownError(() => chooseFeeCurrency(rates, 'SK', 'XYZ')).code, 'FEE_UNKNOWN');
   assert.is(chooseFeeCurrency(feeRates(undefined), 'SK'), undefined);
+});
+
+test('a node without fee settings (current.fee answers 404) charges none: no srcfee item; any other failure there stops the transfer', async () => {
+  const node = (feeStatus: number) =>
+    scripted((url) => {
+      if (url.pathname === '/api/settings/current/fee') return json(JSON.stringify({ ok: false, code: 10010, msg: 'No such endpoint' }), feeStatus);
+      if (url.pathname.endsWith('/seq')) return json('{"ok":true,"result":"ok","seq":0}');
+      if (url.pathname === '/api/tx/new') return json(JSON.stringify({ ok: true, result: 'ok', txid: TXID }));
+      return json('{"ok":false}', 500);
+    });
+  const send = (client: ReturnType<typeof createClient>) => transfer({ client, secretKey: '11'.repeat(32), from: ADDR, to: OTHER, currency: 'SK', amount: 10n, wait: false });
+  const free = node(404);
+  const sent = await send(free.client);
+  assert.is(sent.fee, 0n);
+  assert.is(sent.feeCurrency, undefined);
+  const body = decodeBody(decodeTx(sent.tx).body) as unknown as { payload: { purpose: string }[] };
+  assert.equal(body.payload.map((p) => p.purpose), ['transfer']);
+  for (const status of [500, 405]) {
+    const broken = node(status);
+    const err = await rejection(send(broken.client));
+    assert.instance(err, ApiError);
+    assert.is((err as ApiError).status, status);
+    assert.not.ok(broken.calls.some((c) => c.url.endsWith('/api/tx/new')), `${status}: nothing sent`);
+  }
+});
+
+test('a WebSocket that cannot even be constructed (a bad URL, a page policy) is NETWORK_ERROR naming the stream and the cause', async () => {
+  const client = createClient({ baseUrl: 'http://127.0.0.1:43280' });
+  class Refused {
+    constructor() {
+      throw new Error('blocked by policy');
+    }
+  }
+  const err = await rejection(client.watchBlocks(() => {}, { WebSocket: Refused as never }));
+  assert.instance(err, NetworkError);
+  assert.is(err.message, 'Node unreachable: cannot open ws://127.0.0.1:43280/api/ws: blocked by policy');
+  assert.is((err.cause as Error).message, 'blocked by policy');
 });
 
 test('autoFee is the smallest srcfee amount that covers the body carrying it', () => {

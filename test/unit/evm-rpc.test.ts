@@ -146,6 +146,38 @@ test('eth_call: a revert is error 3 with the revert data and its reason; reads a
   assert.is((await rpc('eth_getBalance', ['0x' + owner, '0x99'])).error?.code, -32602);
 });
 
+test('state reads: eth_getStorageAt is one 32-byte word (zero when unset, slot "0x" is slot 0); eth_getCode refuses an older block', async () => {
+  const word = (n: bigint) => '0x' + n.toString(16).padStart(64, '0');
+  // Slot 2 of the token is totalSupply (name and symbol take 0 and 1).
+  assert.is((await rpc('eth_getStorageAt', ['0x' + owner, '0x2', 'latest'])).result, word(1000n));
+  assert.is((await rpc('eth_getStorageAt', ['0x' + owner, '0x99'])).result, word(0n));
+  assert.is((await rpc('eth_getStorageAt', ['0x' + owner, '0x'])).result, (await rpc('eth_getStorageAt', ['0x' + owner, '0x0'])).result);
+  assert.is((await rpc('eth_getStorageAt', ['0x' + owner, '0xzz'])).error?.code, -32602);
+  assert.is((await rpc('eth_getCode', ['0x' + owner, 'latest'])).result, token.deployedBytecode);
+  const old = await rpc('eth_getCode', ['0x' + owner, '0x1']);
+  assert.equal(old.error, { code: -32000, message: 'state at block 1 is not kept: this node answers for the head (3) only' });
+});
+
+test('eth_getBlockByHash: the block with that hash, null for an unknown one', async () => {
+  const found = (await rpc('eth_getBlockByHash', ['0x' + chain.blocks[2].hash, false])).result as { number: string; hash: string; parentHash: string; transactions: string[] };
+  assert.equal([found.number, found.hash, found.parentHash, found.transactions.length], ['0x2', '0x' + chain.blocks[2].hash, '0x' + chain.blocks[1].hash, 2]);
+  assert.equal(await rpc('eth_getBlockByHash', ['0x' + 'ab'.repeat(32)]), { jsonrpc: '2.0', id: 1, result: null });
+});
+
+test('a run that fails without a revert is -32000 with its reason; an unexpected throw is -32603 "Internal error", handed to onInternal', async () => {
+  const data = '0x' + bytesToHex(transferData(bob, 1n));
+  const starved = await rpc('eth_call', [{ from: '0x' + owner, to: '0x' + owner, data, gas: '0x100' }]);
+  assert.equal(starved.error, { code: -32000, message: 'execution failed: out_of_gas' });
+  // value "0x" is zero: the same call with enough gas returns true
+  assert.is((await rpc('eth_call', [{ from: '0x' + owner, to: '0x' + owner, data, value: '0x' }])).result, '0x' + '0'.repeat(63) + '1');
+  const seen: unknown[] = [];
+  // MemoryChain.sendRawTransaction throws a plain Error: the node's own failure, not the request's.
+  const answer = await handleJsonRpc(chain, { jsonrpc: '2.0', id: 9, method: 'eth_sendRawTransaction', params: ['0x01'] }, (err) => seen.push(err));
+  assert.equal(answer, { jsonrpc: '2.0', id: 9, error: { code: -32603, message: 'Internal error' } });
+  assert.is(seen.length, 1);
+  assert.is((seen[0] as Error).message, 'not in this test');
+});
+
 test('requests: batches answer in order, notifications get nothing, bad requests get their codes', async () => {
   const batch = (await handleJsonRpc(chain, [
     { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
@@ -194,6 +226,28 @@ test('execute/call: the SDK form (0x0 and calldata), a signature with arguments,
   assert.is(bad({ call: '0x0', args: ['0x'], to: 'nope' }), 'BAD_REQUEST_PARAM to');
   assert.is(bad({ call: '0x0', args: ['0x'], to: '0x' + owner, gas: 10 ** 12 }), 'BAD_REQUEST_PARAM gas');
   assert.is(bad({ call: 'f(uint8)', args: [2 ** 300], to: '0x' + owner }), 'BAD_REQUEST_PARAM args[0]');
+});
+
+test('execute/call bytesN arguments: left-aligned in their word, exactly 2N hex digits', () => {
+  const keccak = { keccak256: chain.runner.library.keccak256 };
+  const call = (args: unknown[]) => parseExecuteCall({ call: 'f(bytes4,bytes32)', args, to: '0x' + owner }, keccak);
+  const full = '0x' + '00'.repeat(31) + 'ab';
+  const made = call(['0x0a0b0c00', full]);
+  const selector = bytesToHex(keccak.keccak256(new TextEncoder().encode('f(bytes4,bytes32)')).slice(0, 4));
+  assert.is(bytesToHex(made.data), selector + '0a0b0c00' + '00'.repeat(28) + full.slice(2));
+  const refusal = (args: unknown[]) => {
+    try {
+      call(args);
+      return 'accepted';
+    } catch (err) {
+      return `${(err as { field?: string }).field}: ${(err as { details?: string }).details}`;
+    }
+  };
+  assert.is(refusal(['0x0a0b0c', full]), 'args[0]: expected 0x and 8 hex digits for bytes4');
+  assert.is(refusal(['0x0a0b0c0d0e', full]), 'args[0]: expected 0x and 8 hex digits for bytes4');
+  assert.is(refusal(['0x0a0b0c0g', full]), 'args[0]: expected 0x and 8 hex digits for bytes4');
+  assert.is(refusal([0x0a0b0c0d, full]), 'args[0]: expected 0x and 8 hex digits for bytes4');
+  assert.is(refusal(['0x0a0b0c0d', full.slice(0, -2)]), 'args[1]: expected 0x and 64 hex digits for bytes32');
 });
 
 test('revert reasons: Error(string), Panic(uint256), custom errors and empty data', () => {

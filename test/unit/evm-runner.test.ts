@@ -8,8 +8,9 @@ import { decodeEventLog, decodeFunctionResult, encodeDeployData, encodeFunctionD
 import { bytesToHex, hexToBytes } from '../../src/bytes.js';
 import { addressFromText } from '../../src/codec/address.js';
 import { evmKey, parseEvmAddress, powerAddress } from '../../src/node/evm/address.js';
+import { loadEvm } from '../../src/node/evm/load.js';
 import { EvmRunner, type EvmRun } from '../../src/node/evm/runner.js';
-import { emptyChanges, ledgerWithChanges, mergeChanges, type EvmChanges, type EvmLedger } from '../../src/node/evm/state.js';
+import { emptyChanges, LedgerStateManager, ledgerWithChanges, mergeChanges, type EvmChanges, type EvmLedger } from '../../src/node/evm/state.js';
 import { contract } from '../helpers/solidity.js';
 
 const CHAIN_ID = 1_000_000_001n;
@@ -179,6 +180,46 @@ test('an Ethereum create derives its address from the sender and nonce, and bump
   assert.is(run.created, getContractAddress({ from: `0x${stranger}`, nonce: 5n }).slice(2).toLowerCase());
   assert.is(run.changes.accounts.get(stranger)?.nonce, 6n);
   assert.is(bytesToHex(run.changes.code.get(run.created!)!), token.deployedBytecode.slice(2));
+});
+
+test('SELFDESTRUCT to another account: the balance of the contract moves to it and the contract keeps none', async () => {
+  const { ledger, state } = memoryLedger();
+  const doomed = 'dd'.repeat(20);
+  const heir = 'ee'.repeat(20);
+  // PUSH20 heir, SELFDESTRUCT
+  state.code.set(doomed, hexToBytes('73' + heir + 'ff'));
+  state.accounts.set(doomed, { balance: 7n, nonce: 1n });
+  const run = await runner.run(ledger, { caller: stranger, to: doomed, data: new Uint8Array(0), value: 0n, gasLimit: 100_000n, height: 3n, timestamp: 1n });
+  assert.is(run.end, 'return');
+  assert.equal(run.changes.accounts.get(doomed), { balance: 0n, nonce: 1n });
+  assert.equal(run.changes.accounts.get(heir), { balance: 7n, nonce: 0n });
+});
+
+test('the state manager answers the interface methods this EVM version leaves uncalled: code size, a 32-byte zero state root', async () => {
+  const manager = new LedgerStateManager(await loadEvm());
+  const at = (key: string) => ({ toString: () => '0x' + key });
+  manager.begin({ account: () => undefined, code: (key) => (key === owner ? new Uint8Array(37) : undefined), storage: () => undefined });
+  assert.is(await manager.getCodeSize(at(owner)), 37);
+  assert.is(await manager.getCodeSize(at(stranger)), 0, 'no code: size 0');
+  assert.equal(await manager.getStateRoot(), new Uint8Array(32));
+});
+
+test('a run whose ledger read throws rejects with that error, and the runner goes on with the next run', async () => {
+  const broken: EvmLedger = {
+    account: () => undefined,
+    code: () => {
+      throw new Error('store read failed');
+    },
+    storage: () => undefined,
+  };
+  const failed = runner.run(broken, { caller: stranger, to: owner, data: new Uint8Array(0), value: 0n, gasLimit: 100_000n, height: 3n, timestamp: 1n });
+  const { ledger, state } = memoryLedger();
+  const next = deploy(ledger, state, owner, token, ['N', 'N', 1n]);
+  const err = await failed.then(() => undefined, (e: unknown) => e);
+  assert.instance(err, Error);
+  assert.is((err as Error).message, 'store read failed');
+  assert.is((await next).end, 'return');
+  assert.is(decode(token, 'name', await call(ledger, token, owner, stranger, 'name')), 'N');
 });
 
 test('runs on one runner go one at a time: concurrent views see their own ledger', async () => {

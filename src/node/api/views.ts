@@ -84,15 +84,12 @@ export function msgValueJson(value: MsgValue): JsonValue {
   return out;
 }
 
+/** A signature of a stored transaction: every one was decoded when the transaction was accepted. */
 function signatureView(bsig: Uint8Array): JsonValue {
-  try {
-    const d = decodeBsig(bsig);
-    const extra: { [key: string]: JsonValue } = { pubkey: bytesToHex(d.publicKey, true) };
-    if (d.timestamp !== undefined) extra.timestamp = d.timestamp;
-    return { signature: bytesToHex(d.signature, true), extra };
-  } catch {
-    return { raw: bytesToHex(bsig, true) };
-  }
+  const d = decodeBsig(bsig);
+  const extra: { [key: string]: JsonValue } = { pubkey: bytesToHex(d.publicKey, true) };
+  if (d.timestamp !== undefined) extra.timestamp = d.timestamp;
+  return { signature: bytesToHex(d.signature, true), extra };
 }
 
 function payloadView(payload: readonly PayloadItem[]): JsonValue {

@@ -46,7 +46,7 @@ export function disabled(config: Pick<NodeConfig, 'host'>): never {
   throw new ValidationError('DEV_API_DISABLED', 'The development API is off', { details });
 }
 
-export function createDevRoutes(chain: Chain, control?: DevControl): Route[] {
+export function createDevRoutes(chain: Chain, control: DevControl): Route[] {
   const on = chain.config.devApi;
   const reply = (body: { [key: string]: JsonValue }) => ({ json: toJson({ result: 'ok', ...body, ok: true }) });
   return [
@@ -101,16 +101,10 @@ export function createDevRoutes(chain: Chain, control?: DevControl): Route[] {
           throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid "blocks"', { field: 'blocks', details: `expected 1 to ${MAX_BLOCKS_PER_CALL}, got ${JSON.stringify(count)}` });
         }
         const interval = body.intervalMs ?? 0;
-        if (typeof interval !== 'number' || !Number.isSafeInteger(interval) || interval < 0 || interval > 86_400_000 || (interval > 0 && !control)) {
+        if (typeof interval !== 'number' || !Number.isSafeInteger(interval) || interval < 0 || interval > 86_400_000) {
           throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid "intervalMs"', { field: 'intervalMs', details: `expected 0 to 86400000 ms between blocks, got ${JSON.stringify(interval)}` });
         }
-        if (control) return reply({ blocks: await control.mine(count, interval) });
-        const blocks: JsonValue[] = [];
-        for (let i = 0; i < count; i++) {
-          const record = await chain.mineBlock();
-          blocks.push({ hash: record.hash, height: record.header.height, txs: record.txs.length, time: record.time });
-        }
-        return reply({ blocks });
+        return reply({ blocks: await control.mine(count, interval) });
       },
     },
   ];

@@ -56,10 +56,6 @@ export class ContractState {
     return s;
   }
 
-  get empty(): boolean {
-    return this.code.size === 0 && this.accounts.size === 0;
-  }
-
   storageValue(key: string, slot: string): Uint8Array | undefined {
     return this.storage.get(key)?.get(slot);
   }

@@ -71,7 +71,7 @@ export interface ServerOptions {
   /** Milliseconds a reader may take nothing of a streamed answer before it is disconnected (default 30000). */
   stallTimeoutMs?: number;
   /** Sees each request before routing (injected faults): passes it on, answers it, or neither. */
-  intercept?: (req: http.IncomingMessage, next: () => void, reply: (status: number, json: string) => void) => void;
+  intercept: (req: http.IncomingMessage, next: () => void, reply: (status: number, json: string) => void) => void;
 }
 
 /** Headers of every answer: JSON never sniffed as something else. */
@@ -236,11 +236,7 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
       res.end();
       return;
     }
-    if (options.intercept) {
-      options.intercept(req, () => route(req, res, method, cors), (status, json) => send(res, status, json, cors, { connection: 'close' }));
-      return;
-    }
-    route(req, res, method, cors);
+    options.intercept(req, () => route(req, res, method, cors), (status, json) => send(res, status, json, cors, { connection: 'close' }));
   };
 
   function route(req: http.IncomingMessage, res: http.ServerResponse, method: string, cors: Record<string, string> | undefined): void {
@@ -301,15 +297,14 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
       run(empty);
       return;
     }
-    readBody(req, maxRequestBytes).then(run, (err) => {
+    readBody(req, maxRequestBytes).then(run, (err: unknown) => {
       if (isBodyTooLarge(err)) {
         sendError(req, res, err.error, logger, cors, err.close ? { connection: 'close' } : undefined);
-      } else if (err instanceof ValidationError && err.code === 'REQUEST_ABORTED') {
-        logger.warn(`${method} ${req.url}: upload aborted by the client from ${req.socket.remoteAddress ?? '?'}`);
-        req.destroy();
-      } else {
-        sendError(req, res, err, logger, cors);
+        return;
       }
+      // readBody rejects with nothing else than REQUEST_ABORTED: the client hung up mid-upload.
+      logger.warn(`${method} ${req.url}: upload aborted by the client from ${req.socket.remoteAddress ?? '?'}`);
+      req.destroy();
     });
   }
 }

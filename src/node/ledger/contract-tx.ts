@@ -41,9 +41,9 @@ export class EvmBlock {
     return walletLedger(this.state, (a) => draft.read(a), this.pending);
   }
 
-  /** Applies a run's changes to the draft's wallets and the block's EVM changes. */
-  private commit(draft: BlockDraft, run: EvmRun): void {
-    const { balances, rest } = splitChanges(run.changes);
+  /** Applies EVM changes (a run's, or an account set here) to the draft's wallets and the block's EVM changes. */
+  private commit(draft: BlockDraft, changes: EvmChanges): void {
+    const { balances, rest } = splitChanges(changes);
     for (const [address, amount] of balances) {
       const w = draft.write(address);
       if (amount === 0n) w.amount.delete(EVM_CURRENCY);
@@ -58,12 +58,6 @@ export class EvmBlock {
     }
     const receipt = { hash, txid: tx.txid, height: this.height, index: txIndex, from: caller, to, status: run.end === 'return' ? 1 : 0, gasUsed: run.gasUsed.toString(), ...(created ? { created } : {}) };
     this.receipts.push({ hash, json: JSON.stringify(receipt) });
-  }
-
-  /** Is this generic transaction a contract call (its destination holds code)? */
-  isCall(draftCodeOf: (key: string) => Uint8Array | undefined, to: Uint8Array): boolean {
-    const code = draftCodeOf(evmKey(to));
-    return code !== undefined && code.length > 0;
   }
 
   code(key: string): Uint8Array | undefined {
@@ -113,7 +107,7 @@ export class EvmBlock {
     });
     // The run's balances first (they were read before the refund), then unused gas back to
     // the sender and used gas to the block's fees.
-    if (run.end === 'return') this.commit(draft, run);
+    if (run.end === 'return') this.commit(draft, run.changes);
     const back = unitsLeft(gasItem.amount, run.gasUsed, rate);
     const sw = draft.write(fromHex);
     sw.amount.set(gasItem.currency, (sw.amount.get(gasItem.currency) ?? 0n) + back);
@@ -151,7 +145,7 @@ export class EvmBlock {
       timestamp: BigInt(this.timestamp),
     });
     const used = intrinsic + run.gasUsed;
-    if (run.end === 'return') this.commit(draft, run);
+    if (run.end === 'return') this.commit(draft, run.changes);
     const after = this.ledger(draft).account(body.from) ?? before;
     // A failed run still uses its nonce, as on Ethereum.
     this.setAccount(draft, body.from, { balance: after.balance + (body.gasLimit - used) * body.gasPrice, nonce: account.nonce + 1n });
@@ -166,13 +160,7 @@ export class EvmBlock {
   private setAccount(draft: BlockDraft, key: string, account: { balance: bigint; nonce: bigint }): void {
     const changes = emptyChanges();
     changes.accounts.set(key, account);
-    const { balances, rest } = splitChanges(changes);
-    for (const [address, amount] of balances) {
-      const w = draft.write(address);
-      if (amount === 0n) w.amount.delete(EVM_CURRENCY);
-      else w.amount.set(EVM_CURRENCY, amount);
-    }
-    mergeChanges(this.pending, rest);
+    this.commit(draft, changes);
   }
 }
 
