@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAddress } from '../../src/codec/address.js';
 import { PREFIX } from '../../src/node/store/keys.js';
-import { MemoryStore } from '../../src/node/store/store.js';
+import { MemoryStore, type StoreOp } from '../../src/node/store/store.js';
 import { pay, register, startTestNode, transfer, waitStatus, type TestConfig, type TestNode } from '../helpers/node-helpers.js';
 import { rejection } from '../helpers/helpers.js';
 
@@ -24,6 +24,25 @@ class BodyReadHookStore extends MemoryStore {
       hook();
     }
     return value;
+  }
+}
+
+/**
+ * A store whose next write of a pending transaction runs a hook first and then lets 50 turns of
+ * the event loop pass before it lands: a reset that does not wait for the write gets through
+ * whole in that time (the memory store answers at once).
+ */
+class PendingWriteHookStore extends MemoryStore {
+  onPendingWrite: (() => void) | undefined;
+
+  override async batch(ops: StoreOp[]): Promise<void> {
+    const hook = this.onPendingWrite;
+    if (hook && ops.some((op) => op.type === 'put' && op.key.startsWith(PREFIX.pending))) {
+      this.onPendingWrite = undefined;
+      hook();
+      for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    }
+    return super.batch(ops);
   }
 }
 
@@ -131,6 +150,32 @@ for (const reset of resets()) {
       }
     });
   }
+
+  test(`a ${reset.name} that starts while a transfer's pending write is on its way waits for it: the answer and the disk agree, also after a restart`, async () => {
+    const store = new PendingWriteHookStore();
+    const node = await startTestNode(SETTINGS, { store });
+    let closed = false;
+    try {
+      await reset.mark(node);
+      const raw = sent[1].raw(node);
+      const outcome = await race(node, raw, (start) => (store.onPendingWrite = start), reset);
+      assert.is(outcome.status, 'fulfilled', 'acknowledged: the write began before the reset');
+      const { txid } = (outcome as PromiseFulfilledResult<{ txid: string }>).value;
+      const known = (await node.get(`/api/tx/status/${txid}`)).status === 200;
+      const onDisk = (await store.get(PREFIX.pending + txid)) !== undefined;
+      assert.is(known, onDisk, `known ${known}, on disk ${onDisk}`);
+      closed = true;
+      await node.close();
+      const again = await startTestNode(SETTINGS, { store });
+      try {
+        assert.is((await again.get(`/api/tx/status/${txid}`)).status === 200, known, 'a restart changes nothing');
+      } finally {
+        await again.close();
+      }
+    } finally {
+      if (!closed) await node.close();
+    }
+  });
 
   test(`a transfer from a wallet a ${reset.name} removes while the checks read it is refused, as it would be after`, async () => {
     const clock = hookedClock();
