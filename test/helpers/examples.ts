@@ -1,7 +1,7 @@
 // The examples as a wallet developer builds them: the package packed as npm would deliver it
 // (`npm pack`), installed with the bundlers pinned in examples/package.json into one project
-// in a cache shared across runs (TPKIT_E2E_CACHE, default ~/.cache/tpkit-e2e), so a second
-// run reinstalls only tpkit. Each example's sources are copied in fresh, then built with its
+// in a cache kept across runs (TPKIT_E2E_CACHE, default ~/.cache/tpkit-e2e, a project per
+// checkout), so a second run reinstalls only tpkit. Each example's sources are copied in fresh, then built with its
 // bundler's own command line. The builds are kept with a stamp of what they were built from
 // (the tarball's and the examples' hashes), so the engines' test files build once between them.
 import { execFileSync } from 'node:child_process';
@@ -14,8 +14,11 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const EXAMPLES = join(ROOT, 'examples');
 export const CACHE = process.env.TPKIT_E2E_CACHE ?? join(homedir(), '.cache', 'tpkit-e2e');
-/** The installed project: examples/ copied in, node_modules kept between runs. */
-export const PROJECT = join(CACHE, 'examples');
+/**
+ * The installed project: examples/ copied in, node_modules kept between runs. One per checkout:
+ * two checkouts testing at once would otherwise rebuild each other's pages under their feet.
+ */
+export const PROJECT = join(CACHE, `examples-${createHash('sha256').update(ROOT).digest('hex').slice(0, 8)}`);
 
 export interface BuiltPage {
   /** Row name in the matrix. */
