@@ -172,6 +172,17 @@ test('a fault batch that does not fit is refused whole; one that fits goes in wh
   }
 });
 
+test('the clock may be moved to exactly 100 years either way of the system clock, not one millisecond more', async () => {
+  const node = await startTestNode({ accounts: 0 });
+  const bound = 100 * 365 * 86_400_000;
+  try {
+    for (const offsetMs of [bound, -bound]) assert.is((await node.control.setTime({ offsetMs })).clockOffsetMs, offsetMs);
+    for (const offsetMs of [bound + 1, -bound - 1]) assert.is((await rejection(node.control.setTime({ offsetMs }))).code, 'BAD_REQUEST_PARAM');
+  } finally {
+    await node.close();
+  }
+});
+
 test('mine with intervalMs past the clock bound is refused before any block; within it, it goes', async () => {
   const node = await startTestNode({ instant: false, mineOnDemand: true });
   try {
