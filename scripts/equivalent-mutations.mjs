@@ -37,4 +37,16 @@ export const EQUIVALENT = [
     mutated: '// (check removed)',
     why: 'settling twice only removes the data listener again and resolves or rejects a promise that has already settled: neither is observable',
   },
+  {
+    file: 'src/node/dev/faults.ts',
+    original: 'if (this.waiting.delete(timer)) clearTimeout(timer);',
+    mutated: '// (release removed)',
+    why: 'the timer of a held request whose client left fires once at its time (close() clears it before), runs the route on the destroyed request, which reads no body and answers nobody: nothing submitted, nothing logged (node-dev-controls-keep checks both)',
+  },
+  {
+    file: 'src/node/ledger/chain-repair.ts',
+    original: 'if (!bytes) return undefined;',
+    mutated: '// (check removed)',
+    why: 'without it a missing record decodes as the empty string, JSON.parse throws, and the catch below returns undefined all the same',
+  },
 ];

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { MemoryStore } from '../../src/node/store/store.js';
+import { storeInUse } from '../../src/node/store/store-level.js';
 import { checkStore, exportChain } from '../../src/node/ledger/chain-check.js';
 import { blockHash, blockRecord } from '../../src/node/ledger/block.js';
 import { heightKey, META_KEY, statusKey, txKey } from '../../src/node/store/keys.js';
@@ -101,6 +102,22 @@ test('the log truncated to half: refused, the acknowledged writes it lost are na
     // because a lock is still held.
     const again = await rejection(startTestNode(overrides(dir)));
     assert.is(again.code, 'STORE_DAMAGED', again.message);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a store folder with no LOCK file, or a LOCK nobody holds, is not in use: a copied store can be repaired', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tpkit-lock-'));
+  try {
+    assert.is(await storeInUse(dir), false, 'no LOCK: nobody holds it');
+    assert.equal(readdirSync(dir), [], 'and asking made nothing');
+    const node = await startTestNode({ memory: false, dataDir: dir });
+    const ledger = node.ledgerDir!;
+    await node.close();
+    // (Held by another process it is in use: process/node-repair; never asked from the holder.)
+    assert.ok(existsSync(join(ledger, 'LOCK')));
+    assert.is(await storeInUse(ledger), false, 'a LOCK left by a node that closed');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

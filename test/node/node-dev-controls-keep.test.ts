@@ -9,6 +9,7 @@ import { publicKeyOf } from '../../src/crypto/keys.js';
 import { MemoryStore } from '../../src/node/store/store.js';
 import { pay, register, startTestNode, transfer, waitStatus } from '../helpers/node-helpers.js';
 import { rejection } from '../helpers/helpers.js';
+import { createLogger } from '../../src/node/base/log.js';
 
 test('a deleted snapshot is gone: not listed, not found for a revert or a second delete, across a restart; the others still revert exactly', async () => {
   const store = new MemoryStore();
@@ -167,6 +168,28 @@ test('a fault batch that does not fit is refused whole; one that fits goes in wh
     const bad = await node.post('/api/dev/faults', JSON.stringify({ rules: [rule, { path: 'tx/new', action: 'explode' }] }));
     assert.is(bad.status, 400);
     assert.is(node.control.faults.list().length, 0);
+  } finally {
+    await node.close();
+  }
+});
+
+test('a request a delay fault holds is dropped when its client gives up: never run later, nothing logged for it, nothing submitted', async () => {
+  const lines: string[] = [];
+  const node = await startTestNode({ accounts: 2, instant: false, mineOnDemand: true }, { logger: createLogger('debug', (line) => lines.push(line)) });
+  try {
+    const rule = node.control.faults.add({ path: 'tx/new', action: 'delay', delayMs: 200 });
+    const [a, b] = node.chain.accounts;
+    const raw = transfer({ key: a.secretKey, from: a.address, to: b.address, seq: 1, t: Date.now(), payload: [pay(1)] });
+    const giveUp = new AbortController();
+    const sent = fetch(node.url + '/api/tx/new', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tx: raw }), signal: giveUp.signal }).catch(() => 'gave up');
+    while (node.control.faults.list().find((f) => f.id === rule.id)?.fired !== 1) await new Promise((r) => setTimeout(r, 5));
+    giveUp.abort();
+    assert.is(await sent, 'gave up');
+    const before = lines.length;
+    // Five times the delay: a timer left running would have run the request by now.
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(lines.slice(before).filter((l) => l.includes('tx/new')), []);
+    assert.is(node.chain.mempool.size, 0);
   } finally {
     await node.close();
   }
