@@ -49,4 +49,10 @@ export const EQUIVALENT = [
     mutated: '// (check removed)',
     why: 'without it a missing record decodes as the empty string, JSON.parse throws, and the catch below returns undefined all the same',
   },
+  {
+    file: 'src/node/ledger/producer.ts',
+    original: 'else if (this.host.pendingCount() > 0) this.schedule();',
+    mutated: 'else if (this.host.pendingCount() >= 0) this.schedule();',
+    why: 'a block scheduled with nothing pending is not built: schedule() checks the pending count again before it builds',
+  },
 ];

@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getEventListeners } from 'node:events';
 import { createClient, DifficultyTooHighError, registerWallet, transfer } from '../../src/client/index.js';
 import { sendContractCall } from '../../src/client/contract.js';
 import { addressToText, makeAddress } from '../../src/codec/address.js';
@@ -378,6 +379,23 @@ test('a transfer with no currency is refused before the node is asked anything',
       assert.match(err.message, /"currency" expected a non-empty string/);
     }
     assert.equal(node.requests, []);
+  } finally {
+    await node.close();
+  }
+});
+
+test('waitForTx leaves no listener on the caller\'s signal after its polls: a long-lived signal does not gather one per poll', async () => {
+  let polls = 0;
+  const node = await hostile((req, res) => {
+    if (req.url?.startsWith('/api/tx/status/')) return sendJson(res, ++polls < 4 ? { ok: true, result: 'ok', res: null } : { ok: true, result: 'ok', res: { ok: true, res: 'ok', block: 'AB' } });
+    sendJson(res, { ok: false, code: 404, msg: 'no' }, 404);
+  });
+  try {
+    const signal = new AbortController().signal;
+    const status = await createClient({ baseUrl: node.url }).waitForTx(TXID, { signal });
+    assert.is(status.ok, true);
+    assert.is(polls, 4, 'three sleeps between four polls');
+    assert.is(getEventListeners(signal, 'abort').length, 0);
   } finally {
     await node.close();
   }

@@ -4,9 +4,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash } from 'node:crypto';
 import { EMPTY_ROOT, merkleRoot } from '../../src/node/ledger/merkle.js';
+import { txRoot } from '../../src/node/ledger/block.js';
 
 const h = (...parts: (Buffer | number[])[]) => createHash('sha256').update(Buffer.concat(parts.map((p) => Buffer.from(p)))).digest();
-const leaf = (s: string) => h([0], Buffer.from(s));
+const leaf = (s: string) => h([0], Buffer.from(s, 'latin1'));
 const node = (a: Buffer, b: Buffer) => h([1], a, b);
 const root = (names: string[]) => Buffer.from(merkleRoot(names.map((s) => new Uint8Array(Buffer.from(s))))).toString('hex');
 
@@ -23,6 +24,17 @@ test('no leaves give the all-zero root; the order of leaves matters', () => {
   assert.equal(merkleRoot([]), EMPTY_ROOT);
   assert.is(EMPTY_ROOT.length, 32);
   assert.is.not(root(['a', 'b']), root(['b', 'a']));
+});
+
+test('a block\'s transaction root: leaves are the txid text, a zero byte, the container', () => {
+  const txs = [
+    { txid: 'AAAA-1', raw: new Uint8Array([0x81, 0xa1, 0x61, 0x01]) },
+    { txid: 'BBBB-2', raw: new Uint8Array([0x80]) },
+    { txid: 'CCCC-3', raw: new Uint8Array([0x92, 0x01, 0x02]) },
+  ];
+  const leaves = txs.map((t) => leaf(Buffer.concat([Buffer.from(t.txid), Buffer.from([0]), Buffer.from(t.raw)]).toString('latin1')));
+  const byHand = node(node(leaves[0], leaves[1]), leaves[2]);
+  assert.is(Buffer.from(txRoot(txs)).toString('hex'), byHand.toString('hex'));
 });
 
 test.run();
