@@ -257,7 +257,7 @@ export const MUTATIONS = [
     "new ValidationError('NODE_SHUTTING_DOWN', 'The node is shutting down'", "new ValidationError('MEMPOOL_FULL', 'The node is shutting down'",
     ['node/shutdown'], 'a node shutting down answers as if its mempool were full: clients retry it'),
   m('node/verifier-threads-left', 'src/node/ledger/verifier.ts',
-    'await this.pool.destroy();', '',
+    'if (!this.failed) await this.pool.destroy();', '',
     ['node/node-resources-released'], 'close() leaves the signature-check threads running in the process'),
   m('node/tls-dir-created', 'src/node/http/tls.ts',
     'mkdirSync(dir, { recursive: true });', '',
