@@ -55,4 +55,10 @@ export const EQUIVALENT = [
     mutated: 'else if (this.host.pendingCount() >= 0) this.schedule();',
     why: 'a block scheduled with nothing pending is not built: schedule() checks the pending count again before it builds',
   },
+  {
+    file: 'src/node/evm/runner.ts',
+    original: 'const gasUsed = used - (refund < used / 5n ? refund : used / 5n);',
+    mutated: 'const gasUsed = used - (refund <= used / 5n ? refund : used / 5n);',
+    why: 'when the refund is exactly a fifth of the gas used, both branches subtract the same amount',
+  },
 ];
