@@ -6,12 +6,15 @@
 // counts a mutation no test executes as a survivor ("no coverage") without running anything.
 // Code that runs only inside a browser page is not seen here; those tests are chosen by name.
 //
-//   node scripts/coverage-map.mjs [REGEX] [--timeout SECONDS]
+//   node scripts/coverage-map.mjs [REGEX] [--timeout SECONDS] [--update]
 //
 // Writes .mutate-coverage.json: each test file's result and time, each source file's hash (a
 // file edited since is not trusted), and per source line the test files that execute it.
+// --update keeps the map and runs only the test files that match REGEX and are new or edited
+// since it was made (by the compiled file's hash): tests added after a full run join the map in
+// seconds. Source hashes are kept as they were, so a source edited since stays untrusted.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,21 +27,42 @@ export const COVERAGE_FILE = join(ROOT, '.mutate-coverage.json');
 export const hashOf = (text) => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
 async function main() {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { timeout: { type: 'string' } } });
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { timeout: { type: 'string' }, update: { type: 'boolean' } } });
   const timeoutMs = Number(values.timeout ?? 300) * 1000;
   const pattern = new RegExp(`(?:${positionals[0] ?? ''}).*\\.test\\.js$`);
-  const tests = readdirSync(join(ROOT, 'dist', 'test'), { recursive: true })
+  const testHash = (test) => hashOf(readFileSync(join(ROOT, 'dist', 'test', test), 'utf8'));
+  const previous = values.update && existsSync(COVERAGE_FILE) ? JSON.parse(readFileSync(COVERAGE_FILE, 'utf8')) : undefined;
+  if (values.update && !previous) throw new Error(`--update: no map at ${COVERAGE_FILE}; run a full map first`);
+  const matching = readdirSync(join(ROOT, 'dist', 'test'), { recursive: true })
     .map((name) => String(name).split(sep).join('/'))
     .filter((name) => pattern.test(name))
     .sort();
-  const hashes = {};
-  for (const name of readdirSync(join(ROOT, 'src'), { recursive: true }).map((n) => String(n).split(sep).join('/'))) {
-    if (name.endsWith('.ts')) hashes[`src/${name}`] = hashOf(readFileSync(join(ROOT, 'src', name), 'utf8'));
+  const tests = previous ? [...previous.tests] : matching;
+  const results = previous ? { ...previous.results } : {};
+  const testHashes = previous ? { ...(previous.testHashes ?? {}) } : {};
+  const lines = previous ? previous.lines : {}; // source -> line -> [test index]
+  let hashes = previous?.hashes;
+  if (!hashes) {
+    hashes = {};
+    for (const name of readdirSync(join(ROOT, 'src'), { recursive: true }).map((n) => String(n).split(sep).join('/'))) {
+      if (name.endsWith('.ts')) hashes[`src/${name}`] = hashOf(readFileSync(join(ROOT, 'src', name), 'utf8'));
+    }
   }
-  const results = {};
-  const lines = {}; // source -> line -> [test index]
+  // A map made before test hashes were kept: the tests it holds are taken as they are.
+  const known = (test) => (previous.testHashes ? testHashes[test] === testHash(test) : tests.includes(test));
+  const toRun = previous ? matching.filter((test) => !known(test)) : matching;
+  if (previous) {
+    // A test run again loses its old lines first; a test file gone from dist/ is dropped.
+    const again = new Set(toRun.map((test) => tests.indexOf(test)).filter((i) => i >= 0));
+    for (const [i, test] of tests.entries()) if (!existsSync(join(ROOT, 'dist', 'test', test))) again.add(i);
+    for (const bySource of Object.values(lines)) {
+      for (const [line, list] of Object.entries(bySource)) bySource[line] = list.filter((i) => !again.has(i));
+    }
+    for (const test of toRun) if (!tests.includes(test)) tests.push(test);
+  }
   const began = performance.now();
-  for (const [index, test] of tests.entries()) {
+  for (const [n, test] of toRun.entries()) {
+    const index = tests.indexOf(test);
     const dir = mkdtempSync(join(tmpdir(), 'tpkit-coverage-'));
     const r = await runTestFile(test, { timeoutMs, env: { NODE_V8_COVERAGE: dir } });
     const executed = new Map();
@@ -57,10 +81,12 @@ async function main() {
       count += set.size;
     }
     results[test] = { passed: r.failed === 0 && r.skipped === 0 && !r.timedOut, ms: Math.round(r.ms) };
-    console.log(`${String(index + 1).padStart(3)}/${tests.length} ${test}: ${results[test].passed ? 'pass' : 'FAIL'}, ${(r.ms / 1000).toFixed(1)} s, ${count} source lines executed`);
+    testHashes[test] = testHash(test);
+    console.log(`${String(n + 1).padStart(3)}/${toRun.length} ${test}: ${results[test].passed ? 'pass' : 'FAIL'}, ${(r.ms / 1000).toFixed(1)} s, ${count} source lines executed`);
   }
-  writeFileSync(COVERAGE_FILE, JSON.stringify({ madeAt: new Date().toISOString(), tests, results, hashes, lines }));
-  console.log(`coverage of ${tests.length} test files in ${((performance.now() - began) / 60000).toFixed(1)} min -> ${COVERAGE_FILE}`);
+  const madeAt = previous?.madeAt ?? new Date().toISOString();
+  writeFileSync(COVERAGE_FILE, JSON.stringify({ madeAt, updatedAt: new Date().toISOString(), tests, results, testHashes, hashes, lines }));
+  console.log(`coverage of ${toRun.length} test files in ${((performance.now() - began) / 60000).toFixed(1)} min -> ${COVERAGE_FILE}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();
