@@ -29,6 +29,8 @@ export interface SpawnOptions {
   nodeArgs?: string[];
   /** Run on a pseudo-terminal (util-linux `script`), as a user at a terminal would. */
   tty?: boolean;
+  /** Shell commands run first, in the shell the binary then replaces (e.g. `ulimit -n 256`). */
+  shellPrefix?: string;
 }
 
 const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
@@ -37,9 +39,12 @@ const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
 export function spawnTpkit(args: string[], options: SpawnOptions = {}): ChildProcess & { stdin: NonNullable<ChildProcess['stdin']>; stdout: NonNullable<ChildProcess['stdout']>; stderr: NonNullable<ChildProcess['stderr']> } {
   const env = options.env ?? process.env;
   const argv = [...(options.nodeArgs ?? []), TPKIT_MAIN, ...args];
+  const command = [process.execPath, ...argv].map(quote).join(' ');
   const child = options.tty
-    ? spawn('script', ['-qfec', [process.execPath, ...argv].map(quote).join(' '), '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
-    : spawn(process.execPath, argv, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    ? spawn('script', ['-qfec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+    : options.shellPrefix
+      ? spawn('sh', ['-c', `${options.shellPrefix} && exec ${command}`], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+      : spawn(process.execPath, argv, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   return child as ReturnType<typeof spawnTpkit>;
 }
 

@@ -3,37 +3,12 @@
 // connection busy, the connections beyond the server's cap are refused and the log says so.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
-import { TPKIT_MAIN as MAIN } from '../helpers/cli-run.js';
+import { spawnNode } from '../helpers/node-process.js';
 
-/** A memory node under ulimit -n 256, its URL and its stderr so far. */
-async function startLimited() {
-  const command = `ulimit -n 256 && exec "${process.execPath}" "${MAIN}" node --memory --port 0 --log-level warn --accounts 0`;
-  const proc = spawn('sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const log = { err: '' };
-  proc.stderr!.on('data', (d) => (log.err += d));
-  const exited = new Promise((r) => proc.once('close', r));
-  try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      proc.stdout!.on('data', (d) => {
-        out += d;
-        const m = /listening on (\S+)/.exec(out);
-        if (m) resolve(m[1]);
-      });
-      proc.once('exit', (code) => reject(new Error(`node exited ${code}: ${log.err}`)));
-      setTimeout(() => reject(new Error(`the node did not start within 60 s: ${log.err}`)), 60_000).unref();
-    });
-    const stop = async () => {
-      proc.kill('SIGTERM');
-      await exited;
-    };
-    return { url, log, stop };
-  } catch (err) {
-    proc.kill('SIGKILL');
-    throw err;
-  }
+/** A memory node under ulimit -n 256. */
+function startLimited() {
+  return spawnNode(['--memory', '--port', '0', '--log-level', 'warn', '--accounts', '0'], { shellPrefix: 'ulimit -n 256' });
 }
 
 /** Polls the node's status until it answers or 60 s pass. */
@@ -47,7 +22,7 @@ async function answersWithin60s(url: string) {
 }
 
 test('300 idle connections against ulimit -n 256: logged, survived, status answers while the client still holds its sockets', async () => {
-  const { url, log, stop } = await startLimited();
+  const { url, stderr, stop } = await startLimited();
   const sockets: Socket[] = [];
   try {
     const { hostname, port } = new URL(url);
@@ -60,7 +35,7 @@ test('300 idle connections against ulimit -n 256: logged, survived, status answe
     }
     // The node answers again while this client still holds its 300 sockets open.
     assert.ok(await answersWithin60s(url), 'the node answers');
-    assert.match(log.err, /connections open, near the limit of 256 open files \(ulimit -n\)/);
+    assert.match(stderr(), /connections open, near the limit of 256 open files \(ulimit -n\)/);
     assert.ok(closedByNode > 0, 'idle connections were closed to make room');
   } finally {
     for (const s of sockets) s.destroy();
@@ -69,7 +44,7 @@ test('300 idle connections against ulimit -n 256: logged, survived, status answe
 });
 
 test('240 connections each in the middle of a request against ulimit -n 256: the refusals beyond the cap are logged, and the node answers once they go', async () => {
-  const { url, log, stop } = await startLimited();
+  const { url, stderr, stop } = await startLimited();
   const sockets: Socket[] = [];
   try {
     const { hostname, port } = new URL(url);
@@ -81,9 +56,9 @@ test('240 connections each in the middle of a request against ulimit -n 256: the
       sockets.push(socket);
     }
     const deadline = Date.now() + 60_000;
-    while (!/refused \d+ connection/.test(log.err) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const refused = /refused \d+ connections?: (\d+) open \((\d+) busy\), the most this node takes with 256 open files allowed \(ulimit -n\)/.exec(log.err);
-    assert.ok(refused, log.err.slice(0, 2000));
+    while (!/refused \d+ connection/.test(stderr()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const refused = /refused \d+ connections?: (\d+) open \((\d+) busy\), the most this node takes with 256 open files allowed \(ulimit -n\)/.exec(stderr());
+    assert.ok(refused, stderr().slice(0, 2000));
     // The newest may not have sent its request yet when the refusal is logged.
     assert.ok(Number(refused[2]) >= Number(refused[1]) - 10, 'the connections are busy');
     assert.ok(Number(refused[1]) < 230, 'descriptors left for the store and the threads');
