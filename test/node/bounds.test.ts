@@ -107,6 +107,7 @@ test('live-stream connections are capped per address and in all; a refusal is JS
     assert.is((await node.get('/api/node/status')).status, 200);
   } finally {
     for (const s of sockets) s.terminate();
+    await node.close();
   }
   const small = await startTestNode({ limits: { wsConnections: 1 } });
   const one = new WebSocket(small.url.replace('http', 'ws') + '/api/ws');
@@ -119,7 +120,6 @@ test('live-stream connections are capped per address and in all; a refusal is JS
   } finally {
     one.terminate();
     await small.close();
-    await node.close();
   }
 });
 
