@@ -22,6 +22,7 @@
 //   node scripts/mutate.mjs [--only REGEX] [--timeout SECONDS] [--check]
 //                           [--fresh N] [--seed S] [--base REF] [--folders a,b] [--no-fixed]
 //                           [--time-box MINUTES] [--max-tests N] [--test-budget SECONDS]
+//                           [--replay FILE]
 //
 // --only runs the fixed mutations whose id matches; --check only reports stale ones (no build,
 // no test); --timeout is the per-file limit (default 240 s: four times the longest named file,
@@ -31,7 +32,9 @@
 // --no-fixed leaves the fixed list out; --time-box stops starting mutations after that long
 // (those left are listed as not run); --max-tests caps the test files a fresh mutation runs
 // when they are guessed (default 4); --test-budget caps, by the map's times, the test time a
-// covered mutation runs (default 300 s).
+// covered mutation runs (default 300 s). Each run writes its fresh survivors to
+// .mutate-survivors.json; --replay FILE runs the fresh mutations of such a file again (found by
+// their text, so they hold after the lines move), to see which the new tests kill.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
@@ -55,6 +58,7 @@ const { values } = parseArgs({
     'time-box': { type: 'string' },
     'max-tests': { type: 'string' },
     'test-budget': { type: 'string' },
+    replay: { type: 'string' },
   },
 });
 const freshCount = Number(values.fresh ?? 0);
@@ -72,6 +76,7 @@ const only = values.only ? new RegExp(values.only) : undefined;
 // The file being mutated and its original text, on disk, so that a run killed midway is undone
 // by the next one before anything else.
 const JOURNAL = join(ROOT, '.mutate-journal.json');
+const SURVIVORS = join(ROOT, '.mutate-survivors.json');
 
 function restoreFromJournal() {
   if (!existsSync(JOURNAL)) return false;
@@ -187,7 +192,22 @@ function coveredTestsFor(m, coverage) {
 
 const fixedSelected = values['no-fixed'] ? [] : MUTATIONS.filter((m) => !only || only.test(m.id)).map((m) => ({ ...m, family: 'fixed' }));
 let fresh = [];
-const coverage = freshCount > 0 ? loadCoverage() : undefined;
+const coverage = freshCount > 0 || values.replay ? loadCoverage() : undefined;
+if (values.replay) {
+  // Each mutation's line is where its text now ends; text no longer found once is stale below.
+  const replayed = JSON.parse(readFileSync(values.replay, 'utf8'));
+  const sources = testSources();
+  fresh = replayed.map((m) => {
+    const path = join(ROOT, m.file);
+    const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+    const at = text.indexOf(m.find);
+    const line = at < 0 ? m.line : text.slice(0, at + m.find.length).split('\n').length;
+    const moved = { ...m, line };
+    const covered = coveredTestsFor(moved, coverage);
+    return { ...moved, tests: covered ? covered.tests : testsFor(moved, sources), ...(covered ? { covering: covered.covering } : {}) };
+  });
+  console.log(`replay: ${fresh.length} mutations from ${values.replay}`);
+}
 if (freshCount > 0) {
   const base = values.base ?? 'main';
   const folders = (values.folders ?? 'src/client,src/node').split(',').filter(Boolean);
@@ -198,12 +218,12 @@ if (freshCount > 0) {
   const sources = testSources();
   if (coverage) console.log(`coverage map of ${coverage.madeAt}: ${coverage.tests.length} test files; ${coverage.whole ? 'every source matches it' : `${coverage.stale.length} sources edited since (tests guessed for those): ${coverage.stale.slice(0, 8).join(', ')}${coverage.stale.length > 8 ? ', ...' : ''}`}`);
   else console.log('no coverage map (node scripts/coverage-map.mjs makes one): tests are guessed from imports and names');
-  fresh = draw.drawn.map((m) => {
+  fresh = [...fresh, ...draw.drawn.map((m) => {
     const why = `${m.original}  ->  ${m.mutated}`;
     const covered = coveredTestsFor(m, coverage);
     if (covered) return { ...m, tests: covered.tests, covering: covered.covering, why };
     return { ...m, tests: testsFor(m, sources), why };
-  });
+  })];
   for (const m of fresh) if (m.tests.length === 0) console.log(`no test   ${m.id}: ${m.covering === 0 ? 'no test file executes this line' : `no test file names or imports ${m.file}`}`);
   console.log(`fresh: seed ${seed}, ${fresh.length} drawn from ${draw.files.length} files (${changed.length} changed since ${base}: ${changed.join(', ') || 'none'}); folders ${folders.join(', ')}`);
   console.log(`fresh: sites per family: ${Object.entries(draw.sites).map(([f, n]) => `${f} ${n}`).join(', ')}`);
@@ -344,6 +364,9 @@ if (finalBuild) console.log(`rebuilding the restored source failed: ${finalBuild
   console.log(`\nbaseline: ${killers.length} test files that killed, run on the restored source in ${seconds} s${failing.size ? `; failing there too: ${[...failing].join(', ')}` : ', all pass'}`);
 }
 
+// The fresh survivors, for --replay once tests are written for them.
+writeFileSync(SURVIVORS, JSON.stringify(results.filter((r) => r.outcome === 'survived' && r.family !== 'fixed').map(({ id, family, file, line, find, replace, original, mutated, why }) => ({ id, family, file, line, find, replace, original, mutated, why })), null, 1));
+
 const count = (o) => results.filter((r) => r.outcome === o).length;
 const killed = count('killed');
 const timeouts = count('timeout');
@@ -396,7 +419,7 @@ const table = (title, keyOf, keys) => {
 table('family', (r) => r.family, ['fixed', ...FAMILIES]);
 table('folder', (r) => dirname(r.file), [...new Set(results.map((r) => dirname(r.file)))].sort());
 const freshResults = results.filter((r) => r.family !== 'fixed');
-if (freshResults.length) console.log(`\nfresh mutations (seed ${seed}): ${rate(freshResults)} killed`);
+if (freshResults.length) console.log(`\nfresh mutations (${[values.replay && `replayed from ${values.replay}`, freshCount > 0 && `seed ${seed}`].filter(Boolean).join(', ')}): ${rate(freshResults)} killed`);
 
 const minutes = ((performance.now() - began) / 60000).toFixed(1);
 console.log(
