@@ -193,15 +193,19 @@ test('a signal aborted before the call is ABORTED with no request made; a settle
 });
 
 /** setTimeout that records each delay and runs its callback at once: a time limit passes at once. */
-async function withInstantTimers<T>(fn: (delays: number[]) => Promise<T>): Promise<T> {
+async function withInstantTimers<T>(fn: (delays: number[], fired: number[]) => Promise<T>): Promise<T> {
   const real = globalThis.setTimeout;
   const delays: number[] = [];
+  const fired: number[] = [];
   globalThis.setTimeout = ((callback: (...args: unknown[]) => void, ms = 0, ...args: unknown[]) => {
     delays.push(ms);
-    return real(() => callback(...args), 0);
+    return real(() => {
+      fired.push(ms);
+      callback(...args);
+    }, 0);
   }) as typeof setTimeout;
   try {
-    return await fn(delays);
+    return await fn(delays, fired);
   } finally {
     globalThis.setTimeout = real;
   }
@@ -224,16 +228,19 @@ test('a request is given 15 s by default (the timeoutMs documented), or the time
 });
 
 test('waitForTx: polls at 150 ms growing 1.5x up to 2 s, and gives up after 60 s by default', async () => {
-  await withInstantTimers(async (delays) => {
+  await withInstantTimers(async (delays, fired) => {
     const { client, calls } = scripted(() => json('{"res":null,"ok":true}'));
+    const signal = new AbortController().signal;
+    const pausesOver: number[] = [];
     const realNow = Date.now;
     let now = realNow();
     // Each pause moves the clock by its length; the 15 s request limits are not pauses.
     Date.now = () => now;
     const polls: number[] = [];
     try {
-      const pending = client.waitForTx(TXID, { onPoll: (n) => {
+      const pending = client.waitForTx(TXID, { signal, onPoll: (n) => {
         polls.push(n);
+        pausesOver.push(fired.filter((d) => d !== 15_000).length);
         const last = delays.filter((d) => d !== 15_000).at(-1);
         if (polls.length > 1 && last !== undefined) now += last;
       } });
@@ -249,6 +256,8 @@ test('waitForTx: polls at 150 ms growing 1.5x up to 2 s, and gives up after 60 s
     assert.is(pauses.reduce((a, b) => a + b, 0), 60_000, 'the pauses add up to the limit: the last one is cut to it');
     assert.is(calls.length, polls.length);
     assert.is(polls.length, pauses.length + 1);
+    assert.equal(pausesOver, polls.map((n) => n - 1), 'each poll after the pause before it is over');
+    assert.is(getEventListeners(signal, 'abort').length, 0, 'no listener left by the pauses');
   });
 });
 
