@@ -67,10 +67,4 @@ export const EQUIVALENT = [
     mutated: "if (arg.startsWith('--') && eq >= 0) {",
     why: 'an argument that starts with -- has its first = at index 2 or later, so eq is never 0 where the test reads it',
   },
-  {
-    file: 'src/client/watch.ts',
-    original: "else if (message.ok === true && 'subscribe' in message) return; // the acknowledgement",
-    mutated: '// (check removed)',
-    why: 'an acknowledgement then reaches the handler of its watch, which reads blockstat, tx or address: an acknowledgement carries ok, subscribe, moresubs and id only, so every handler ignores it',
-  },
 ];
