@@ -171,4 +171,26 @@ test('the fault routes: clear takes true or a list of ids; a batch with one bad 
   });
 });
 
+test('route defaults: an empty body is {}, one block; SK where no currency is given; a snapshot id may be a number', async () => {
+  await withNode(async (node) => {
+    const client = createClient({ baseUrl: node.url });
+    const start = node.height();
+    const res = await fetch(`${node.url}/api/dev/mine`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    assert.is(res.status, 200);
+    assert.is(node.height(), start + 1);
+    const credited = await post(node, 'faucet', { address: FRESH, amount: 4 });
+    assert.is(credited.body.currency, 'SK');
+    await post(node, 'setBalance', { address: FRESH, amount: '6', currency: 'FTT' });
+    assert.equal((await client.getAddress(FRESH)).amount, { SK: 4n, FTT: 6n });
+    await post(node, 'setBalance', { address: FRESH, amount: '9' });
+    assert.equal((await client.getAddress(FRESH)).amount, { SK: 9n, FTT: 6n });
+    const snap = await post(node, 'snapshot', {});
+    await node.mine();
+    const back = await post(node, 'revert', { id: Number(snap.body.id) });
+    assert.is(back.status, 200);
+    assert.is(back.body.height, start + 2);
+    assert.is((await post(node, 'revert', { id: 1.5 })).body.field, 'id');
+  });
+});
+
 test.run();
