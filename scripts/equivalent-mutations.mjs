@@ -66,5 +66,9 @@ export const EQUIVALENT = [
     original: 'feeAddress: Uint8Array = new Uint8Array(8);',
     mutated: 'feeAddress: Uint8Array = new Uint8Array(9);',
     why: 'a placeholder: Chain.open sets feeAddress from the genesis it makes or the head it resumes before anything reads it, and open is the only way to get a Chain',
+    file: 'src/node/config/config.ts',
+    original: "if (arg.startsWith('--') && eq > 0) {",
+    mutated: "if (arg.startsWith('--') && eq >= 0) {",
+    why: 'an argument that starts with -- has its first = at index 2 or later, so eq is never 0 where the test reads it',
   },
 ];

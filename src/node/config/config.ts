@@ -119,10 +119,15 @@ function invalid(field: string, message: string): ValidationError {
   return new ValidationError('CONFIG_INVALID', `${field}: ${message}`, { field });
 }
 
+/** A value as a message shows it: JSON, or a bigint's digits (JSON.stringify throws on one). */
+function shown(value: unknown): string {
+  return typeof value === 'bigint' ? `${value}n` : String(JSON.stringify(value));
+}
+
 function integer(field: string, value: unknown, min: number, max: number): number {
   const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw invalid(field, `expected an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+    throw invalid(field, `expected an integer from ${min} to ${max}, got ${shown(value)}`);
   }
   return n;
 }
@@ -131,11 +136,11 @@ function amount(field: string, value: unknown): bigint {
   if (typeof value === 'bigint' && value >= 0n) return value;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
   if (typeof value === 'string' && /^\d+$/.test(value.trim())) return BigInt(value.trim());
-  throw invalid(field, `expected a non-negative integer (a string for values above 2^53), got ${JSON.stringify(value)}`);
+  throw invalid(field, `expected a non-negative integer (a string for values above 2^53), got ${shown(value)}`);
 }
 
 function text(field: string, value: unknown): string {
-  if (typeof value !== 'string' || value.length === 0) throw invalid(field, `expected a non-empty string, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || value.length === 0) throw invalid(field, `expected a non-empty string, got ${shown(value)}`);
   return value;
 }
 
@@ -254,7 +259,7 @@ function list(field: string, value: unknown): string[] {
 }
 
 function logLevel(field: string, value: unknown): LogLevel {
-  if (!LOG_LEVELS.includes(value as LogLevel)) throw invalid(field, `expected one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(value)}`);
+  if (!LOG_LEVELS.includes(value as LogLevel)) throw invalid(field, `expected one of ${LOG_LEVELS.join(', ')}, got ${shown(value)}`);
   return value as LogLevel;
 }
 

@@ -64,8 +64,8 @@ export const DEFAULT_WS_LIMITS = { connections: 128, connectionsPerAddress: 64, 
  * One signature thread per core beyond the first (at most 4): the main thread parses HTTP and
  * makes blocks, the others verify. A single-core machine verifies on the main thread.
  */
-export function defaultVerifyThreads(): number {
-  return Math.max(0, Math.min(4, availableParallelism() - 1));
+export function defaultVerifyThreads(cores = availableParallelism()): number {
+  return Math.max(0, Math.min(4, cores - 1));
 }
 
 /** The largest chain number: the block field of an address holds 21 bits. */
