@@ -66,6 +66,8 @@ export const EQUIVALENT = [
     original: 'feeAddress: Uint8Array = new Uint8Array(8);',
     mutated: 'feeAddress: Uint8Array = new Uint8Array(9);',
     why: 'a placeholder: Chain.open sets feeAddress from the genesis it makes or the head it resumes before anything reads it, and open is the only way to get a Chain',
+  },
+  {
     file: 'src/node/config/config.ts',
     original: "if (arg.startsWith('--') && eq > 0) {",
     mutated: "if (arg.startsWith('--') && eq >= 0) {",
