@@ -61,4 +61,53 @@ export const EQUIVALENT = [
     mutated: 'const gasUsed = used - (refund <= used / 5n ? refund : used / 5n);',
     why: 'when the refund is exactly a fifth of the gas used, both branches subtract the same amount',
   },
+  {
+    file: 'src/node/ledger/wallet.ts',
+    original: 'const amounts = [...w.amount].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));',
+    mutated: 'const amounts = [...w.amount].sort(([a], [b]) => (a <= b ? -1 : a > b ? 1 : 0));',
+    why: 'the comparator only ever compares two different currency names (the keys of one Map), so a === b never happens: the equal branch and the difference between < and <=, > and >= are unreachable',
+  },
+  {
+    file: 'src/node/ledger/wallet.ts',
+    original: 'const amounts = [...w.amount].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));',
+    mutated: 'const amounts = [...w.amount].sort(([a], [b]) => (a < b ? -1 : a >= b ? 1 : 0));',
+    why: 'the comparator only ever compares two different currency names (the keys of one Map), so a === b never happens: the equal branch and the difference between < and <=, > and >= are unreachable',
+  },
+  {
+    file: 'src/node/ledger/wallet.ts',
+    original: 'const amounts = [...w.amount].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));',
+    mutated: 'const amounts = [...w.amount].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 1));',
+    why: 'the comparator only ever compares two different currency names (the keys of one Map), so a === b never happens: the equal branch and the difference between < and <=, > and >= are unreachable',
+  },
+  {
+    file: 'src/node/ledger/wallet.ts',
+    original: 'const amounts = [...w.amount].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));',
+    mutated: 'const amounts = [...w.amount].sort(([a], [b]) => (a < b ? -2 : a > b ? 1 : 0));',
+    why: 'Array.prototype.sort reads only the sign of what the comparator returns, and -2 and 2 have the signs of -1 and 1',
+  },
+  {
+    file: 'src/node/ledger/wallet.ts',
+    original: 'const amounts = [...w.amount].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));',
+    mutated: 'const amounts = [...w.amount].sort(([a], [b]) => (a < b ? -1 : a > b ? 2 : 0));',
+    why: 'Array.prototype.sort reads only the sign of what the comparator returns, and -2 and 2 have the signs of -1 and 1',
+  },
+
+  {
+    file: 'src/node/ledger/genesis.ts',
+    original: "if (parts.kind === 'public' && parts.group === config.allocGroup && parts.block === config.chain) highest = Math.max(highest, parts.wallet);",
+    mutated: "if (parts.kind === 'public' && parts.group === config.allocGroup && parts.block === config.chain) highest = Math.max(parts.wallet, highest);",
+    why: 'Math.max of two numbers does not depend on their order',
+  },
+  {
+    file: 'src/node/ledger/submission.ts',
+    original: 'return pending.sort((a, b) => (a.timeNs < b.timeNs ? -1 : a.timeNs > b.timeNs ? 1 : 0));',
+    mutated: 'return pending.sort((a, b) => (a.timeNs < b.timeNs ? -2 : a.timeNs > b.timeNs ? 1 : 0));',
+    why: 'Array.prototype.sort reads only the sign of what the comparator returns, and -2 and 2 have the signs of -1 and 1',
+  },
+  {
+    file: 'src/node/ledger/submission.ts',
+    original: 'return pending.sort((a, b) => (a.timeNs < b.timeNs ? -1 : a.timeNs > b.timeNs ? 1 : 0));',
+    mutated: 'return pending.sort((a, b) => (a.timeNs < b.timeNs ? -1 : a.timeNs > b.timeNs ? 2 : 0));',
+    why: 'Array.prototype.sort reads only the sign of what the comparator returns, and -2 and 2 have the signs of -1 and 1',
+  },
 ];
