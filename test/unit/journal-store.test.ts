@@ -50,6 +50,10 @@ test('without a snapshot nothing extra is written; with one, a revert gives back
   await store.batch([put('a', '3'), put('long', 'short'), put('empty', 'filled')]);
   await store.batch([del('b'), put('c', new Uint8Array(0))]);
   assert.is(await count(inner, 'j:'), 3, 'one undo record per batch');
+  const records: string[] = [];
+  for await (const [key] of store.entries('j:', 'j:000000000001')) records.push(key);
+  assert.equal(records, ['j:000000000002', 'j:000000000003'], 'numbered in 12 hex digits; read through the journal store, after= as given');
+  assert.equal(JSON.parse(Buffer.from((await inner.get('journal'))!).toString()), { seq: 3, nextId: 2 });
   const result = await store.revert(snap);
   assert.equal(result, { keys: 5, dropped: [] });
   assert.equal(await data(inner), before);
@@ -74,6 +78,7 @@ test('reverting drops the snapshots taken after the target; the target and older
   await store.batch([put('k', '3')]);
   assert.equal(store.list().map((s) => s.id), ['1', '2', '3', '4']);
   assert.equal(await store.revert(second), { keys: 1, dropped: ['3', '4'] });
+  assert.equal(JSON.parse(Buffer.from((await inner.get('journal'))!).toString()), { seq: 1, nextId: 5 }, 'the journal head goes back to the snapshot');
   assert.equal(Buffer.from((await store.get('k'))!).toString(), '1');
   assert.equal(store.list().map((s) => s.id), [first.id, second.id]);
   assert.equal([await inner.get('snap:' + sameSeq.id), await inner.get('snap:' + third.id)], [undefined, undefined]);
@@ -112,7 +117,12 @@ test('removing a snapshot deletes the undo records no other snapshot needs; the 
 test('names: a letter then up to 63 more; given again, the name moves to the new snapshot; found by id or name', async () => {
   const store = await JournalStore.open(new MemoryStore());
   const longest = 'a' + 'b'.repeat(63);
+  assert.is((await store.take(0, 'x')).name, 'x', 'one letter is a name');
   assert.is((await store.take(0, longest)).name, longest);
+  for (let i = 0; i < 16; i++) await store.batch([put('k', String(i))]);
+  const keys: string[] = [];
+  for await (const [key] of store.entries('j:', 'j:00000000000e')) keys.push(key);
+  assert.equal(keys, ['j:00000000000f', 'j:000000000010'], 'the 16th undo record is j:…10');
   for (const bad of [longest + 'c', '1abc', '', 'a b', '-a']) {
     const err = await refusal(() => store.take(0, bad));
     assert.equal([err.code, err.field], ['BAD_REQUEST_PARAM', 'name'], JSON.stringify(bad));
@@ -123,7 +133,7 @@ test('names: a letter then up to 63 more; given again, the name moves to the new
   assert.is(store.find(old.id).name, undefined, 'the older one lost the name');
   assert.is(store.find(old.id).id, old.id);
   const err = await refusal(async () => store.find('nope'));
-  assert.equal([err.code, err.details], ['SNAPSHOT_NOT_FOUND', `"nope"; this node has 1 (${longest}), ${old.id}, ${moved.id} (base)`]);
+  assert.equal([err.code, err.details], ['SNAPSHOT_NOT_FOUND', `"nope"; this node has 1 (x), 2 (${longest}), ${old.id}, ${moved.id} (base)`]);
 });
 
 test('snapshots are listed by id as numbers, and at most 1000 are kept', async () => {
@@ -153,6 +163,12 @@ test('reopened on the same store: snapshots, names, the undo records and the nex
   await store.revert(store.find('base'));
   assert.equal(await data(inner), { k: Buffer.from('before').toString('hex') });
   assert.is((await store.take(0)).id, '3');
+  // Reopened right after snapshots are taken (no write since): the next id, and a name that moved, are stored.
+  await store.take(0, 'moved');
+  const newer = await store.take(0, 'moved');
+  store = await JournalStore.open(inner);
+  assert.is(store.find('moved').id, newer.id);
+  assert.is((await store.take(0)).id, String(Number(newer.id) + 1));
 });
 
 test.run();

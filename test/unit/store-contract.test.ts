@@ -5,7 +5,7 @@
 // lost writes the seal names is refused at open.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LevelStore } from '../../src/node/store/store-level.js';
@@ -104,6 +104,7 @@ test('LevelDB: a synced batch seals its number, an unsynced one does not; the se
   await store.batch([{ type: 'put', key: 'd', value: bytes('4') }], { sync: true });
   await store.close();
   assert.equal(store.seal(), { stored: 4, file: 4 });
+  assert.is(readFileSync(join(dir, 'TPKIT-SEAL'), 'utf8'), '4', 'the seal file names the last synced write');
 });
 
 test('LevelDB: a seal above the last write means acknowledged writes were lost: STORE_DAMAGED, the files kept', async () => {
@@ -111,6 +112,7 @@ test('LevelDB: a seal above the last write means acknowledged writes were lost: 
   const store = await LevelStore.open(dir);
   await store.batch([{ type: 'put', key: 'a', value: bytes('1') }], { sync: true });
   await store.close();
+  assert.equal([store.seal(), readFileSync(join(dir, 'TPKIT-SEAL'), 'utf8')], [{ stored: 1, file: 1 }, '1'], 'the first write, synced, is sealed');
   writeFileSync(join(dir, 'TPKIT-SEAL'), '2');
   let refused: unknown;
   try {
