@@ -217,4 +217,34 @@ export const EQUIVALENT = [
     mutated: 'if (wanted < this.sealWritten) return;',
     why: "when the number wanted is already written, the file is written again with the same number",
   },
+  {
+    file: 'src/node/ledger/chain-repair.ts',
+    original: 'if (this.ops.length >= BATCH) await this.flush(false);',
+    mutated: 'if (this.ops.length <= BATCH) await this.flush(false);',
+    why: "only where the repair's writes are cut into batches changes: every batch is awaited before the next put, the last one is synced, and the store holds the same keys when the rebuild returns",
+  },
+  {
+    file: 'src/node/ledger/chain-repair.ts',
+    original: 'if (this.ops.length >= BATCH) await this.flush(false);',
+    mutated: 'if (this.ops.length > BATCH) await this.flush(false);',
+    why: "a batch of 4097 operations instead of 4096: every batch is awaited before the next put, and the store holds the same keys when the rebuild returns",
+  },
+  {
+    file: 'src/node/ledger/chain-repair.ts',
+    original: 'if (ops.length > 0 || sync) await this.to.batch(ops, { sync });',
+    mutated: 'if (ops.length >= 0 || sync) await this.to.batch(ops, { sync });',
+    why: "flush(false) is only called by put() once 4096 operations are queued, and flush(true) writes whatever its count: an empty unsynced batch never reaches this line",
+  },
+  {
+    file: 'src/node/ledger/chain-repair.ts',
+    original: 'if (ops.length > 0 || sync) await this.to.batch(ops, { sync });',
+    mutated: 'if (ops.length > 1 || sync) await this.to.batch(ops, { sync });',
+    why: "flush(false) is only called by put() once 4096 operations are queued, and flush(true) writes whatever its count: a batch of exactly one unsynced operation never reaches this line",
+  },
+  {
+    file: 'src/node/ledger/submission.ts',
+    original: 'if (refused.length > 0) await store.batch(refused, { sync: true });',
+    mutated: 'if (refused.length > 1) await store.batch(refused, { sync: true });',
+    why: "each refused transaction adds two operations (the delete and its status), so the length is 0 or at least 2",
+  },
 ];

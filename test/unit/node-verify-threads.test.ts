@@ -5,11 +5,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { BroadcastChannel } from 'node:worker_threads';
 import { decodeBsig } from '../../src/crypto/bsig-tlv.js';
 import { signBsig } from '../../src/crypto/bsig.js';
 import { generateSecretKey } from '../../src/crypto/keys.js';
@@ -60,51 +55,6 @@ test('threads that cannot start (their script cannot be opened) are reported onc
   await new Promise((r) => setTimeout(r, 200));
   assert.is(failures.length, 1);
   await verifier.close();
-});
-
-test('when one thread cannot start, the threads that did are stopped too: the node checks inline from then on', async () => {
-  // A thread script that starts in the first thread only (it takes a lock file), and says every
-  // 10 ms that it is alive.
-  const dir = mkdtempSync(join(tmpdir(), 'tpkit-verify-'));
-  const channel = `tpkit-verify-alive-${process.pid}`;
-  const entry = join(dir, 'entry.cjs');
-  writeFileSync(entry, `
-    const { openSync } = require('node:fs');
-    const { BroadcastChannel } = require('node:worker_threads');
-    openSync(${JSON.stringify(join(dir, 'lock'))}, 'wx');
-    const alive = new BroadcastChannel(${JSON.stringify(channel)});
-    setInterval(() => alive.postMessage('alive'), 10);
-    module.exports = () => new Uint8Array(0);
-  `);
-  const heard = new BroadcastChannel(channel);
-  let lastHeard = 0;
-  heard.onmessage = () => {
-    lastHeard = Date.now();
-  };
-  const failures: Error[] = [];
-  let verifier!: WorkerVerifier;
-  try {
-    await new Promise<void>((resolve) => {
-      verifier = new WorkerVerifier(2, (err) => {
-        failures.push(err);
-        resolve();
-      }, pathToFileURL(entry));
-    });
-    assert.match(failures[0].message, /EEXIST/);
-    // The thread that took the lock had run its script by then. Quiet for a second: it is gone.
-    const failedAt = Date.now();
-    const deadline = failedAt + 30_000;
-    const quiet = () => Date.now() - Math.max(lastHeard, failedAt) >= 1000;
-    while (!quiet() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assert.ok(quiet(), 'the thread that started still runs');
-    const jobs = [job('none'), job('signature')];
-    assert.equal(await verifier.verify(jobs), await new InlineVerifier().verify(jobs));
-    assert.is(verifier.threadBatches, 0);
-  } finally {
-    heard.close();
-    await verifier?.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
 });
 
 test.run();
