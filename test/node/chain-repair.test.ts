@@ -7,8 +7,8 @@ import * as assert from 'uvu/assert';
 import { publicKeyOf } from '../../src/crypto/keys.js';
 import { checkStore } from '../../src/node/ledger/chain-check.js';
 import { rebuildChain } from '../../src/node/ledger/chain-repair.js';
-import { heightKey, META_KEY, statusKey } from '../../src/node/store/keys.js';
-import { MemoryStore } from '../../src/node/store/store.js';
+import { hashKey, heightKey, META_KEY, statusKey } from '../../src/node/store/keys.js';
+import { MemoryStore, type StoreOp } from '../../src/node/store/store.js';
 import { pay, register, startTestNode, testConfig, transfer, waitStatus, type TestConfig, type TestNode } from '../helpers/node-helpers.js';
 
 const SETTINGS: TestConfig = { instant: false, mineOnDemand: true, accounts: 2 };
@@ -166,6 +166,49 @@ test('a damaged genesis block leaves nothing intact', async () => {
   await damaged.batch([{ type: 'del', key: heightKey(0) }]);
   const check = await checkStore(damaged);
   assert.is(check.intact, undefined);
+});
+
+/** A store whose batches land a turn later; it counts a batch begun while another is still landing. */
+class SlowStore extends MemoryStore {
+  inFlight = 0;
+  overlaps = 0;
+  batches: { size: number; sync: boolean }[] = [];
+  override async batch(ops: StoreOp[], options: { sync?: boolean } = {}): Promise<void> {
+    if (this.inFlight > 0) this.overlaps++;
+    this.inFlight++;
+    this.batches.push({ size: ops.length, sync: options.sync === true });
+    await new Promise((r) => setImmediate(r));
+    await super.batch(ops);
+    this.inFlight--;
+  }
+}
+
+test('a rebuild longer than one batch: each batch has landed before the next starts, and all of it before the rebuild returns', async () => {
+  // More blocks than one batch of writes holds (each block is two writes: its record and its hash index).
+  const blocks = 2100;
+  const damaged = new MemoryStore();
+  const ops: StoreOp[] = [];
+  for (let h = 0; h < blocks; h++) {
+    const hash = h.toString(16).padStart(64, '0').toUpperCase();
+    const record = { hash, header: { chain: 1, height: h }, time: 1_800_000_000_000 + h, txs: [], failed: {}, registered: {}, bals: {} };
+    ops.push({ type: 'put', key: heightKey(h), value: Buffer.from(JSON.stringify(record)) });
+  }
+  await damaged.batch(ops);
+  const fresh = new SlowStore();
+  const rebuilt = await rebuildChain(damaged, fresh, blocks - 1, testConfig(SETTINGS));
+  assert.is(fresh.inFlight, 0, 'no write still landing when the rebuild returns');
+  assert.is(fresh.overlaps, 0, 'one batch at a time');
+  assert.ok(fresh.batches.length >= 2, 'the writes took more than one batch');
+  assert.is(fresh.batches.at(-1)!.sync, true, 'the last batch is synced');
+  assert.equal(fresh.batches.slice(0, -1).map((b) => b.sync), fresh.batches.slice(0, -1).map(() => false), 'the others are not');
+  assert.is(rebuilt.kept.blocks, blocks);
+  for (let h = 0; h < blocks; h++) {
+    const hash = h.toString(16).padStart(64, '0').toUpperCase();
+    assert.ok(await fresh.get(heightKey(h)), `block ${h} copied`);
+    assert.is(Buffer.from((await fresh.get(hashKey(hash)))!).toString(), String(h), `block ${h} found by its hash`);
+  }
+  const meta = JSON.parse(Buffer.from((await fresh.get(META_KEY))!).toString());
+  assert.equal([meta.height, meta.hash, meta.time], [blocks - 1, (blocks - 1).toString(16).padStart(64, '0').toUpperCase(), 1_800_000_000_000 + blocks - 1]);
 });
 
 test.run();

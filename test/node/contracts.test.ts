@@ -269,4 +269,39 @@ test('a call that carries another currency moves it to the contract wallet when 
   assert.equal([await xyz(collector.address), await xyz(owner.address)], [45n, ownerBefore + 5n], 'a revert moves none of it');
 });
 
+test('a call the sender cannot pay for fails as insufficient_fund before it runs: no seq, fee or gas spent; its whole balance is enough', async () => {
+  await node.setBalance(collector.address, 30n, 'XYZ');
+  const rates = feeRates(await client.getSettings('current/fee'));
+  const from = addressFromText(collector.address);
+  const to = addressFromText(owner.address);
+  const signed = async (xyz: bigint, data = encodeFunctionData({ abi: tokenAbi, functionName: 'approve', args: [evm(owner.address), 1n] })) => {
+    const seq = (await client.getSeq(collector.address)) + 1n;
+    const timestamp = Date.now();
+    const input = { from, to, seq, timestamp, call: { method: '0x0', args: [hexToBytes(data)] }, payload: [{ purpose: 'transfer' as const, currency: 'XYZ', amount: xyz }, { purpose: 'gas' as const, currency: 'SK', amount: 200n }] };
+    const payload = [...input.payload, { purpose: 'srcfee' as const, currency: 'SK', amount: autoFee(input, 'SK', rates.get('SK')!) }];
+    return signTx(genericBody({ ...input, payload }), collector.secretKey, { timestamp });
+  };
+  const send = async (xyz: bigint) => client.waitForTx(await client.submitTx(await signed(xyz)), { timeoutMs: 10_000 });
+  const wallet = async () => {
+    const a = await client.getAddress(collector.address);
+    return { sk: a.amount.SK ?? 0n, xyz: a.amount.XYZ ?? 0n, seq: await client.getSeq(collector.address) };
+  };
+  const before = await wallet();
+  const refused = await send(31n);
+  assert.equal([refused.ok, refused.ok ? '' : refused.reason], [false, 'insufficient_fund']);
+  assert.equal(await wallet(), before, 'nothing spent, the seq unused');
+  const taken = await send(30n);
+  assert.ok(taken.ok, JSON.stringify(taken));
+  const after = await wallet();
+  assert.equal([after.xyz, after.seq], [0n, before.seq + 1n]);
+  assert.ok(after.sk < before.sk, 'the fee and the gas used were paid');
+  // A call that reverts spends its seq: the same container sent again answers with its first txid.
+  const reverting = await signed(0n, encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(owner.address), 10n ** 12n] }));
+  const revertedTxid = await client.submitTx(reverting);
+  const reverted = await client.waitForTx(revertedTxid, { timeoutMs: 10_000 });
+  assert.equal([reverted.ok, reverted.ok ? '' : reverted.revert], [false, 'Token: balance too low']);
+  assert.is(await client.submitTx(reverting), revertedTxid, 'no second txid for a spent body');
+  assert.is(await client.getSeq(collector.address), after.seq + 1n);
+});
+
 test.run();

@@ -3,6 +3,7 @@
 // transaction that no longer passes the checks after a restart ends as failed, never unknown.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createLogger } from '../../src/node/base/log.js';
 import { MemoryStore, type StoreOp } from '../../src/node/store/store.js';
 import { pay, startTestNode, transfer } from '../helpers/node-helpers.js';
 
@@ -51,13 +52,45 @@ test('a pending transaction that fails the checks after a restart is recorded as
   await node.close();
 
   // the operator lowers the transaction size limit below the pending one
-  node = await startTestNode({ ...roomy, instant: true, limits: { ...roomy.limits, maxTxBytes: 300 } }, { store });
+  const lines: string[] = [];
+  node = await startTestNode({ ...roomy, instant: true, limits: { ...roomy.limits, maxTxBytes: 300 } }, { store, logger: createLogger('warn', (line) => lines.push(line)) });
   try {
+    assert.equal(lines.filter((l) => l.includes(' warn ') && l.includes(' pending ')).map((l) => l.slice(l.indexOf(' warn ') + 7).split(':')[0]), [`pending ${bigTxid} no longer passes the checks, recorded as failed`]);
     const { status, body } = await node.get(`/api/tx/status/${bigTxid}`);
     assert.is(status, 200);
     assert.equal(body.res, { error: true, res: 'tx_too_large' });
     await node.chain.settle();
     assert.is((await node.get(`/api/tx/status/${smallTxid}`)).body.res.res, 'ok', 'the other one is still included');
+  } finally {
+    await node.close();
+  }
+});
+
+test('a block that cannot be stored is not made: STORE_UNAVAILABLE, the head and the pending transaction stay, the next block takes it', async () => {
+  const store = new FlakyStore();
+  const lines: string[] = [];
+  const node = await startTestNode({ instant: false, mineOnDemand: true }, { store, logger: createLogger('error', (line) => lines.push(line)) });
+  try {
+    const [a, b] = node.chain.accounts;
+    const sent = await node.submit(transfer({ key: a.secretKey, from: a.address, to: b.address, seq: 1, t: Date.now(), payload: [pay(1)] }));
+    assert.is(sent.status, 200);
+    const height = node.chain.height;
+    store.failing = true;
+    let refused: unknown;
+    try {
+      await node.chain.mineBlock();
+    } catch (err) {
+      refused = err;
+    }
+    assert.is((refused as { code?: string }).code, 'STORE_UNAVAILABLE');
+    assert.ok(lines.some((l) => l.includes(`committing block ${height + 1} failed, retrying: disk full`)), lines.join(''));
+    assert.is(node.chain.height, height, 'no block');
+    assert.is(node.chain.mempool.size, 1, 'still pending');
+    assert.is((await node.get(`/api/tx/status/${sent.body.txid}`)).body.res, null);
+    store.failing = false;
+    const block = await node.chain.mineBlock();
+    assert.equal([block.header.height, block.txs], [height + 1, [sent.body.txid]]);
+    assert.is((await node.get(`/api/tx/status/${sent.body.txid}`)).body.res.res, 'ok');
   } finally {
     await node.close();
   }

@@ -54,4 +54,58 @@ test('a tick while a block is being built makes no second block when that build 
   assert.is(chain.builds.length, 2);
 });
 
+/** A chain whose blocks take one pending transaction each and are made at once. */
+function quickChain(pending: number, settings: { instant: boolean; mineOnDemand: boolean }) {
+  let made = 0;
+  const producer = new BlockProducer({
+    config: { ...defaultConfig(), ...settings, blockTime: 3_600_000 },
+    pendingCount: () => pending,
+    paused: () => false,
+    produce: async () => {
+      pending -= 1;
+      made += 1;
+    },
+  });
+  return { producer, made: () => made, pending: () => pending };
+}
+
+/** Lets the producer run until `done` holds (or 60 s pass). */
+async function until(done: () => boolean) {
+  const deadline = Date.now() + 60_000;
+  while (!done() && Date.now() < deadline) await turn();
+}
+
+test('an instant chain makes the next block at once while transactions are left; none once nothing waits', async () => {
+  const chain = quickChain(3, { instant: true, mineOnDemand: false });
+  assert.ok(chain.producer.instant);
+  chain.producer.schedule();
+  await until(() => chain.made() === 3);
+  for (let i = 0; i < 5; i++) await turn();
+  assert.equal([chain.made(), chain.pending()], [3, 0], 'one block per transaction left, down to the last, and no more');
+  assert.not.ok(chain.producer.busy);
+});
+
+test('start: a single restored pending transaction goes at once on an instant chain; on demand nothing starts', async () => {
+  const instant = quickChain(1, { instant: true, mineOnDemand: false });
+  instant.producer.start();
+  await until(() => instant.made() === 1);
+  assert.is(instant.made(), 1);
+  const empty = quickChain(0, { instant: true, mineOnDemand: false });
+  empty.producer.start();
+  for (let i = 0; i < 5; i++) await turn();
+  assert.is(empty.made(), 0, 'nothing pending: no block');
+  const onDemand = quickChain(1, { instant: true, mineOnDemand: true });
+  assert.not.ok(onDemand.producer.instant);
+  onDemand.producer.start();
+  for (let i = 0; i < 5; i++) await turn();
+  assert.is(onDemand.made(), 0, 'blocks only when asked');
+  onDemand.producer.stop();
+});
+
+test('settle() returns once the last pending transaction is in a block', async () => {
+  const chain = quickChain(2, { instant: false, mineOnDemand: true });
+  await chain.producer.settle();
+  assert.equal([chain.made(), chain.pending()], [2, 0]);
+});
+
 test.run();

@@ -8,7 +8,7 @@ import { makeAddress } from '../../src/codec/address.js';
 import { feeCost } from '../../src/codec/fee.js';
 import { publicKeyOf } from '../../src/crypto/keys.js';
 import { applyTx, BlockDraft, depositFees, MAX_WALLET_NUMBER, type ApplyContext } from '../../src/node/ledger/apply.js';
-import { TIMESTAMP_WINDOW_MS, type NodeTx } from '../../src/node/ledger/node-tx.js';
+import { PURPOSE_GAS, PURPOSE_SRCFEE, PURPOSE_TRANSFER, TIMESTAMP_WINDOW_MS, type NodeTx } from '../../src/node/ledger/node-tx.js';
 import { validateSubmission } from '../../src/node/ledger/validate.js';
 import { admitted, alice, bob, CHAIN, context, hex, ledger, NOW, stranger } from '../helpers/ledger-fixtures.js';
 import { chkey, fee, notify, pay, register, transfer } from '../helpers/node-helpers.js';
@@ -58,6 +58,14 @@ test('the window at block time: a transaction that aged out while pending is inv
   const later = { ...ctx(), now: NOW + TIMESTAMP_WINDOW_MS };
   assert.equal(run(tx, ledger(), later).outcome, { ok: false, reason: 'invalid_timestamp' });
   assert.equal(run(tx, ledger(), { ...later, now: NOW + TIMESTAMP_WINDOW_MS - 1 }).outcome, { ok: true });
+});
+
+test('the documented constants: |now - t| < 1 h (3 600 000 ms); purposes 0 transfer, 1 srcfee, 3 gas', () => {
+  assert.is(TIMESTAMP_WINDOW_MS, 3_600_000);
+  assert.equal([PURPOSE_TRANSFER, PURPOSE_SRCFEE, PURPOSE_GAS], [0, 1, 3]);
+  const tx = send();
+  assert.equal(run(tx, ledger(), { ...ctx(), now: NOW + 3_600_000 }).outcome, { ok: false, reason: 'invalid_timestamp' }, 'an hour later');
+  assert.equal(run(tx, ledger(), { ...ctx(), now: NOW + 3_599_999 }).outcome, { ok: true }, 'a millisecond less');
 });
 
 test('balances: the whole balance may be spent, one unit more is insufficient_fund', () => {

@@ -96,4 +96,36 @@ test('many blocks remove their prefix; the order and the counts survive compacti
   assert.equal(pool.peek(10), []);
 });
 
+test('a block by bytes: up to the limit exactly, at least one, never skipping one that does not fit', () => {
+  const pool = new Mempool();
+  const [a, b, c, d] = [tx({ size: 100 }), tx({ size: 100 }), tx({ size: 100 }), tx({ size: 10 })];
+  for (const t of [a, b, c, d]) pool.add(t);
+  assert.equal(pool.peek(10, 200), [a, b], 'exactly at the limit');
+  assert.equal(pool.peek(10, 199), [a], 'one byte short of the second');
+  assert.equal(pool.peek(10, 50), [a], 'one larger than the limit still goes alone');
+  assert.equal(pool.peek(10, 215), [a, b], 'd would fit, but c comes first');
+  assert.equal(pool.peek(10, 310), [a, b, c, d]);
+  assert.equal(pool.peek(1, 1000), [a], 'the count bounds it too');
+  assert.equal(pool.peek(0), []);
+});
+
+test('removing or dropping what the pool does not hold changes nothing: not twice, not another object with the same txid', () => {
+  const pool = new Mempool();
+  const [a, b] = [tx({ size: 30, body: 'A' }), tx({ size: 50, body: 'B' })];
+  pool.add(a);
+  pool.add(b);
+  pool.remove([a]);
+  pool.remove([a]);
+  pool.drop(a);
+  // The same txid as b, another object (a block built before a revert restored b anew).
+  const stale = { ...b };
+  pool.remove([stale]);
+  assert.equal([pool.size, pool.bytes, pool.pendingFrom('0101010101010101')], [1, 50, 1]);
+  assert.is(pool.get(b.txid), b);
+  assert.is(pool.txidForBody('B'), b.txid);
+  assert.equal(pool.peek(10), [b]);
+  pool.remove([b]);
+  assert.equal([pool.size, pool.bytes, pool.pendingFrom('0101010101010101')], [0, 0, 0]);
+});
+
 test.run();

@@ -52,4 +52,16 @@ test('only one address\'s rows when asked; none for a record kept before `was` w
   assert.equal(ledgerPatchRows(bals, 1, '8001400001000007'), []);
 });
 
+test('a currency the block takes to nothing (its entry gone): the row goes down to 0', () => {
+  const before = newWallet(null);
+  before.amount.set('SK', 5n).set('XX', 7n);
+  before.height = 2;
+  const after = { ...before, amount: new Map([['XX', 7n]]), height: 4 };
+  const rows = ledgerPatchRows({ [A]: { ...storedWallet(after), was: walletBefore(before, after) } }, 4);
+  assert.equal(rows, [
+    [`0x${A.toLowerCase()}`, 'balance', '0x534b', 5n, 0n],
+    [`0x${A.toLowerCase()}`, 'lastblk', '0x7478', 2, 4],
+  ]);
+});
+
 test.run();

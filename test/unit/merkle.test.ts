@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash } from 'node:crypto';
 import { EMPTY_ROOT, merkleRoot } from '../../src/node/ledger/merkle.js';
-import { txRoot } from '../../src/node/ledger/block.js';
+import { blockHash, blockRecord, recordHash, txRoot } from '../../src/node/ledger/block.js';
 
 const h = (...parts: (Buffer | number[])[]) => createHash('sha256').update(Buffer.concat(parts.map((p) => Buffer.from(p)))).digest();
 const leaf = (s: string) => h([0], Buffer.from(s, 'latin1'));
@@ -35,6 +35,36 @@ test('a block\'s transaction root: leaves are the txid text, a zero byte, the co
   const leaves = txs.map((t) => leaf(Buffer.concat([Buffer.from(t.txid), Buffer.from([0]), Buffer.from(t.raw)]).toString('latin1')));
   const byHand = node(node(leaves[0], leaves[1]), leaves[2]);
   assert.is(Buffer.from(txRoot(txs)).toString('hex'), byHand.toString('hex'));
+});
+
+test("a block's hash: SHA-256 over chain, height (u64 big-endian), parent, the two roots and the time (u64 ms)", () => {
+  const u64 = (n: number) => {
+    const b = Buffer.alloc(8);
+    b.writeBigUInt64BE(BigInt(n));
+    return b;
+  };
+  const parent = Buffer.alloc(32, 0xab);
+  const txroot = Buffer.alloc(32, 0x01);
+  const balroot = Buffer.alloc(32, 0xfe);
+  const header = { chain: 258, height: 70_000, parent, txroot, balroot, time: 1_800_000_000_123 };
+  const byHand = h(u64(258), u64(70_000), parent, txroot, balroot, u64(1_800_000_000_123));
+  const hash = blockHash(header);
+  assert.is(Buffer.from(hash).toString('hex'), byHand.toString('hex'));
+  const up = (b: Buffer) => b.toString('hex').toUpperCase();
+  // The stored record: uppercase hex fields, the time as its u64 in mean_time, header version 2.
+  const record = blockRecord(header, hash, { txs: ['A-1'], failed: {}, registered: {}, bals: {} });
+  assert.equal(record.header, {
+    chain: 258,
+    height: 70_000,
+    parent: up(parent),
+    roots: { txroot: up(txroot), balroot: up(balroot), mean_time: up(u64(1_800_000_000_123)) },
+    ver: 2,
+  });
+  assert.is(record.hash, up(byHand));
+  assert.is(record.time, 1_800_000_000_123);
+  assert.equal(record.txs, ['A-1']);
+  assert.is(recordHash(record), record.hash, 'a whole record hashes to its own hash');
+  assert.is.not(recordHash({ ...record, time: record.time + 1 }), record.hash, 'the time is covered');
 });
 
 test.run();

@@ -19,6 +19,12 @@ test('data directory failures are DATA_DIR_UNUSABLE with their cause in words, b
     [new Error('IO error: /d/LOCK: Read-only file system'), 'the file system is read-only (EROFS)'],
     [errno('LEVEL_LOCKED', 'Database is locked'), 'another node process holds it; stop that node, or run this one on another folder (--data-dir DIR) or with nothing on disk (--memory)'],
     [errno('EIO', 'EIO: i/o error, read'), 'EIO: i/o error, read'],
+    // By the code alone, the message saying nothing of it
+    [errno('EPERM', 'operation failed'), 'permission denied (EACCES): the user running the node cannot write there'],
+    [errno('EEXIST', 'operation failed'), 'a file is in the way where a directory should be (ENOTDIR)'],
+    [Object.assign(new Error('open failed'), { cause: { code: 'ENOSPC', message: 'write' } }), 'no space left on the device (ENOSPC): free some space and start again'],
+    // A lock held, said in words only
+    [new Error('IO error: lock /d/LOCK: Resource temporarily unavailable'), 'another node process holds it; stop that node, or run this one on another folder (--data-dir DIR) or with nothing on disk (--memory)'],
   ];
   for (const [cause, why] of cases) {
     const err = dataDirError('/d', cause);
