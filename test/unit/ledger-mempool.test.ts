@@ -128,4 +128,26 @@ test('removing or dropping what the pool does not hold changes nothing: not twic
   assert.equal([pool.size, pool.bytes, pool.pendingFrom('0101010101010101')], [0, 0, 0]);
 });
 
+test('what blocks took is not held: the consumed front stays within 1024 slots or half the array, and a sender with nothing pending has no entry', () => {
+  // Memory is the property here, so the test reads the pool's own fields.
+  const pool = new Mempool();
+  const inside = pool as unknown as { queue: NodeTx[]; head: number; bySender: Map<string, number> };
+  const senders = Array.from({ length: 20_000 }, (_, i) => {
+    const from = new Uint8Array(8);
+    new DataView(from.buffer).setUint32(4, i + 1);
+    return from;
+  });
+  let added = 0;
+  while (added < senders.length || pool.size > 0) {
+    // Arrivals outpace a block at first, then the blocks drain what is left.
+    for (let k = 0; k < 130 && added < senders.length; k++) pool.add(tx({ from: senders[added++] }));
+    pool.remove(pool.peek(97));
+    const consumed = inside.head;
+    assert.ok(consumed <= 1024 || consumed * 2 <= inside.queue.length, `${consumed} consumed slots held in an array of ${inside.queue.length}`);
+  }
+  assert.is(inside.queue.length - inside.head, 0, 'nothing pending, nothing held past the head');
+  assert.ok(inside.head <= 1024, `${inside.head} consumed slots kept once all is taken`);
+  assert.is(inside.bySender.size, 0, 'no count kept for senders with nothing pending');
+});
+
 test.run();
