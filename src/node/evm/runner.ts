@@ -79,6 +79,9 @@ export class EvmRunner {
   private async runNow(ledger: EvmLedger, m: EvmMessage): Promise<EvmRun> {
     const { Address } = this.lib;
     this.state.begin(ledger);
+    // Each run starts cold, as each Ethereum transaction does: the EVM keeps the addresses and
+    // slots an earlier run touched warm until told otherwise, and gas would hang on history.
+    this.evm.journal.cleanJournal();
     try {
       const caller = new Address(hexToBytes(m.caller));
       const result = await this.evm.runCall({
