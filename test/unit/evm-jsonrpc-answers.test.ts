@@ -192,7 +192,9 @@ test('eth_getLogs: each event with its block, transaction and positions, dated b
   chain.logRanges = [];
   assert.is(((await rpc('eth_getLogs', [{ fromBlock: '0x2', toBlock: '0x9' }])).result as unknown[]).length, 1, 'toBlock past the head: up to the head');
   assert.is(((await rpc('eth_getLogs', [{}])).result as unknown[]).length, 1, 'no range: the head alone');
-  assert.equal(chain.logRanges, [[2, 3], [3, 3]]);
+  assert.is(((await rpc('eth_getLogs', [{ fromBlock: '0x3', toBlock: '0x3' }])).result as unknown[]).length, 1, 'the head by number');
+  assert.is(((await rpc('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x1' }])).result as unknown[]).length, 2, 'the first block by number');
+  assert.equal(chain.logRanges, [[2, 3], [3, 3], [3, 3], [1, 1]]);
   assert.equal((await rpc('eth_getLogs', [{ fromBlock: '0x9', toBlock: '0x10' }])).result, [], 'a range past the head holds nothing');
   assert.equal((await rpc('eth_getLogs', [{ fromBlock: '0x9' }])).result, []);
   assert.equal((await rpc('eth_getLogs', [{ fromBlock: '0x3', toBlock: '0x1' }])).error, { code: -32602, message: '"toBlock" 1 is below "fromBlock" 3' });

@@ -49,7 +49,10 @@ test('accounts: a wallet is its SK and its nonce; other accounts are the contrac
   assert.is(ledger.account('cd'.repeat(20)), undefined);
   assert.equal(ledger.code(otherKey), new Uint8Array([0x60]));
   assert.equal(ledger.storage(otherKey, slot), new Uint8Array([5]));
-  assert.is(ledger.storage(otherKey, '11'.repeat(32)), undefined);
+  assert.is(ledger.storage(otherKey, '11'.repeat(32)), undefined);  state.accounts.set(otherKey, { balance: 0n, nonce: 6n });
+  assert.equal(ledger.account(otherKey), { balance: 0n, nonce: 6n }, 'code and a nonce, no wallet');
+  state.code.delete(otherKey);
+  assert.equal(ledger.account(otherKey), { balance: 0n, nonce: 6n }, 'a nonce alone, no wallet');
 });
 
 test('a block being built: its changes first, a slot it set back to zero absent, the rest from the state', () => {

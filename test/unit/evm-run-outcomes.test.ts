@@ -101,6 +101,27 @@ test('a call that succeeded inside a call that then reverted is undone with it; 
   assert.equal([w.ledger.account(T)?.balance, w.ledger.account(O)?.balance, w.ledger.account(M)?.balance], [48n, 40n, 2n]);
 });
 
+test('a contract created inside a call that then reverted leaves no code; one created by a call that returned stays', async () => {
+  // Init code that returns the one-byte runtime code 0x00.
+  const init = push1(0) + push1(0) + '53' + push1(1) + push1(0) + 'f3';
+  // PUSH10 init, MSTORE at 0 (init in bytes 22..31), CREATE(0, 22, 10).
+  const create = '69' + init + push1(0) + '52' + push1(10) + push1(22) + push1(0) + 'f0';
+  const w = world({ [T]: call(O) + '50' + create + '50' + STOP, [O]: create + '50' + REVERT_EMPTY });
+  const run = await runner.run(w.ledger, message(T));
+  assert.is(run.end, 'return');
+  assert.equal([...run.changes.code.values()], [new Uint8Array([0])], 'only T\'s contract');
+});
+
+test('the block a run sees: height, time in seconds, chain id, gas limit 10^8, no coinbase, base fee, randomness or gas price; the caller is the origin', async () => {
+  // NUMBER, TIMESTAMP, CHAINID, GASLIMIT, COINBASE, BASEFEE, PREVRANDAO, GASPRICE, ORIGIN, CALLER: one word each.
+  const ops = ['43', '42', '46', '45', '41', '48', '44', '3a', '32', '33'];
+  const push2 = (n: number) => '61' + n.toString(16).padStart(4, '0');
+  const code = ops.map((op, i) => op + push2(32 * i) + '52').join('') + push2(32 * ops.length) + push1(0) + 'f3';
+  const run = await runner.run(world({ [O]: code }).ledger, message(O, { height: 12n, timestamp: 1_700_000_123n }));
+  const words = bytesToHex(run.returnData).match(/.{64}/g)!.map((w) => BigInt('0x' + w));
+  assert.equal(words, [12n, 1_700_000_123n, 1_000_000_001n, 100_000_000n, 0n, 0n, 0n, 0n, BigInt('0x' + caller), BigInt('0x' + caller)]);
+});
+
 test('events in the order emitted, across calls, with the address that emitted each; those of a reverted call dropped', async () => {
   // T: LOG1(topic 0x11) with data byte 0xaa, call M (LOG0), call R (LOG0 then revert), LOG2(0x22, 0x33).
   const log0 = push1(0) + push1(0) + 'a0';
