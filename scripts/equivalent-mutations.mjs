@@ -61,4 +61,40 @@ export const EQUIVALENT = [
     mutated: 'const gasUsed = used - (refund <= used / 5n ? refund : used / 5n);',
     why: 'when the refund is exactly a fifth of the gas used, both branches subtract the same amount',
   },
+  {
+    file: 'src/node/evm/runner.ts',
+    original: 'this.state.finish();',
+    mutated: '// (restore removed)',
+    why: 'a failed or thrown run returns empty changes of its own; what it left in the state manager is only ever read by a run, and the next run\'s begin() replaces the changes and the journal before it reads anything (runs on a runner are serialized)',
+  },
+  {
+    file: 'src/node/evm/eth-chain-id.ts',
+    original: 'if (!field || field.end > outer.end) return undefined;',
+    mutated: 'if (!field || field.end >= outer.end) return undefined;',
+    why: 'a field before the wanted one that ends exactly at the end of its list leaves the wanted field at or past that end: absent (undefined) or ending beyond the list, which the check after the loop refuses; undefined either way',
+  },
+  {
+    file: 'src/node/evm/logs.ts',
+    original: 'if (accepted && (i >= log.topics.length || !accepted.has(log.topics[i]))) return false;',
+    mutated: 'if (accepted && (i > log.topics.length || !accepted.has(log.topics[i]))) return false;',
+    why: 'at i equal to the number of topics, log.topics[i] is undefined and the accepted set holds only 64-digit strings, so !accepted.has(undefined) refuses the event all the same',
+  },
+  {
+    file: 'src/node/evm/revert.ts',
+    original: 'const length = offset === undefined || offset > BigInt(body.length) ? undefined : word(body, Number(offset));',
+    mutated: 'const length = offset === undefined || offset >= BigInt(body.length) ? undefined : word(body, Number(offset));',
+    why: 'an offset equal to the data length leaves no 32-byte word at it, so word() answers undefined too',
+  },
+  {
+    file: 'src/node/evm/gas.ts',
+    original: 'return left > 0n ? (left * rate.tokens) / rate.gas : 0n;',
+    mutated: 'return left >= 0n ? (left * rate.tokens) / rate.gas : 0n;',
+    why: 'with no gas left the formula gives (0 · tokens) / gas = 0, the value of the other branch',
+  },
+  {
+    file: 'src/node/evm/eth-tx.ts',
+    original: "const gasPrice = tx.gasPrice ?? (tx.maxPriorityFeePerGas !== undefined && tx.maxFeePerGas !== undefined ? (tx.maxPriorityFeePerGas < tx.maxFeePerGas ? tx.maxPriorityFeePerGas : tx.maxFeePerGas) : 0n);",
+    mutated: "const gasPrice = tx.gasPrice ?? (tx.maxPriorityFeePerGas !== undefined && tx.maxFeePerGas !== undefined ? (tx.maxPriorityFeePerGas <= tx.maxFeePerGas ? tx.maxPriorityFeePerGas : tx.maxFeePerGas) : 0n);",
+    why: 'when the tip equals the fee cap both branches are the same number',
+  },
 ];
