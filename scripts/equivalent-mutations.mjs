@@ -97,4 +97,10 @@ export const EQUIVALENT = [
     mutated: "const gasPrice = tx.gasPrice ?? (tx.maxPriorityFeePerGas !== undefined && tx.maxFeePerGas !== undefined ? (tx.maxPriorityFeePerGas <= tx.maxFeePerGas ? tx.maxPriorityFeePerGas : tx.maxFeePerGas) : 0n);",
     why: 'when the tip equals the fee cap both branches are the same number',
   },
+  {
+    file: 'src/node/evm/state.ts',
+    original: 'return new this.lib.Account(account?.nonce ?? 0n, account?.balance ?? 0n, this.lib.KECCAK256_RLP, this.codeHash(code), code?.length ?? 0);',
+    mutated: 'return new this.lib.Account(account?.nonce ?? 0n, account?.balance ?? 0n, this.lib.KECCAK256_RLP, this.codeHash(code), code?.length ?? 1);',
+    why: "an Account's codeSize is read only by the binary-tree (verkle) state of @ethereumjs, which this EVM never uses: EXTCODESIZE, CODESIZE and the copies ask the state manager for the code itself",
+  },
 ];

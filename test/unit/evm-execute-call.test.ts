@@ -123,6 +123,18 @@ test('a signature: its selector over the canonical types, one word per static ar
   assert.throws(() => calldata('totalSupply()', [1], keccak_256), (e: ValidationError) => e.field === 'args' && e.details === 'totalSupply takes 0 arguments, got 1');
 });
 
+test('every static type of the ABI is taken: uint and int of 8 to 256 bits by 8, bytes1 to bytes32, bool, address; no other size', () => {
+  const sizes = Array.from({ length: 32 }, (_, i) => 8 * (i + 1));
+  const types = [...sizes.flatMap((n) => [`uint${n}`, `int${n}`]), ...sizes.map((n) => `bytes${n / 8}`), 'bool', 'address'];
+  for (const type of types) {
+    const value = type.startsWith('bytes') ? '0x' + '01'.repeat(Number(type.slice(5))) : type === 'address' ? '0x' + 'ab'.repeat(20) : 1;
+    assert.is(calldata(`f(${type})`, [value], keccak_256).length, 36, type);
+  }
+  for (const type of ['uint0', 'uint7', 'uint9', 'uint255', 'uint257', 'uint264', 'int4', 'int300', 'bytes0', 'bytes33', 'bytes40', 'bool8']) {
+    assert.throws(() => calldata(`f(${type})`, [1], keccak_256), (e: ValidationError) => e.details === `type ${type} is not static: ABI-encode the call and send it as call "0x0"`, type);
+  }
+});
+
 test('static arguments: integers two\'s complement in 256 bits, booleans, bytesN left-aligned; the rest refused by position', () => {
   const one = (type: string, value: unknown) => bytesToHex(calldata(`f(${type})`, [value], keccak_256).slice(4));
   assert.is(one('int256', -1), 'f'.repeat(64));
