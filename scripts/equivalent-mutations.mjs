@@ -103,4 +103,28 @@ export const EQUIVALENT = [
     mutated: 'return new this.lib.Account(account?.nonce ?? 0n, account?.balance ?? 0n, this.lib.KECCAK256_RLP, this.codeHash(code), code?.length ?? 1);',
     why: "an Account's codeSize is read only by the binary-tree (verkle) state of @ethereumjs, which this EVM never uses: EXTCODESIZE, CODESIZE and the copies ask the state manager for the code itself",
   },
+  {
+    file: 'src/node/evm/eth-tx.ts',
+    original: 'return raw.length > 0 && (raw[0] >= 0xf8 || raw[0] <= 0x7f);',
+    mutated: 'return raw.length >= 0 && (raw[0] >= 0xf8 || raw[0] <= 0x7f);',
+    why: 'for no bytes raw[0] is undefined, and undefined is neither >= 0xf8 nor <= 0x7f: false either way',
+  },
+  {
+    file: 'src/node/evm/runner.ts',
+    original: 'prevRandao: new Uint8Array(32),',
+    mutated: 'prevRandao: new Uint8Array(33),',
+    why: 'PREVRANDAO reads the bytes as a number: any count of zero bytes is 0',
+  },
+  {
+    file: 'src/node/evm/state.ts',
+    original: 'return this.readStorage(keyOf(address), bytesToHex(key)) ?? new Uint8Array(0);',
+    mutated: 'return this.readStorage(keyOf(address), bytesToHex(key)) ?? new Uint8Array(1);',
+    why: 'SLOAD reads the bytes as a number and the SSTORE gas rules pad them to a 32-byte word first, so an absent slot is 0 either way; the one reader of the bare length, EIP-8037, is not active in the hardfork this EVM runs',
+  },
+  {
+    file: 'src/node/evm/jsonrpc.ts',
+    original: 'return hex(intrinsicGas(message.data, message.to === undefined) + (gas < CALL_GAS ? gas : CALL_GAS));',
+    mutated: 'return hex(intrinsicGas(message.data, message.to === undefined) + (gas <= CALL_GAS ? gas : CALL_GAS));',
+    why: 'when the estimate equals the view limit both branches are the same number',
+  },
 ];

@@ -91,6 +91,8 @@ test('the first byte: a type below 0x80 or a long RLP list is Ethereum; a Messag
   for (const first of [0x00, 0x01, 0x02, 0x7f, 0xf8, 0xf9, 0xff]) assert.ok(isEthTx(new Uint8Array([first, 0])), first.toString(16));
   for (const first of [0x80, 0x85, 0x8f, 0xde, 0xdf, 0xc0, 0xf7]) assert.not.ok(isEthTx(new Uint8Array([first, 0])), first.toString(16));
   assert.not.ok(isEthTx(new Uint8Array(0)));
+  assert.ok(isEthTx(new Uint8Array([0x02])), 'one byte is enough to tell (the decoder then refuses it)');
+  assert.not.ok(isEthTx(new Uint8Array([0x80])));
 });
 
 test.run();
