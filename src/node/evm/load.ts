@@ -24,6 +24,8 @@ export interface EvmResult {
 }
 
 export interface EvmInstance {
+  /** Warm addresses and slots (EIP-2929), kept across runCall calls until cleaned. */
+  journal: { cleanJournal(): void };
   runCall(opts: {
     caller: EvmAddressObject;
     origin: EvmAddressObject;

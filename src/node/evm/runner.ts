@@ -5,7 +5,7 @@
 // time: the EVM keeps per-run state, and a view must not interleave with a block's call.
 
 import { bytesToHex, hexToBytes } from '../../bytes.js';
-import { loadEvm, type EvmInstance, type EvmLib } from './load.js';
+import { loadEvm, type EvmAddressObject, type EvmInstance, type EvmLib } from './load.js';
 import { emptyChanges, LedgerStateManager, type EvmChanges, type EvmLedger } from './state.js';
 
 /** An event as the EVM emitted it: the contract's EVM key, topics and data. */
@@ -79,6 +79,9 @@ export class EvmRunner {
   private async runNow(ledger: EvmLedger, m: EvmMessage): Promise<EvmRun> {
     const { Address } = this.lib;
     this.state.begin(ledger);
+    // Each run starts cold, as each Ethereum transaction does: the EVM keeps the addresses and
+    // slots an earlier run touched warm until told otherwise, and gas would hang on history.
+    this.evm.journal.cleanJournal();
     try {
       const caller = new Address(hexToBytes(m.caller));
       const result = await this.evm.runCall({
@@ -92,7 +95,7 @@ export class EvmRunner {
         gasPrice: 0n,
         isStatic: m.isStatic,
         skipNonceIncrement: !m.bumpNonce,
-        block: blockOf(m.height, m.timestamp),
+        block: blockOf(m.height, m.timestamp, new Address(new Uint8Array(20))),
       });
       const exec = result.execResult;
       const used = exec.executionGasUsed;
@@ -127,11 +130,12 @@ export class EvmRunner {
   }
 }
 
-function blockOf(height: bigint, timestamp: bigint) {
+/** The block header fields the EVM reads; the coinbase (COINBASE) is the zero address. */
+function blockOf(height: bigint, timestamp: bigint, coinbase: EvmAddressObject) {
   return {
     header: {
       number: height,
-      coinbase: { bytes: new Uint8Array(20), toString: () => '0x' + '0'.repeat(40) },
+      coinbase,
       timestamp,
       difficulty: 0n,
       prevRandao: new Uint8Array(32),
