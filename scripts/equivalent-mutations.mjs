@@ -307,4 +307,28 @@ export const EQUIVALENT = [
     mutated: 'return hex(intrinsicGas(message.data, message.to === undefined) + (gas <= CALL_GAS ? gas : CALL_GAS));',
     why: 'when the estimate equals the view limit both branches are the same number',
   },
+  {
+    file: 'src/node/api/ws-hub.ts',
+    original: 'await writeFullBlock(out, chain, record, undefined, new Map(txs.map((tx) => [tx.txid, tx.raw])));',
+    mutated: 'writeFullBlock(out, chain, record, undefined, new Map(txs.map((tx) => [tx.txid, tx.raw])));',
+    why: 'writeFullBlock awaits only the store read of a transaction missing from the map it is given, and no flush is passed; the map holds the committed block\'s own transactions, which are exactly record.txs (block-builder makes record.txs from them), so it runs to its end before it returns and the message is whole either way',
+  },
+  {
+    file: 'src/node/http/server.ts',
+    original: 'server.closeIdleConnections();',
+    mutated: '// (call removed)',
+    why: 'on Node 19 and later (engines: >=20) http.Server.close() itself closes the idle connections; the call only repeats it',
+  },
+  {
+    file: 'src/node/http/server.ts',
+    original: "res.off('drain', onDrain);",
+    mutated: '// (release removed)',
+    why: "the drain listener is a once listener: when drain settles the wait it is already gone; when close or the stall timer settles it, the response is closed or destroyed and never drains again, so the leftover listener never runs and goes with the response",
+  },
+  {
+    file: 'src/node/http/server.ts',
+    original: 'req.destroy();',
+    mutated: '// (release removed)',
+    why: 'readBody rejects with anything but a BodyTooLarge only on the request\'s close before completion or its error, both of which come from a connection already closed or reset: destroying that request again reaches no client',
+  },
 ];

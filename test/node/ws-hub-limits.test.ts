@@ -1,0 +1,237 @@
+// The live stream's bounds at their edges (docs/guide/security.md, "Bounds"; node-api.md):
+// 100 subscriptions a connection, identical ones counted once; connections capped in all and
+// per address, a place freed when one closes; a client message of at most 4 KiB; the paths it
+// answers on; resets told only to subscribers; and close() letting go of everything. The hub
+// runs on a plain HTTP server with a stand-in for the chain's few members it uses.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import http from 'node:http';
+import { WebSocket } from 'ws';
+import { attachWsHub, CLOSE_TOO_SLOW, MAX_SUBSCRIPTIONS, type WsHub } from '../../src/node/api/ws-hub.js';
+import { DEFAULT_WS_LIMITS } from '../../src/node/config/config.js';
+import { createLogger } from '../../src/node/base/log.js';
+import type { Chain } from '../../src/node/ledger/chain.js';
+
+/** The chain as the hub sees it: listeners it can call, and statuses by txid. */
+function standIn() {
+  const blockListeners = new Set<unknown>();
+  const resetListeners = new Set<(r: unknown) => void>();
+  const chain = {
+    wallets: new Map(),
+    onBlock: (l: unknown) => (blockListeners.add(l), () => blockListeners.delete(l)),
+    onReset: (l: (r: unknown) => void) => (resetListeners.add(l), () => resetListeners.delete(l)),
+    statusJson: async (txid: string) => (txid === 'settled-1' ? '{"ok":true,"res":"ok"}' : null),
+  };
+  return { chain: chain as unknown as Chain, blockListeners, resetListeners };
+}
+
+interface Client {
+  socket: WebSocket;
+  messages: Record<string, unknown>[];
+  next(pred: (m: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+}
+
+async function until(what: string, done: () => boolean): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (done()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.unreachable(`waited 30 s for ${what}`);
+}
+
+function open(port: number, path = '/api/ws'): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}${path}`, { headers: { host: `localhost:${port}` } });
+    const messages: Record<string, unknown>[] = [];
+    socket.on('message', (d) => messages.push(JSON.parse(String(d))));
+    const client: Client = {
+      socket,
+      messages,
+      async next(pred) {
+        await until('a message', () => messages.some(pred));
+        return messages.find(pred)!;
+      },
+    };
+    socket.once('open', () => resolve(client));
+    socket.once('error', reject);
+    socket.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => reject(Object.assign(new Error(`refused ${res.statusCode}`), { status: res.statusCode, body: JSON.parse(body) })));
+    });
+  });
+}
+
+async function serve(limits?: Parameters<typeof attachWsHub>[3]) {
+  const server = http.createServer((_req, res) => res.end());
+  const stand = standIn();
+  const hub = attachWsHub(server, stand.chain, createLogger('silent'), limits);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as { port: number }).port;
+  const stop = async () => {
+    hub.close();
+    await new Promise((r) => server.close(r));
+  };
+  return { port, hub, stand, stop };
+}
+
+const closed = (c: Client) => new Promise<number>((r) => (c.socket.readyState === WebSocket.CLOSED ? r(-1) : c.socket.once('close', (code) => r(code))));
+
+test('the documented bounds: 100 subscriptions, 128 connections, 64 per address, 4 MiB unsent, 1008 for a slow reader', () => {
+  assert.is(MAX_SUBSCRIPTIONS, 100);
+  assert.equal(DEFAULT_WS_LIMITS, { connections: 128, connectionsPerAddress: 64, bufferedBytes: 4 * 1024 * 1024 });
+  assert.is(CLOSE_TOO_SLOW, 1008);
+});
+
+test('100 distinct subscriptions are held; the 101st is SUBSCRIPTION_LIMIT with its id; a held one is acknowledged again', async () => {
+  const s = await serve();
+  try {
+    const c = await open(s.port);
+    c.socket.send('{"sub":"block"}');
+    assert.equal(await c.next((m) => m.ok === true), { ok: true, subscribe: ['new_block', 'full', 'json'], moresubs: 99 });
+    for (let i = 1; i < 100; i++) c.socket.send(JSON.stringify({ sub: 'tx', txid: `pending-${i}`, id: i }));
+    const last = await c.next((m) => m.id === 99);
+    assert.equal(last, { ok: true, subscribe: ['tx', 'pending-99'], moresubs: 0, id: 99 });
+    c.socket.send(JSON.stringify({ sub: 'blockstat', id: 'over' }));
+    const over = await c.next((m) => m.id === 'over');
+    assert.equal([over.ok, over.error, over.code, over.details], [false, 'SUBSCRIPTION_LIMIT', 10051, '100 per connection; open another connection']);
+    c.socket.send(JSON.stringify({ sub: 'tx', txid: 'pending-5', id: 'again' }));
+    assert.equal(await c.next((m) => m.id === 'again'), { ok: true, subscribe: ['tx', 'pending-5'], moresubs: 0, id: 'again' });
+    c.socket.send('ping');
+    c.socket.send('{"sub":"tx"}');
+    const any = await c.next((m) => Array.isArray(m.subscribe) && (m.subscribe as unknown[])[1] === 'any' || m.error === 'SUBSCRIPTION_LIMIT' && m.id === undefined);
+    assert.is(any.error, 'SUBSCRIPTION_LIMIT', 'a new kind is one more');
+    assert.not.ok(c.messages.some((m) => m.error === 'SUBSCRIPTION_INVALID'), 'ping, the reference keep-alive, is answered by nothing');
+    c.socket.close();
+  } finally {
+    await s.stop();
+  }
+});
+
+test('a settled transaction is answered at once and not held; a pending one is held', async () => {
+  const s = await serve();
+  try {
+    const c = await open(s.port);
+    c.socket.send('{"sub":"tx","txid":"settled-1"}');
+    assert.equal(await c.next((m) => 'tx' in m), { tx: 'settled-1', res: { ok: true, res: 'ok' } });
+    assert.is(c.messages[0].moresubs, 99);
+    c.socket.send('{"sub":"blockstat"}');
+    assert.is((await c.next((m) => (m.subscribe as unknown[])?.[1] === 'stat')).moresubs, 99, 'the settled one was let go');
+    c.socket.close();
+  } finally {
+    await s.stop();
+  }
+});
+
+test('connections: per address and in all, refused 429 WS_CONNECTION_LIMIT in JSON; a closed one frees its place', async () => {
+  const s = await serve({ limits: { connections: 3, connectionsPerAddress: 2 } });
+  try {
+    const a = await open(s.port);
+    const b = await open(s.port, '/ws');
+    const err = await open(s.port).then(() => undefined, (e: { status: number; body: Record<string, unknown> }) => e);
+    assert.is(err?.status, 429);
+    assert.equal([err?.body.error, err?.body.code, err?.body.msg], ['WS_CONNECTION_LIMIT', 10063, 'Too many live-stream connections from this address: 127.0.0.1 holds 2, the limit per address (--ws-max-per-address); one connection carries up to 100 subscriptions']);
+    assert.is(s.hub.connections, 2);
+    const gone = closed(a);
+    a.socket.close();
+    await gone;
+    await until('the place to be freed', () => s.hub.connections === 1);
+    const c = await open(s.port, '/api/ws?x=1');
+    assert.is(s.hub.connections, 2);
+    b.socket.close();
+    c.socket.close();
+  } finally {
+    await s.stop();
+  }
+  const one = await serve({ limits: { connections: 3, connectionsPerAddress: 1 } });
+  try {
+    for (let i = 0; i < 3; i++) {
+      const c = await open(one.port);
+      const gone = closed(c);
+      c.socket.close();
+      await gone;
+      await until('the place to be freed', () => one.hub.connections === 0);
+    }
+  } finally {
+    await one.stop();
+  }
+  const all = await serve({ limits: { connections: 2, connectionsPerAddress: 5 } });
+  try {
+    await open(all.port);
+    await open(all.port);
+    const err = await open(all.port).then(() => undefined, (e: { status: number; body: Record<string, unknown> }) => e);
+    assert.is(err?.status, 429);
+    assert.is(err?.body.msg, 'Too many live-stream connections: the node holds 2, its limit (--ws-max-connections); close one or retry later');
+  } finally {
+    await all.stop();
+  }
+});
+
+test('a message of 4 KiB is read; one byte more closes the connection', async () => {
+  const s = await serve();
+  try {
+    const c = await open(s.port);
+    const at = JSON.stringify({ sub: 'block', pad: '' });
+    c.socket.send(JSON.stringify({ sub: 'block', pad: 'x'.repeat(4096 - at.length) }));
+    assert.is((await c.next((m) => m.ok === true)).moresubs, 99);
+    const code = closed(c);
+    c.socket.send(JSON.stringify({ sub: 'block', pad: 'x'.repeat(4097 - at.length) }));
+    assert.is(await code, 1009);
+  } finally {
+    await s.stop();
+  }
+});
+
+test('other paths are 404 in JSON; a refused Host is 403', async () => {
+  const s = await serve();
+  try {
+    const err = await open(s.port, '/api/wsx').then(() => undefined, (e: { status: number; body: Record<string, unknown> }) => e);
+    assert.is(err?.status, 404);
+    assert.is(err?.body.details, 'no WebSocket at /api/wsx; use /api/ws');
+    const host = await new Promise<number>((resolve) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${s.port}/api/ws`, { headers: { host: 'evil.example' } });
+      socket.on('error', () => {});
+      socket.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    });
+    assert.is(host, 403);
+  } finally {
+    await s.stop();
+  }
+});
+
+test('a reset is told once to each connection with subscriptions, and to no other', async () => {
+  const s = await serve();
+  try {
+    const subscribed = await open(s.port);
+    const idle = await open(s.port);
+    subscribed.socket.send('{"sub":"block"}');
+    await subscribed.next((m) => m.ok === true);
+    for (const l of s.stand.resetListeners) l({ kind: 'revert', height: 3 });
+    assert.equal(await subscribed.next((m) => 'reset' in m), { reset: { kind: 'revert', height: 3 } });
+    idle.socket.send('{"sub":"blockstat"}');
+    await idle.next((m) => m.ok === true);
+    assert.not.ok(idle.messages.some((m) => 'reset' in m), 'it had no subscription then');
+    subscribed.socket.close();
+    idle.socket.close();
+  } finally {
+    await s.stop();
+  }
+});
+
+test('close() ends every connection and stops listening to the chain', async () => {
+  const s = await serve();
+  const c = await open(s.port);
+  assert.is(s.stand.blockListeners.size, 1);
+  assert.is(s.stand.resetListeners.size, 1);
+  let code: number | undefined;
+  c.socket.once('close', (n) => (code = n));
+  s.hub.close();
+  await until('the connection to be ended', () => code !== undefined);
+  assert.is(code, 1006, 'terminated');
+  await s.stop();
+  assert.is(s.stand.blockListeners.size, 0);
+  assert.is(s.stand.resetListeners.size, 0);
+  assert.is(s.hub.connections, 0);
+});
+
+test.run();
