@@ -61,6 +61,7 @@ async function main() {
     for (const test of toRun) if (!tests.includes(test)) tests.push(test);
   }
   const began = performance.now();
+  const startedAt = new Date().toISOString();
   for (const [n, test] of toRun.entries()) {
     const index = tests.indexOf(test);
     const dir = mkdtempSync(join(tmpdir(), 'tpkit-coverage-'));
@@ -84,7 +85,7 @@ async function main() {
     testHashes[test] = testHash(test);
     console.log(`${String(n + 1).padStart(3)}/${toRun.length} ${test}: ${results[test].passed ? 'pass' : 'FAIL'}, ${(r.ms / 1000).toFixed(1)} s, ${count} source lines executed`);
   }
-  const madeAt = previous?.madeAt ?? new Date().toISOString();
+  const madeAt = previous?.madeAt ?? startedAt; // when the sources were hashed
   writeFileSync(COVERAGE_FILE, JSON.stringify({ madeAt, updatedAt: new Date().toISOString(), tests, results, testHashes, hashes, lines }));
   console.log(`coverage of ${toRun.length} test files in ${((performance.now() - began) / 60000).toFixed(1)} min -> ${COVERAGE_FILE}`);
 }
