@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { publicKeyOf } from '../../src/crypto/keys.js';
 import { checkStore } from '../../src/node/ledger/chain-check.js';
 import { rebuildChain } from '../../src/node/ledger/chain-repair.js';
-import { hashKey, heightKey, META_KEY, statusKey } from '../../src/node/store/keys.js';
+import { evmUndoKey, hashKey, heightKey, META_KEY, statusKey } from '../../src/node/store/keys.js';
 import { MemoryStore, type StoreOp } from '../../src/node/store/store.js';
 import { pay, register, startTestNode, testConfig, transfer, waitStatus, type TestConfig, type TestNode } from '../helpers/node-helpers.js';
 
@@ -209,6 +209,23 @@ test('a rebuild longer than one batch: each batch has landed before the next sta
   }
   const meta = JSON.parse(Buffer.from((await fresh.get(META_KEY))!).toString());
   assert.equal([meta.height, meta.hash, meta.time], [blocks - 1, (blocks - 1).toString(16).padStart(64, '0').toUpperCase(), 1_800_000_000_000 + blocks - 1]);
+});
+
+test("contract undo records above the kept block that do not read: the report says contract state is kept as the store held it", async () => {
+  const built = await build();
+  const damaged = await copyOf(built.store);
+  const { keep } = built;
+  await damaged.batch([
+    { type: 'del', key: heightKey(keep + 1) },
+    { type: 'put', key: evmUndoKey(keep + 1), value: Buffer.from('{"before": {"c:') },
+  ]);
+  const check = await checkStore(damaged);
+  assert.is(check.intact, keep);
+  const rebuilt = await rebuildChain(damaged, new MemoryStore(), keep, testConfig(SETTINGS));
+  assert.is(rebuilt.notes.length, 1, rebuilt.notes.join('; '));
+  assert.match(rebuilt.notes[0], new RegExp(`^the contract state's undo records above block ${keep} do not all read \\(.+\\): contract state is kept as the damaged store held it$`));
+  const whole = await rebuildChain(await copyOf(built.store), new MemoryStore(), keep, testConfig(SETTINGS));
+  assert.equal(whole.notes, [], 'no note when the undo records read');
 });
 
 test.run();
