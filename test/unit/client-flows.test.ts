@@ -193,6 +193,14 @@ test('registerWallet: difficulty 0 when the node has no register settings; a dif
     assert.match(hour.message, /a median of 1\.0 h \(95 % within 4\.3 h\)/);
     const zero = await registerWallet({ client: node({ register: { diff: 0 }, status: { ok: true, res: 'ok', address: 'AA100000001677722412' } }).client, secretKeys: [KEY], threads: 1 });
     assert.equal([zero.difficulty, zero.address, zero.block], [0, 'AA100000001677722412', undefined]);
+    // Register settings that name no diff ask for no proof of work either.
+    for (const register of [{}, { other: 3 }]) {
+      const named = node({ register, status: { ok: true, res: 'AA100000001677722412' } });
+      const seen: unknown[] = [];
+      const unnamed = await registerWallet({ client: named.client, secretKeys: KEY, threads: 1, onStage: (s, d) => seen.push(d === undefined ? s : `${s} ${d}`) });
+      assert.is(unnamed.difficulty, 0, JSON.stringify(register));
+      assert.equal(seen, ['settings', 'mining 0', 'submitting', 'waiting']);
+    }
     for (const maxDifficulty of [-1, 65, 2.5]) assert.is((await rejection(registerWallet({ client: free.client, secretKeys: KEY, maxDifficulty }))).code, 'INVALID_ARGUMENT', String(maxDifficulty));
     for (const hashRate of [0, -1, Infinity]) assert.is((await rejection(registerWallet({ client: free.client, secretKeys: KEY, hashRate }))).code, 'INVALID_ARGUMENT', String(hashRate));
     assert.is((await rejection(registerWallet({ client: free.client, secretKeys: [] }))).code, 'INVALID_ARGUMENT');

@@ -238,8 +238,11 @@ test('waitForTx: abort ends the wait during a pause, without another poll', asyn
     return json('{"res":null,"ok":true}');
   }).client;
   const seen: number[] = [];
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+  const before = timers();
   const aborted = await rejection(pending.waitForTx(TXID, { signal: controller.signal, timeoutMs: 3_600_000, onPoll: (a) => seen.push(a) }));
   assert.is(aborted.code, 'ABORTED');
+  assert.is(timers(), before, 'the aborted pause leaves no timer behind');
   assert.equal(seen, [1], 'no poll after the abort');
   assert.is(polls, 1);
 });
