@@ -135,7 +135,7 @@ test('an unreachable node is NETWORK_ERROR, a silent one TIMEOUT, a caller abort
 
 test('loopback hosts are recognised; nothing else is', () => {
   for (const host of ['localhost', 'LOCALHOST', 'wallet.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1']) assert.ok(isLoopbackHost(host), host);
-  for (const host of ['example.com', 'localhost.example.com', '128.0.0.1', '10.0.0.1', '0.0.0.0', '[::2]', '127.0.0.1.nip.io']) assert.not.ok(isLoopbackHost(host), host);
+  for (const host of ['example.com', 'localhost.example.com', '128.0.0.1', '10.0.0.1', '0.0.0.0', '[::2]', '127.0.0.1.nip.io', '1270.0.0.1', '127.1000.0.1', '127.0.1000.1', '127.0.0.1000', '127.0.0']) assert.not.ok(isLoopbackHost(host), host);
 });
 
 test('transactions refuse plain HTTP to another host unless allowInsecure, before any request', async () => {
