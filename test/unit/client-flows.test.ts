@@ -201,6 +201,18 @@ test('registerWallet: difficulty 0 when the node has no register settings; a dif
       assert.is(unnamed.difficulty, 0, JSON.stringify(register));
       assert.equal(seen, ['settings', 'mining 0', 'submitting', 'waiting']);
     }
+    // The bounds themselves: maxDifficulty 0 is allowed, a difficulty equal to maxDifficulty is
+    // mined, any positive hash rate (below 1 too) is a rate, and a key is named by its place.
+    assert.is((await registerWallet({ client: free.client, secretKeys: KEY, threads: 1, maxDifficulty: 0 })).difficulty, 0);
+    const atMax = await registerWallet({ client: node({ register: { diff: 1 }, status: { ok: true, res: 'AA100000001677722412' } }).client, secretKeys: KEY, threads: 1, maxDifficulty: 1 });
+    assert.is(atMax.difficulty, 1);
+    assert.ok(atMax.mined.bits >= 1);
+    const slow = await rejection(registerWallet({ client: node({ register: { diff: 2 } }).client, secretKeys: KEY, maxDifficulty: 1, hashRate: 0.5 }));
+    assert.match(slow.message, /2 bits, maxDifficulty 1: .* at 5e-7 MH\/s$/);
+    assert.is((await rejection(registerWallet({ client: free.client, secretKeys: [KEY, '00'.repeat(32)] }))).message, '"secretKeys[1]" is not a secp256k1 secret key: expected 1 <= key < curve order');
+    assert.is((await rejection(registerWallet({ client: free.client, secretKeys: '00'.repeat(32) }))).message, '"secretKeys" is not a secp256k1 secret key: expected 1 <= key < curve order');
+    const insecure = await rejection(registerWallet({ client: createClient({ baseUrl: 'http://node.example:43280', fetch: (() => Promise.reject(new Error('no request expected'))) as typeof globalThis.fetch }), secretKeys: KEY }));
+    assert.is(insecure.code, 'INSECURE_TRANSPORT', 'a registration is a transaction: refused over plain HTTP before any request');
     for (const maxDifficulty of [-1, 65, 2.5]) assert.is((await rejection(registerWallet({ client: free.client, secretKeys: KEY, maxDifficulty }))).code, 'INVALID_ARGUMENT', String(maxDifficulty));
     for (const hashRate of [0, -1, Infinity]) assert.is((await rejection(registerWallet({ client: free.client, secretKeys: KEY, hashRate }))).code, 'INVALID_ARGUMENT', String(hashRate));
     assert.is((await rejection(registerWallet({ client: free.client, secretKeys: [] }))).code, 'INVALID_ARGUMENT');
