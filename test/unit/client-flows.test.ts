@@ -10,7 +10,7 @@ import { DEFAULT_MAX_FEE, boundedAutoFee, feeRates, optionalSettings } from '../
 import { DEFAULT_MAX_DIFFICULTY } from '../../src/client/register-wallet.js';
 import { decodeBody } from '../../src/codec/body-decode.js';
 import { decodeTx } from '../../src/codec/container.js';
-import { addressToText, makeAddress } from '../../src/codec/address.js';
+import { addressFromText, addressToText, makeAddress } from '../../src/codec/address.js';
 import { encodeTxid } from '../../src/codec/txid.js';
 import { closeSharedMinerPool } from '../../src/pow/pool.node.js';
 import { estimateMining } from '../../src/pow/estimate.js';
@@ -155,6 +155,15 @@ test('contract transactions: gas bought at the node\'s rate, rounded up; SK pref
   assert.is(unit.gasOffered, 10_000_000n, 'the default gas is 10^7');
   const noGas = await rejection(sendContractCall({ ...base, client: node({}).client, fee: 0n }));
   assert.is(noGas.details, 'current.gas has no rates');
+  // A rate of 0 gas (bare or as an object) buys nothing: it is no rate, never a division by zero.
+  const zeroRates = await rejection(sendContractCall({ ...base, client: node({ gas: { ZERO: 0, NOGAS: { tokens: 1, gas: 0 }, SK: 2 } }).client, gasCurrency: 'NOGAS', fee: 0n }));
+  assert.is(zeroRates.code, 'FEE_UNKNOWN');
+  assert.is(zeroRates.details, 'current.gas has SK; asked for NOGAS');
+  // maxFee 0 is a bound like any other: no fee settings, nothing to pay, nothing refused.
+  assert.is((await sendContractCall({ ...base, gas: 7n, maxFee: 0n })).fee, 0n);
+  // The sender as 8 bytes, as the address codec gives it.
+  const fromBytes = await sendContractCall({ ...base, from: addressFromText(FROM), fee: 0n });
+  assert.is(fromBytes.seq, 3n);
 });
 
 test('a contract call that reverts is TxFailedError with the revert; a deploy is at the sender\'s address; returned data comes back as bytes', async () => {
