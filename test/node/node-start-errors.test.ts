@@ -104,4 +104,28 @@ test('a host this machine does not have is CONFIG_INVALID naming --host: found b
   }
 });
 
+
+test('--static naming no folder (missing, or a file) is CONFIG_INVALID naming the path; a folder is served under /app/', async () => {
+  const dir = fresh();
+  try {
+    const missing = join(dir, 'nowhere');
+    const gone = await rejection(startTestNode({ staticDir: missing }));
+    assert.is(gone.code, 'CONFIG_INVALID');
+    assert.is(gone.field, 'staticDir');
+    assert.is(gone.message, `--static: no such folder: ${missing}`);
+    writeFileSync(join(dir, 'page.html'), '<p>mine</p>');
+    assert.is((await rejection(startTestNode({ staticDir: join(dir, 'page.html') }))).code, 'CONFIG_INVALID');
+    const node = await startTestNode({ staticDir: dir });
+    try {
+      const page = await fetch(`${node.url}/app/page.html`);
+      assert.is(page.status, 200);
+      assert.is(await page.text(), '<p>mine</p>');
+    } finally {
+      await node.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test.run();

@@ -60,6 +60,7 @@ test('the handle: faucet in SK by default, snapshots without a name unnamed, rev
     assert.equal(node.snapshots(), [plain, named]);
     const [mined] = await node.mine();
     assert.is(mined.height, start + 3);
+    assert.is(node.height(), start + 3, 'mine() makes one block by default');
     const back = await node.revert(plain.id);
     assert.is(back.height, start + 2);
     assert.match(back.hash, /^[0-9A-F]{64}$/);
@@ -100,6 +101,8 @@ test('keys are handed out as copies; whole numbers as bigint, number or decimal 
     assert.is((await client.getAddress(FRESH)).amount.FTT, 7n);
     await node.setSeq(FRESH, 12);
     assert.is(await client.getSeq(FRESH), 12n);
+    await node.setSeq(FRESH, '9' as never);
+    assert.is(await client.getSeq(FRESH), 9n, 'one digit is decimal text too');
     for (const bad of [1.5, '-1', '1e3', '123456789012345678901']) assert.is((await rejection(node.setSeq(FRESH, bad as never))).code, 'BAD_REQUEST_PARAM', String(bad));
     assert.is(await node.createWallet({ address: addressToText(makeAddress({ group: 10, block: 1, wallet: 4444 })) }), addressToText(makeAddress({ group: 10, block: 1, wallet: 4444 })));
     const rule = node.faults.add({ path: '/api/settings', action: 'error' });

@@ -10,7 +10,7 @@ import { DEFAULT_MAX_FEE, boundedAutoFee, feeRates, optionalSettings } from '../
 import { DEFAULT_MAX_DIFFICULTY } from '../../src/client/register-wallet.js';
 import { decodeBody } from '../../src/codec/body-decode.js';
 import { decodeTx } from '../../src/codec/container.js';
-import { addressToText, makeAddress } from '../../src/codec/address.js';
+import { addressFromText, addressToText, makeAddress } from '../../src/codec/address.js';
 import { encodeTxid } from '../../src/codec/txid.js';
 import { closeSharedMinerPool } from '../../src/pow/pool.node.js';
 import { estimateMining } from '../../src/pow/estimate.js';
@@ -155,6 +155,15 @@ test('contract transactions: gas bought at the node\'s rate, rounded up; SK pref
   assert.is(unit.gasOffered, 10_000_000n, 'the default gas is 10^7');
   const noGas = await rejection(sendContractCall({ ...base, client: node({}).client, fee: 0n }));
   assert.is(noGas.details, 'current.gas has no rates');
+  // A rate of 0 gas (bare or as an object) buys nothing: it is no rate, never a division by zero.
+  const zeroRates = await rejection(sendContractCall({ ...base, client: node({ gas: { ZERO: 0, NOGAS: { tokens: 1, gas: 0 }, SK: 2 } }).client, gasCurrency: 'NOGAS', fee: 0n }));
+  assert.is(zeroRates.code, 'FEE_UNKNOWN');
+  assert.is(zeroRates.details, 'current.gas has SK; asked for NOGAS');
+  // maxFee 0 is a bound like any other: no fee settings, nothing to pay, nothing refused.
+  assert.is((await sendContractCall({ ...base, gas: 7n, maxFee: 0n })).fee, 0n);
+  // The sender as 8 bytes, as the address codec gives it.
+  const fromBytes = await sendContractCall({ ...base, from: addressFromText(FROM), fee: 0n });
+  assert.is(fromBytes.seq, 3n);
 });
 
 test('a contract call that reverts is TxFailedError with the revert; a deploy is at the sender\'s address; returned data comes back as bytes', async () => {
@@ -193,6 +202,26 @@ test('registerWallet: difficulty 0 when the node has no register settings; a dif
     assert.match(hour.message, /a median of 1\.0 h \(95 % within 4\.3 h\)/);
     const zero = await registerWallet({ client: node({ register: { diff: 0 }, status: { ok: true, res: 'ok', address: 'AA100000001677722412' } }).client, secretKeys: [KEY], threads: 1 });
     assert.equal([zero.difficulty, zero.address, zero.block], [0, 'AA100000001677722412', undefined]);
+    // Register settings that name no diff ask for no proof of work either.
+    for (const register of [{}, { other: 3 }]) {
+      const named = node({ register, status: { ok: true, res: 'AA100000001677722412' } });
+      const seen: unknown[] = [];
+      const unnamed = await registerWallet({ client: named.client, secretKeys: KEY, threads: 1, onStage: (s, d) => seen.push(d === undefined ? s : `${s} ${d}`) });
+      assert.is(unnamed.difficulty, 0, JSON.stringify(register));
+      assert.equal(seen, ['settings', 'mining 0', 'submitting', 'waiting']);
+    }
+    // The bounds themselves: maxDifficulty 0 is allowed, a difficulty equal to maxDifficulty is
+    // mined, any positive hash rate (below 1 too) is a rate, and a key is named by its place.
+    assert.is((await registerWallet({ client: free.client, secretKeys: KEY, threads: 1, maxDifficulty: 0 })).difficulty, 0);
+    const atMax = await registerWallet({ client: node({ register: { diff: 1 }, status: { ok: true, res: 'AA100000001677722412' } }).client, secretKeys: KEY, threads: 1, maxDifficulty: 1 });
+    assert.is(atMax.difficulty, 1);
+    assert.ok(atMax.mined.bits >= 1);
+    const slow = await rejection(registerWallet({ client: node({ register: { diff: 2 } }).client, secretKeys: KEY, maxDifficulty: 1, hashRate: 0.5 }));
+    assert.match(slow.message, /2 bits, maxDifficulty 1: .* at 5e-7 MH\/s$/);
+    assert.is((await rejection(registerWallet({ client: free.client, secretKeys: [KEY, '00'.repeat(32)] }))).message, '"secretKeys[1]" is not a secp256k1 secret key: expected 1 <= key < curve order');
+    assert.is((await rejection(registerWallet({ client: free.client, secretKeys: '00'.repeat(32) }))).message, '"secretKeys" is not a secp256k1 secret key: expected 1 <= key < curve order');
+    const insecure = await rejection(registerWallet({ client: createClient({ baseUrl: 'http://node.example:43280', fetch: (() => Promise.reject(new Error('no request expected'))) as typeof globalThis.fetch }), secretKeys: KEY }));
+    assert.is(insecure.code, 'INSECURE_TRANSPORT', 'a registration is a transaction: refused over plain HTTP before any request');
     for (const maxDifficulty of [-1, 65, 2.5]) assert.is((await rejection(registerWallet({ client: free.client, secretKeys: KEY, maxDifficulty }))).code, 'INVALID_ARGUMENT', String(maxDifficulty));
     for (const hashRate of [0, -1, Infinity]) assert.is((await rejection(registerWallet({ client: free.client, secretKeys: KEY, hashRate }))).code, 'INVALID_ARGUMENT', String(hashRate));
     assert.is((await rejection(registerWallet({ client: free.client, secretKeys: [] }))).code, 'INVALID_ARGUMENT');

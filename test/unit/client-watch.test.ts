@@ -119,6 +119,24 @@ test('a watch with a signal aborted already opens nothing; a refusal is ApiError
   assert.is((await rejection(closing)).details, 'the node closed the stream ws://127.0.0.1:43280/api/ws');
 });
 
+test('without a WebSocket option the global WebSocket is used when there is one', async () => {
+  const had = Object.getOwnPropertyDescriptor(globalThis, 'WebSocket');
+  Object.defineProperty(globalThis, 'WebSocket', { value: FakeSocket, configurable: true, writable: true });
+  try {
+    const stop = new AbortController();
+    const watching = client('http://127.0.0.1:9').watchBlocks(() => {}, { signal: stop.signal });
+    await tick();
+    assert.is(FakeSocket.last.url, 'ws://127.0.0.1:9/api/ws');
+    assert.equal(FakeSocket.last.sent, [{ sub: 'blockstat' }]);
+    stop.abort();
+    await watching;
+    assert.is(FakeSocket.last.closed, 1);
+  } finally {
+    if (had) Object.defineProperty(globalThis, 'WebSocket', had);
+    else delete (globalThis as { WebSocket?: unknown }).WebSocket;
+  }
+});
+
 test('watchAddress: the address in text form and what to get; only its own messages, balance and transactions apart', async () => {
   const stop = new AbortController();
   const changes: any[] = [];

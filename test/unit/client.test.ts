@@ -135,7 +135,7 @@ test('an unreachable node is NETWORK_ERROR, a silent one TIMEOUT, a caller abort
 
 test('loopback hosts are recognised; nothing else is', () => {
   for (const host of ['localhost', 'LOCALHOST', 'wallet.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1']) assert.ok(isLoopbackHost(host), host);
-  for (const host of ['example.com', 'localhost.example.com', '128.0.0.1', '10.0.0.1', '0.0.0.0', '[::2]', '127.0.0.1.nip.io']) assert.not.ok(isLoopbackHost(host), host);
+  for (const host of ['example.com', 'localhost.example.com', '128.0.0.1', '10.0.0.1', '0.0.0.0', '[::2]', '127.0.0.1.nip.io', '1270.0.0.1', '127.1000.0.1', '127.0.1000.1', '127.0.0.1000', '127.0.0']) assert.not.ok(isLoopbackHost(host), host);
 });
 
 test('transactions refuse plain HTTP to another host unless allowInsecure, before any request', async () => {
@@ -238,8 +238,11 @@ test('waitForTx: abort ends the wait during a pause, without another poll', asyn
     return json('{"res":null,"ok":true}');
   }).client;
   const seen: number[] = [];
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+  const before = timers();
   const aborted = await rejection(pending.waitForTx(TXID, { signal: controller.signal, timeoutMs: 3_600_000, onPoll: (a) => seen.push(a) }));
   assert.is(aborted.code, 'ABORTED');
+  assert.is(timers(), before, 'the aborted pause leaves no timer behind');
   assert.equal(seen, [1], 'no poll after the abort');
   assert.is(polls, 1);
 });
