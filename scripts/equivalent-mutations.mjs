@@ -355,4 +355,10 @@ export const EQUIVALENT = [
     mutated: '// (check removed)',
     why: 'sealWanted only grows (writeSeal ignores a number not above it) and sealWritten is only ever set to an earlier sealWanted, so wanted is never below sealWritten; when equal, the file is written again with the same number',
   },
+  {
+    file: 'src/node/ledger/producer.ts',
+    original: 'else if (this.host.pendingCount() > 0) this.schedule();',
+    mutated: 'else if (this.host.pendingCount() >= 0) this.schedule();',
+    why: 'with nothing pending the scheduled step finds the count 0 on its next turn and returns without building: one event-loop turn is spent, no block, state or answer differs',
+  },
 ];
