@@ -337,4 +337,34 @@ export const EQUIVALENT = [
     mutated: 'yieldToEventLoop();',
     why: 'the turn between hashing the header and writing the block only lets other requests run meanwhile: the block, its operations and its commit are the same; only how long a request may wait during a large block changes (speed, not asserted in tests)',
   },
+  {
+    file: 'src/node/ledger/chain.ts',
+    original: 'if (w.height >= 0) continue;',
+    mutated: 'if (w.height > 0) continue;',
+    why: 'only a genesis wallet has height 0 (every later block sets a changed wallet\'s height to its own); its last block is genesis, whose hash reads back 0, or, were that record gone, 0 is the fallback: the height stays 0',
+  },
+  {
+    file: 'src/node/ledger/chain.ts',
+    original: 'if (w.height >= 0) continue;',
+    mutated: 'if (w.height >= 1) continue;',
+    why: 'the same as "> 0": only a genesis wallet has height 0, and looking its height up from its last block gives 0 again',
+  },
+  {
+    file: 'src/node/store/store-level.ts',
+    original: 'await this.sealWriting;',
+    mutated: 'this.sealWriting;',
+    why: 'each step queued on sealWriting is synchronous, so the chain settles within microtasks already queued when close is called; db.close() settles only on a native callback, after them: the seal file is written before close resolves either way',
+  },
+  {
+    file: 'src/node/store/store-level.ts',
+    original: 'if (wanted <= this.sealWritten) return;',
+    mutated: '// (check removed)',
+    why: 'sealWanted only grows (writeSeal ignores a number not above it) and sealWritten is only ever set to an earlier sealWanted, so wanted is never below sealWritten; when equal, the file is written again with the same number',
+  },
+  {
+    file: 'src/node/ledger/producer.ts',
+    original: 'else if (this.host.pendingCount() > 0) this.schedule();',
+    mutated: 'else if (this.host.pendingCount() >= 0) this.schedule();',
+    why: 'with nothing pending the scheduled step finds the count 0 on its next turn and returns without building: one event-loop turn is spent, no block, state or answer differs',
+  },
 ];

@@ -96,4 +96,43 @@ test('a block that cannot be stored is not made: STORE_UNAVAILABLE, the head and
   }
 });
 
+/** Fails only the batches that commit a block, counting them. */
+class BlockWritesFail extends MemoryStore {
+  failing = true;
+  attempts = 0;
+  override async batch(ops: StoreOp[]): Promise<void> {
+    if (this.failing && ops.some((op) => op.key.startsWith('b:'))) {
+      this.attempts++;
+      throw new Error('disk full');
+    }
+    return super.batch(ops);
+  }
+}
+
+test('a block that cannot be stored is retried after a pause, not at once again and again; once the disk recovers it is made', async () => {
+  const store = new BlockWritesFail();
+  store.failing = false;
+  const lines: string[] = [];
+  const node = await startTestNode({ instant: true }, { store, logger: createLogger('error', (line) => lines.push(line)) });
+  try {
+    const [a, b] = node.chain.accounts;
+    store.failing = true;
+    const sent = await node.submit(transfer({ key: a.secretKey, from: a.address, to: b.address, seq: 1, t: Date.now(), payload: [pay(1)] }));
+    assert.is(sent.status, 200);
+    for (let i = 0; i < 3000 && store.attempts === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    const began = Date.now();
+    const before = store.attempts;
+    await new Promise((r) => setTimeout(r, 300));
+    // The pause between attempts is half a second: a slower machine only makes fewer of them.
+    const bound = Math.floor((Date.now() - began) / 500) + 1;
+    assert.ok(store.attempts - before <= bound, `${store.attempts - before} attempts in ${Date.now() - began} ms`);
+    assert.ok(lines.length >= 1 && lines.length <= store.attempts, lines.join(''));
+    store.failing = false;
+    await node.chain.settle();
+    assert.is((await node.get(`/api/tx/status/${sent.body.txid}`)).body.res.res, 'ok');
+  } finally {
+    await node.close();
+  }
+});
+
 test.run();

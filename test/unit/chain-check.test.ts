@@ -99,6 +99,37 @@ test('a single transaction left for the last lookup is looked up; problems come 
   assert.equal(found.problems, ['transaction tx-1-5 is listed in a block but its status (s:) is missing', 'block 2 does not link to block 1']);
 });
 
+/** A memory store that records the keys of each lookup; the first lookups answer late, like a cold disk. */
+class SlowLookups extends MemoryStore {
+  readonly lookups: number[] = [];
+  constructor(private slowCalls: number) {
+    super();
+  }
+  override async getMany(keys: string[]): Promise<(Uint8Array | undefined)[]> {
+    this.lookups.push(keys.length);
+    if (this.slowCalls-- > 0) await new Promise((r) => setTimeout(r, 30));
+    return super.getMany(keys);
+  }
+}
+
+test('transactions are looked up 2048 at a time or more, never one block at a time, each lookup finished before the check ends', async () => {
+  const small = await chain(5, 2);
+  const store = new SlowLookups(0);
+  for await (const [key, value] of small.store.entries('')) await store.batch([{ type: 'put', key, value }]);
+  await store.batch(del(statusKey('tx-1-1')));
+  const check = await checkStore(store);
+  assert.equal([check.problems, check.txs], [['transaction tx-1-1 is listed in a block but its status (s:) is missing'], 8]);
+  assert.equal(store.lookups, [16], 'eight transactions: one lookup of their two keys each');
+  // A block of more than a lookup is looked up at once, the pending count starts again after it.
+  const big = await chain(4, 2100);
+  const slow = new SlowLookups(1);
+  for await (const [key, value] of big.store.entries('')) await slow.batch([{ type: 'put', key, value }]);
+  await slow.batch(del(txKey('tx-1-2099')));
+  const late = await checkStore(slow);
+  assert.equal(slow.lookups, [4200, 4200, 4200]);
+  assert.equal([late.problems, late.txs], [['transaction tx-1-2099 is listed in a block but its container (x:) is missing'], 6300], 'the first lookup, answered last, is counted');
+});
+
 test('a block above the head is named, and the run up to the head stays intact', async () => {
   const made = await chain(6);
   const top = (await made.store.get(heightKey(5)))!;

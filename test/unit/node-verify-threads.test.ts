@@ -57,4 +57,24 @@ test('threads that cannot start (their script cannot be opened) are reported onc
   await verifier.close();
 });
 
+test('threads that cannot start are not started again and again: the pool is let go after the first failure', async () => {
+  let verifier!: WorkerVerifier;
+  const failed = new Promise<void>((resolve) => {
+    verifier = new WorkerVerifier(2, () => resolve(), new URL('file:///nonexistent/verify-entry.cjs'));
+  });
+  // The pool is private; its error events count the threads it tried to start.
+  const pool = (verifier as unknown as { pool: { on(event: 'error', listener: () => void): void } }).pool;
+  let starts = 0;
+  let third: () => void = () => undefined;
+  const thirdFailure = new Promise<void>((resolve) => (third = resolve));
+  pool.on('error', () => {
+    if (++starts > 2) third();
+  });
+  await failed;
+  // Each of the two threads fails at most once; a pool kept alive would start them again.
+  await Promise.race([thirdFailure, new Promise((r) => setTimeout(r, 1500))]);
+  assert.ok(starts <= 2, `${starts} threads failed to start`);
+  await verifier.close();
+});
+
 test.run();
