@@ -331,4 +331,22 @@ export const EQUIVALENT = [
     mutated: '// (release removed)',
     why: 'readBody rejects with anything but a BodyTooLarge only on the request\'s close before completion or its error, both of which come from a connection already closed or reset: destroying that request again reaches no client',
   },
+  {
+    file: 'src/node/base/json-bytes.ts',
+    original: 'if (s.length * 3 <= room) {',
+    mutated: 'if (s.length * 3 < room) {',
+    why: 'a string of at most 3 bytes a character that fits exactly now goes the long way, which measures its bytes, finds they fit and writes it to the same place: same bytes, same chunks, only time',
+  },
+  {
+    file: 'src/node/base/json-bytes.ts',
+    original: 'if (s.length * 3 <= room) {',
+    mutated: 'if (s.length * 4 <= room) {',
+    why: 'the quick path is taken for fewer strings; every string it skips is measured and, fitting, written to the same place the quick path writes it: only time',
+  },
+  {
+    file: 'src/node/base/json-bytes.ts',
+    original: 'if (bytes > room) {',
+    mutated: 'if (bytes >= room) {',
+    why: 'a multi-byte string of exactly one chunk becomes a chunk of its own instead of filling the fresh chunk; the fresh chunk stays empty for what follows: the same chunk lengths and bytes in the same order',
+  },
 ];
