@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import http from 'node:http';
 import { WebSocket } from 'ws';
-import { attachWsHub, CLOSE_TOO_SLOW, MAX_SUBSCRIPTIONS, type WsHub } from '../../src/node/api/ws-hub.js';
+import { attachWsHub, CLOSE_TOO_SLOW, MAX_SUBSCRIPTIONS } from '../../src/node/api/ws-hub.js';
 import { DEFAULT_WS_LIMITS } from '../../src/node/config/config.js';
 import { createLogger } from '../../src/node/base/log.js';
 import type { Chain } from '../../src/node/ledger/chain.js';
