@@ -367,4 +367,58 @@ export const EQUIVALENT = [
     mutated: 'else if (this.host.pendingCount() >= 0) this.schedule();',
     why: 'with nothing pending the scheduled step finds the count 0 on its next turn and returns without building: one event-loop turn is spent, no block, state or answer differs',
   },
+  {
+    file: 'src/node/base/json-bytes.ts',
+    original: 'if (s.length * 3 <= room) {',
+    mutated: 'if (s.length * 3 < room) {',
+    why: 'a string of at most 3 bytes a character that fits exactly now goes the long way, which measures its bytes, finds they fit and writes it to the same place: same bytes, same chunks, only time',
+  },
+  {
+    file: 'src/node/base/json-bytes.ts',
+    original: 'if (s.length * 3 <= room) {',
+    mutated: 'if (s.length * 4 <= room) {',
+    why: 'the quick path is taken for fewer strings; every string it skips is measured and, fitting, written to the same place the quick path writes it: only time',
+  },
+  {
+    file: 'src/node/base/json-bytes.ts',
+    original: 'if (bytes > room) {',
+    mutated: 'if (bytes >= room) {',
+    why: 'a multi-byte string of exactly one chunk becomes a chunk of its own instead of filling the fresh chunk; the fresh chunk stays empty for what follows: the same chunk lengths and bytes in the same order',
+  },
+  {
+    file: 'src/node/http/self-signed-cert.ts',
+    original: "for (let n = Math.floor(arc / 128); n > 0; n = Math.floor(n / 128)) chunk.unshift(0x80 | (n & 0x7f));",
+    mutated: "for (let n = Math.floor(arc / 128); n > 1; n = Math.floor(n / 128)) chunk.unshift(0x80 | (n & 0x7f));",
+    why: "the loop writes the high 7-bit groups of an OID arc; it stops one group early only when a group above the lowest is exactly 1, i.e. an arc of 128-255 or 16384-32767; the three OIDs written here (2.5.4.3, 2.5.29.17/19, 1.2.840.10045.4.3.2) have no such arc, so every byte is the same",
+  },
+  {
+    file: 'src/node/http/self-signed-cert.ts',
+    original: "for (let n = Math.floor(arc / 128); n > 0; n = Math.floor(n / 128)) chunk.unshift(0x80 | (n & 0x7f));",
+    mutated: "for (let n = Math.floor(arc / 128); n > 0; n = Math.floor(n / 129)) chunk.unshift(0x80 | (n & 0x7f));",
+    why: "the second step of the loop runs only on the arcs 840 and 10045 (6 and 78 after the first step), both below 128, where dividing by 128 or 129 gives 0 alike: the OIDs are the same bytes",
+  },
+  {
+    file: 'src/node/http/self-signed-cert.ts',
+    original: "sequence(time(new Date(now - 60_000)), time(new Date(now + days * 86_400_000))),",
+    mutated: "sequence(time(new Date(now - 60001)), time(new Date(now + days * 86_400_000))),",
+    why: "the start is written to the second: one millisecond earlier changes it only when the clock reads exactly .000 s, to a start still a minute back; the backdating only absorbs clock skew and no client can tell 60 s from 60.001 s",
+  },
+  {
+    file: 'src/node/http/self-signed-cert.ts',
+    original: "while (first < bytes.length - 1 && bytes[first] === 0) first++;",
+    mutated: "while (first <= bytes.length - 1 && bytes[first] === 0) first++;",
+    why: "it differs only for an integer whose bytes are all zero: the version is 2 and the serial is 16 random bytes, all zero once in 2^127",
+  },
+  {
+    file: 'src/node/http/self-signed-cert.ts',
+    original: "while (first < bytes.length - 1 && bytes[first] === 0) first++;",
+    mutated: "while (first < bytes.length - 2 && bytes[first] === 0) first++;",
+    why: "it keeps a zero byte only when the first 15 of the 16 serial bytes are zero (once in 2^119, the first byte is masked); the version is one byte and is never stripped",
+  },
+  {
+    file: 'src/node/http/static.ts',
+    original: 'if (!file) return false;',
+    mutated: '// (check removed)',
+    why: 'an undefined file makes stat throw, caught as "not under this root", and the loop tries the later roots; every prefix is a plain path ending in "/", so the rest of the path under a later root holds the same "..", ".", NUL, backslash or bad escape that refused it here, and is refused too: false either way, only time',
+  },
 ];

@@ -216,6 +216,30 @@ test('address/{a}/state: the storage as MessagePack, slot bytes to value bytes, 
   assert.is(pairs[Buffer.from([2]).toString('base64')], Buffer.from('0f4240', 'hex').toString('base64'));
 });
 
+test('address/{a}/state/{slot}: 0x with 1 to 64 hex digits or base64 of 1 to 32 bytes name the same slot; longer is 400', async () => {
+  const slot = async (form: string) => {
+    const res = await fetch(`${node.url}/api/address/${owner.address}/state/${encodeURIComponent(form)}`);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    return { status: res.status, value: res.status === 200 ? bytes.toString('hex') : JSON.parse(bytes.toString()).error };
+  };
+  const supply = { status: 200, value: '0f4240' };
+  const thirtyTwo = Buffer.alloc(32);
+  thirtyTwo[31] = 2;
+  for (const form of ['0x2', '0x02', `0x${'0'.repeat(63)}2`, Buffer.from([2]).toString('base64'), thirtyTwo.toString('base64')]) {
+    assert.equal(await slot(form), supply, form);
+  }
+  assert.equal(await slot('0x7777'), { status: 200, value: '' }, 'a slot never written is empty');
+  for (const form of [`0x${'0'.repeat(64)}2`, Buffer.alloc(33, 1).toString('base64'), '!!']) {
+    assert.equal(await slot(form), { status: 400, value: 'BAD_REQUEST_PARAM' }, form);
+  }
+  const other = await get(`/api/address/${owner.address}/code/0x02`);
+  assert.equal([other.status, other.body.error], [404, 'ROUTE_NOT_FOUND']);
+  // the third development account holds no contract
+  const plainWallet = node.accounts.at(-1)!.address;
+  const plain = await get(`/api/address/${plainWallet}/state/0x02`);
+  assert.equal([plain.status, plain.body.error], [404, 'WALLET_NOT_FOUND']);
+});
+
 test('logs_height/{h}: the events of the block at that height, as logs/{hash} answers; bad heights 400, heights above the head 404', async () => {
   const sent = await sendContractCall({ client, secretKey: owner.secretKey, from: owner.address, to: owner.address, data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(collector.address), 1n] }) });
   const block = await client.getBlock(sent.status!.block!);

@@ -76,4 +76,35 @@ test('finish empties the writer; an empty document is no chunks', () => {
   assert.equal(w.finish(), { chunks: [], byteLength: 0 });
 });
 
+test('chunks are 64 KiB: a long ASCII document fills each one to the last byte before the next', () => {
+  const { chunks, byteLength } = toJsonChunks('ab'.repeat(100_000));
+  assert.equal(chunks.map((c) => c.length), [65_536, 65_536, 65_536, 200_002 - 3 * 65_536]);
+  assert.is(byteLength, 200_002);
+});
+
+test('a short multi-byte string that exactly fills the rest of a chunk is written whole, not cut', () => {
+  // 65_532 bytes written leave 4: 'a€' is 4 bytes in 2 characters.
+  const out = new JsonBytesWriter().text('x'.repeat(65_532)).text('a€').text('y').finish();
+  const joined = Buffer.concat(out.chunks);
+  assert.is(joined.toString('utf8'), `${'x'.repeat(65_532)}a€y`);
+  for (const chunk of out.chunks) assert.not.throws(() => new TextDecoder('utf-8', { fatal: true }).decode(chunk), 'a chunk cut a character');
+});
+
+test('take hands on the filled chunks and forgets them; finish then counts only what came after', () => {
+  const w = new JsonBytesWriter().text('c'.repeat(150_000));
+  const taken = w.take();
+  assert.equal(taken.map((c) => c.length), [65_536, 65_536]);
+  assert.ok(taken.every((c) => c.every((b) => b === 0x63)));
+  assert.equal(w.take(), [], 'taken once');
+  w.text('d');
+  const rest = w.finish();
+  assert.is(rest.byteLength, 150_000 - 131_072 + 1);
+  assert.is(Buffer.concat(rest.chunks).toString(), `${'c'.repeat(150_000 - 131_072)}d`);
+});
+
+test('a one-byte document is one chunk of that byte', () => {
+  assert.equal(toJsonChunks(7), { chunks: [Buffer.from('7')], byteLength: 1 });
+  assert.equal(new JsonBytesWriter().text('[').text(']').finish().chunks.map(String), ['[]']);
+});
+
 test.run();
