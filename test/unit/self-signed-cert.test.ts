@@ -92,6 +92,21 @@ test('valid from a minute before it was made for `days` days (365 by default), t
   }
 });
 
+test('made at a whole second: valid from exactly 60 s before, to exactly `days` days after', () => {
+  // The clock is fixed at a second boundary, where the certificate's one-second precision
+  // shows a start or an end moved by a single millisecond.
+  const realNow = Date.now;
+  const at = Date.UTC(2030, 0, 2, 3, 4, 5);
+  Date.now = () => at;
+  try {
+    const x509 = new X509Certificate(generateSelfSignedCert(['localhost'], 30).cert);
+    assert.is(Date.parse(x509.validFrom), at - 60_000);
+    assert.is(Date.parse(x509.validTo), at + 30 * 86_400_000);
+  } finally {
+    Date.now = realNow;
+  }
+});
+
 test('the serial is 16 random bytes kept positive, and the PEM has 64-character lines', () => {
   const serials = Array.from({ length: 200 }, () => new X509Certificate(generateSelfSignedCert().cert).serialNumber);
   assert.ok(serials.every((s) => s.length <= 32 && (s.length < 32 || /^[0-7]/.test(s))), serials.find((s) => s.length > 32 || (s.length === 32 && !/^[0-7]/.test(s))));
