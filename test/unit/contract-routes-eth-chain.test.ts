@@ -1,0 +1,161 @@
+// The chain as the JSON-RPC handlers see it (ethChain) and the address/{a}/{sub} storage views,
+// over a chain made of plain maps: blocks by height and hash with their transaction hashes,
+// events of a height range, receipts with only their own transaction's events, the misses as
+// undefined (never a throw), a view run at the head and the current second, and slot keys as the
+// reference shows them (the number's bytes without leading zeros, slot 0 as one zero byte).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex } from '../../src/bytes.js';
+import { addressFromText } from '../../src/codec/address.js';
+import { createContractRoutes, ethChain, type ContractChain } from '../../src/node/api/contract-routes.js';
+import type { RequestContext } from '../../src/node/http/server.js';
+import type { BlockRecord } from '../../src/node/ledger/block.js';
+import type { BlockLogs, StoredLog } from '../../src/node/evm/logs.js';
+import { evmKey } from '../../src/node/evm/address.js';
+import { slotKey } from '../../src/node/evm/state.js';
+import { logsKey, receiptKey } from '../../src/node/store/keys.js';
+import { silentLogger } from '../../src/node/base/log.js';
+
+const hash = (n: number) => n.toString(16).toUpperCase().padStart(64, 'A');
+const block = (height: number, txs: string[]): BlockRecord =>
+  ({
+    hash: hash(height),
+    header: { chain: 1, height, parent: hash(height - 1), roots: { txroot: 'C'.repeat(64), balroot: 'D'.repeat(64), mean_time: '' }, ver: 2 },
+    time: 1_700_000_000_000 + height,
+    txs,
+    failed: {},
+    registered: {},
+    bals: {},
+  }) as BlockRecord;
+const log = (txid: string, logIndex: number): StoredLog => ({ txid, txIndex: 0, logIndex, address: 'ab'.repeat(20), caller: 'cd'.repeat(20), topics: ['ef'.repeat(32)], data: '01' });
+
+const blocks = [block(0, []), block(1, ['tx-a', 'tx-missing']), block(2, ['tx-b', 'tx-c']), block(3, ['tx-d'])];
+const containers = new Map([
+  ['tx-a', new Uint8Array([1, 2, 3])],
+  ['tx-b', new Uint8Array([4])],
+  ['tx-c', new Uint8Array([5, 6])],
+  ['tx-d', new Uint8Array([0x85, 0])],
+]);
+const logsAt = new Map<number, BlockLogs>([
+  [1, { height: 1, hash: hash(1), logs: [log('tx-a', 0)] }],
+  [2, { height: 2, hash: hash(2), logs: [log('tx-b', 0), log('tx-c', 1), log('tx-b', 2)] }],
+  [3, { height: 3, hash: hash(3), logs: [log('tx-d', 0)] }],
+]);
+const receipts = new Map([
+  ['bb'.repeat(32), { hash: 'bb'.repeat(32), txid: 'tx-b', height: 2, index: 0, from: '11'.repeat(20), to: '22'.repeat(20), status: 1, gasUsed: '21000' }],
+  ['99'.repeat(32), { hash: '99'.repeat(32), txid: 'tx-z', height: 9, index: 0, from: '11'.repeat(20), to: null, status: 1, gasUsed: '1' }],
+  ['aa'.repeat(32), { hash: 'aa'.repeat(32), txid: 'tx-missing', height: 1, index: 1, from: '11'.repeat(20), to: null, status: 1, gasUsed: '1' }],
+  ['dd'.repeat(32), { hash: 'dd'.repeat(32), txid: 'tx-d', height: 3, index: 0, from: '11'.repeat(20), to: null, status: 1, gasUsed: '1' }],
+]);
+const encode = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
+const stored = new Map<string, Uint8Array>([...[...logsAt].map(([h, l]) => [logsKey(h), encode(l)] as const), ...[...receipts].map(([h, r]) => [receiptKey(h), encode(r)] as const)]);
+
+const contractAddress = addressFromText('AA100000001677722412');
+const contractKey = evmKey(contractAddress);
+const slots = new Map([
+  [slotKey(0n), new Uint8Array([0x44])],
+  [slotKey(2n), new Uint8Array([0x0f, 0x42, 0x40])],
+  [slotKey(0x1234n), new Uint8Array([1])],
+]);
+const viewRuns: { height: bigint; timestamp: bigint }[] = [];
+
+const chain = {
+  ethChainId: 1_000_000_001n,
+  height: 3,
+  contracts: {
+    code: new Map([[contractKey, new Uint8Array([0x60, 0x00])]]),
+    storage: new Map([[contractKey, slots]]),
+    logHeightsIn: (from: number, to: number) => [...logsAt.keys()].filter((h) => h >= from && h <= to),
+  },
+  gasRates: new Map(),
+  store: { get: async (key: string) => stored.get(key) },
+  evm: async () => ({
+    view: {
+      run: async (_ledger: unknown, m: { height: bigint; timestamp: bigint }) => {
+        viewRuns.push(m);
+        return { result: 'return' };
+      },
+    },
+  }),
+  evmLedger: () => ({}),
+  blockAt: async (height: number) => blocks[height],
+  blockByHash: async (h: string) => blocks.find((b) => b.hash === h.toUpperCase()),
+  txContainer: async (txid: string) => containers.get(txid),
+} as unknown as ContractChain;
+const eth = ethChain(chain);
+
+test('a block by height and by hash: lowercase hashes, and each transaction as the keccak of its container (empty when the container is gone)', async () => {
+  const byHeight = await eth.block(1);
+  assert.equal(byHeight, {
+    height: 1,
+    hash: hash(1).toLowerCase(),
+    parent: hash(0).toLowerCase(),
+    txroot: 'c'.repeat(64),
+    balroot: 'd'.repeat(64),
+    time: blocks[1].time,
+    txHashes: [bytesToHex(keccak_256(new Uint8Array([1, 2, 3]))), ''],
+  });
+  assert.equal(await eth.block(hash(1).toLowerCase()), byHeight);
+  assert.is((await eth.block(2))?.height, 2);
+  assert.is(await eth.block(7), undefined);
+  assert.is(await eth.block('ee'.repeat(32)), undefined);
+});
+
+test('logs(from, to): the stored events of the heights in the range, in order, block hashes lowercase', async () => {
+  assert.equal(
+    (await eth.logs(2, 3)).map((l) => [l.height, l.hash, l.logs.length]),
+    [
+      [2, hash(2).toLowerCase(), 3],
+      [3, hash(3).toLowerCase(), 1],
+    ],
+  );
+  assert.equal((await eth.logs(1, 1)).map((l) => l.height), [1]);
+  assert.equal(await eth.logs(4, 9), []);
+});
+
+test('a receipt carries only its own transaction events, its block hash lowercase and its gas as a bigint', async () => {
+  const r = await eth.receipt('bb'.repeat(32));
+  assert.ok(r);
+  assert.equal([r.txid, r.height, r.blockHash, r.gasUsed, r.status], ['tx-b', 2, hash(2).toLowerCase(), 21000n, 1]);
+  assert.equal(r.logs.map((l) => [l.txid, l.logIndex]), [['tx-b', 0], ['tx-b', 2]]);
+  assert.equal((await eth.receipt('dd'.repeat(32)))?.logs.map((l) => l.txid), ['tx-d']);
+});
+
+test('misses are undefined: an unknown hash, a receipt whose block is gone, a transaction whose container is gone or not Ethereum', async () => {
+  assert.is(await eth.receipt('ee'.repeat(32)), undefined);
+  assert.is(await eth.receipt('99'.repeat(32)), undefined, 'height 9 is above the head');
+  assert.is(await eth.transaction('ee'.repeat(32)), undefined);
+  assert.is(await eth.transaction('99'.repeat(32)), undefined, 'no container and no block');
+  assert.is(await eth.transaction('aa'.repeat(32)), undefined, 'the block is there, the container is not');
+  // tx-d's container starts as a MessagePack map (0x85): a tpkit container, not an Ethereum transaction.
+  assert.is(await eth.transaction('dd'.repeat(32)), undefined);
+});
+
+test('a view runs at the head height and at the current time in whole seconds', async () => {
+  viewRuns.length = 0;
+  const before = Math.floor(Date.now() / 1000);
+  await eth.view({ caller: '11'.repeat(20), data: new Uint8Array(0), value: 0n, gasLimit: 1n });
+  const after = Math.floor(Date.now() / 1000);
+  assert.is(viewRuns.length, 1);
+  assert.is(viewRuns[0].height, 3n);
+  assert.ok(viewRuns[0].timestamp >= BigInt(before) && viewRuns[0].timestamp <= BigInt(after), `${viewRuns[0].timestamp} not within ${before}..${after}`);
+});
+
+const { address } = createContractRoutes(chain, silentLogger);
+const ask = async (sub: string) => {
+  const ctx = { method: 'GET', params: ['AA100000001677722412', sub], query: new URLSearchParams(), headers: {}, body: new Uint8Array(0), format: 'json' } as unknown as RequestContext;
+  const answer = await address(ctx);
+  return JSON.parse(answer.json as string) as { [key: string]: unknown };
+};
+
+test('statekeys and statejson name slots by their bytes without leading zeros: slot 0 is one zero byte', async () => {
+  assert.equal((await ask('statekeys')).keys, ['0x00', '0x02', '0x1234']);
+  assert.equal(await ask('statejson'), {
+    [Buffer.from([0]).toString('base64')]: Buffer.from([0x44]).toString('base64'),
+    [Buffer.from([2]).toString('base64')]: Buffer.from([0x0f, 0x42, 0x40]).toString('base64'),
+    [Buffer.from([0x12, 0x34]).toString('base64')]: Buffer.from([1]).toString('base64'),
+  });
+});
+
+test.run();
