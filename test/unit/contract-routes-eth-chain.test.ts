@@ -142,11 +142,16 @@ test('a view runs at the head height and at the current time in whole seconds', 
   assert.ok(viewRuns[0].timestamp >= BigInt(before) && viewRuns[0].timestamp <= BigInt(after), `${viewRuns[0].timestamp} not within ${before}..${after}`);
 });
 
-const { address } = createContractRoutes(chain, silentLogger);
-const ask = async (sub: string) => {
-  const ctx = { method: 'GET', params: ['AA100000001677722412', sub], query: new URLSearchParams(), headers: {}, body: new Uint8Array(0), format: 'json' } as unknown as RequestContext;
-  const answer = await address(ctx);
-  return JSON.parse(answer.json as string) as { [key: string]: unknown };
+const { address, routes } = createContractRoutes(chain, silentLogger);
+const context = (params: string[]) => ({ method: 'GET', params, query: new URLSearchParams(), headers: {}, body: new Uint8Array(0), format: 'json' }) as unknown as RequestContext;
+const ask = async (sub: string, wallet = 'AA100000001677722412') => JSON.parse((await address(context([wallet, sub]))).json as string) as { [key: string]: unknown };
+const refusal = async (answer: () => unknown) => {
+  try {
+    await answer();
+  } catch (err) {
+    return [(err as { code: string }).code, (err as { details: string }).details];
+  }
+  throw new Error('answered, expected a refusal');
 };
 
 test('statekeys and statejson name slots by their bytes without leading zeros: slot 0 is one zero byte', async () => {
@@ -156,6 +161,22 @@ test('statekeys and statejson name slots by their bytes without leading zeros: s
     [Buffer.from([2]).toString('base64')]: Buffer.from([0x0f, 0x42, 0x40]).toString('base64'),
     [Buffer.from([0x12, 0x34]).toString('base64')]: Buffer.from([1]).toString('base64'),
   });
+});
+
+test('address/{a}/{sub}: a wallet without code is WALLET_NOT_FOUND for every storage view; an unknown view is ROUTE_NOT_FOUND', async () => {
+  for (const sub of ['code', 'state', 'statejson', 'statekeys']) {
+    assert.equal(await refusal(() => ask(sub, 'AA010000003355443516')), ['WALLET_NOT_FOUND', 'no contract at AA010000003355443516'], sub);
+  }
+  assert.equal(await refusal(() => ask('storage')), ['ROUTE_NOT_FOUND', '/api/address/AA100000001677722412/storage']);
+});
+
+test('logs/{hash}: a known block (its hash may hold zeros) answers its events; bad ids are BAD_REQUEST_PARAM, unknown ones BLOCK_NOT_FOUND', async () => {
+  const logs = routes.find((r) => r.prefix.join('/') === 'logs')!.handler;
+  const events = async (id: string) => (JSON.parse((await logs(context([id]))).json as string) as { events: unknown[] }).events.length;
+  assert.is(await events(hash(2)), 3);
+  assert.is(await events('0x' + hash(0).toLowerCase()), 0, 'genesis, its hash ending in 0');
+  assert.equal(await refusal(() => logs(context(['12']))), ['BAD_REQUEST_PARAM', 'expected a 64-digit hex hash, got "12"']);
+  assert.equal(await refusal(() => logs(context(['e'.repeat(64)]))), ['BLOCK_NOT_FOUND', `no block ${'e'.repeat(64)}`]);
 });
 
 test.run();
