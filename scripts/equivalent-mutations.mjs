@@ -8,6 +8,12 @@
 // prints them ("original  ->  mutated").
 export const EQUIVALENT = [
   {
+    file: 'src/node/ledger/apply.ts',
+    original: 'return key !== null && tx.signers.some((s) => equalBytes(s, key));',
+    mutated: 'return key !== null && tx.signers.some((s) => equalBytes(key, s));',
+    why: 'equalBytes compares the lengths and then every byte, both the same whichever array comes first',
+  },
+  {
     file: 'src/node/base/json-bytes.ts',
     original: 'if (bytes > room && bytes !== s.length) {',
     mutated: 'if (bytes >= room && bytes !== s.length) {',
