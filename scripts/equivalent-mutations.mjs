@@ -368,6 +368,12 @@ export const EQUIVALENT = [
     why: 'with nothing pending the scheduled step finds the count 0 on its next turn and returns without building: one event-loop turn is spent, no block, state or answer differs',
   },
   {
+    file: 'src/node/ledger/producer.ts',
+    original: 'if (this.host.config.instant && this.host.pendingCount() > 0) this.schedule();',
+    mutated: 'if (this.host.config.instant && this.host.pendingCount() >= 0) this.schedule();',
+    why: 'after the last block the step scheduled with nothing pending finds the count 0 on its turn and returns without building; a transaction that arrives within that turn is built by that step instead of the one its own schedule() call would queue: one event-loop turn is spent, no block, state or answer differs',
+  },
+  {
     file: 'src/node/base/json-bytes.ts',
     original: 'if (s.length * 3 <= room) {',
     mutated: 'if (s.length * 3 < room) {',
