@@ -374,6 +374,18 @@ export const EQUIVALENT = [
     why: 'with nothing pending the scheduled step finds the count 0 on its next turn and returns without building: one event-loop turn is spent, no block, state or answer differs',
   },
   {
+    file: 'src/node/ledger/producer.ts',
+    original: 'if (this.host.config.instant && this.host.pendingCount() > 0) this.schedule();',
+    mutated: 'if (this.host.config.instant && this.host.pendingCount() >= 0) this.schedule();',
+    why: 'after the last block the step scheduled with nothing pending finds the count 0 on its turn and returns without building; a transaction that arrives within that turn is built by that step instead of the one its own schedule() call would queue: one event-loop turn is spent, no block, state or answer differs',
+  },
+  {
+    file: 'src/node/ledger/submission.ts',
+    original: 'return pending.sort((a, b) => (a.timeNs < b.timeNs ? -1 : a.timeNs > b.timeNs ? 1 : 0));',
+    mutated: 'return pending.sort((a, b) => (a.timeNs <= b.timeNs ? -1 : a.timeNs > b.timeNs ? 1 : 0));',
+    why: 'the comparator differs only for two pending transactions of equal time, and there are none: the clock issues every txid a time above the last one it issued, and on start it notes the times of the pending ones restored before it issues more, so no two pending txids share a time',
+  },
+  {
     file: 'src/node/base/json-bytes.ts',
     original: 'if (s.length * 3 <= room) {',
     mutated: 'if (s.length * 3 < room) {',

@@ -36,6 +36,23 @@ test('a sender holds at most --max-pending-per-sender pending transactions; othe
   }
 });
 
+test('transactions held by a fault rule count against --max-pending with those waiting: up to the limit, not one more', async () => {
+  const node = await startTestNode({ ...hold, accounts: 3, limits: { maxPending: 3 } });
+  try {
+    assert.is((await send(node, 0, 1)).status, 200, 'one waits for a block');
+    assert.is((await node.post('/api/dev/faults', JSON.stringify({ rules: [{ path: 'tx/new', action: 'hold' }] }))).status, 200);
+    assert.is((await send(node, 1, 1)).status, 200, 'held: 2 of 3');
+    assert.is((await send(node, 1, 2)).status, 200, 'held: 3 of 3');
+    const over = await send(node, 2, 1);
+    assert.is(over.status, 503);
+    assert.is(over.body.error, 'MEMPOOL_FULL');
+    assert.is(over.body.details, '2 are held by a fault rule; revert, roll back or restart to drop them');
+    assert.is(node.chain.mempool.size, 1, 'held ones never enter the mempool');
+  } finally {
+    await node.close();
+  }
+});
+
 test('pending bytes are bounded by --max-pending-bytes', async () => {
   const node = await startTestNode({ ...hold, accounts: 3, limits: { maxPendingBytes: 1000 } });
   try {

@@ -328,4 +328,16 @@ test('a call the sender cannot pay for fails as insufficient_fund before it runs
   assert.is(await client.getSeq(collector.address), after.seq + 1n);
 });
 
+// Init code that returns a one-byte contract holding its own CODESIZE: the code it runs with is
+// the deploy's code followed by its constructor arguments, however short they are.
+const sizeReporter = '0x38' + '600053' + '6001' + '6000' + 'f3';
+
+test('a deploy runs its code with the constructor arguments appended, a single byte of them too', async () => {
+  const [, , third] = node.accounts;
+  const sent = await deployContract({ client, secretKey: third.secretKey, from: third.address, code: sizeReporter, args: '0x01' });
+  assert.ok(sent.status?.ok);
+  const code = await fetch(`${node.url}/api/address/${third.address}/code`);
+  assert.equal([...new Uint8Array(await code.arrayBuffer())], [10], '9 bytes of code and 1 of arguments');
+});
+
 test.run();

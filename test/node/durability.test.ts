@@ -66,6 +66,26 @@ test('a pending transaction that fails the checks after a restart is recorded as
   }
 });
 
+test('pending transactions restored after a restart go into the next block in the order they were accepted', async () => {
+  const store = new MemoryStore();
+  let node = await startTestNode({ instant: false, blockTime: 3_600_000, accounts: 3 }, { store });
+  const accepted: string[] = [];
+  const t = Date.now();
+  for (let i = 0; i < 3; i++) {
+    const [from, to] = [node.chain.accounts[i], node.chain.accounts[(i + 1) % 3]];
+    accepted.push((await node.submit(transfer({ key: from.secretKey, from: from.address, to: to.address, seq: 1, t: t + i, payload: [pay(1)] }))).body.txid);
+  }
+  await node.close();
+  node = await startTestNode({ instant: false, mineOnDemand: true, accounts: 3 }, { store });
+  try {
+    const block = await node.chain.mineBlock();
+    assert.equal(block.txs, accepted);
+    assert.equal(block.failed, {});
+  } finally {
+    await node.close();
+  }
+});
+
 test('a block that cannot be stored is not made: STORE_UNAVAILABLE, the head and the pending transaction stay, the next block takes it', async () => {
   const store = new FlakyStore();
   const lines: string[] = [];
