@@ -4,6 +4,7 @@
 // lost blocks held come back as pending instead of unknown. Stores in memory, damaged by hand.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { addressParts, parseAddress } from '../../src/codec/address.js';
 import { publicKeyOf } from '../../src/crypto/keys.js';
 import { checkStore } from '../../src/node/ledger/chain-check.js';
 import { rebuildChain } from '../../src/node/ledger/chain-repair.js';
@@ -155,6 +156,15 @@ test('no head record: the chain settings come from the configuration, and the no
   try {
     assert.is(node.chain.height, built.head);
     for (const txid of built.byHeight.get(built.head)!) assert.is((await waitStatus(node, txid)).ok, true);
+    // Without a head, the allocation counter comes from the highest number the kept wallets
+    // hold: the next registration gets a number no wallet has.
+    const numbers = [...node.chain.wallets.keys()].map((a) => addressParts(Buffer.from(a, 'hex'))).filter((p) => p.kind === 'public').map((p) => p.wallet);
+    assert.is(node.chain.allocLast, Math.max(...numbers));
+    const txid = (await node.submit(register(new Uint8Array(32).fill(9), Date.now(), 0))).body.txid as string;
+    await node.control.mine(1);
+    const registered = (await waitStatus(node, txid)) as { address?: string };
+    assert.ok(registered.address, JSON.stringify(registered));
+    assert.is(addressParts(parseAddress(registered.address)).wallet, Math.max(...numbers) + 1);
   } finally {
     await node.close();
   }
