@@ -86,30 +86,48 @@ test('each block: every subscriber gets what it asked for, in the order it asked
     await ask(stats, '{"sub":"tx","txid":"b"}');
     await ask(balances, JSON.stringify({ sub: 'addr', addr: watchedText, get: 'bal' }));
     await ask(balances, JSON.stringify({ sub: 'addr', addr: other, get: 'bal' }));
+    await ask(balances, JSON.stringify({ sub: 'addr', addr: watchedText, get: 'tx' }));
     const publish = (b: unknown) => s.stand.blockListeners.forEach((l) => l(b));
     const acks = stats.messages.length;
 
     publish(block(5, ['a', 'b'], { [bytesToHex(watched).toUpperCase()]: storedWallet }));
-    await until('the first block', () => stats.messages.length === acks + 4 && balances.messages.length === 3);
+    await until('the first block', () => stats.messages.length === acks + 4 && balances.messages.length === 4);
     assert.equal(stats.messages.slice(acks), [
       { blockstat: { hash: 'H5', height: 5, parent: 'H4', time: 1005, txs: 2, failed: 1 } },
       { tx: 'a', res: { ok: true, n: 0, of: 'a' } },
       { tx: 'b', res: { ok: true, n: 1, of: 'b' } },
       { tx: 'b', res: { ok: true, n: 1, of: 'b' } },
     ]);
-    assert.equal(balances.messages[2], { address: watchedText, balance: { amount: { SK: 5 }, seq: 3, t: 1700, lastblk: '00AB' } });
+    assert.equal(balances.messages[3], { address: watchedText, balance: { amount: { SK: 5 }, seq: 3, t: 1700, lastblk: '00AB' } });
 
     publish(block(6, ['c', 'b']));
     await until('the second block', () => stats.messages.length === acks + 7);
+    assert.is(balances.messages.length, 4, 'the address was touched by no transaction of the first block, and not at all by the second');
     assert.equal(stats.messages.slice(acks + 4), [
       { blockstat: { hash: 'H6', height: 6, parent: 'H5', time: 1006, txs: 2, failed: 1 } },
       { tx: 'c', res: { ok: true, n: 0, of: 'c' } },
       { tx: 'b', res: { ok: true, n: 1, of: 'b' } },
     ], 'the settled txid was let go');
     assert.is((await ask(stats, '{"sub":"block"}')).moresubs, 97, 'blockstat, any tx and block are held');
-    assert.is(balances.messages.length, 3, 'no address of the second block was watched');
     assert.is(idle.messages.length, 0, 'a connection without subscriptions gets nothing');
     for (const c of [stats, balances, idle]) c.socket.close();
+  } finally {
+    await s.stop();
+  }
+});
+
+test('a frame the stream cannot read (bad UTF-8) closes that connection with 1007; the hub goes on', async () => {
+  const s = await serve();
+  try {
+    const c = await open(s.port);
+    const code = new Promise<number>((r) => c.socket.once('close', (n) => r(n)));
+    // A masked text frame (mask key zero) whose two bytes are not UTF-8.
+    (c.socket as unknown as { _socket: { write(b: Buffer): void } })._socket.write(Buffer.from([0x81, 0x82, 0, 0, 0, 0, 0xff, 0xfe]));
+    assert.is(await code, 1007);
+    await until('the place to be freed', () => s.hub.connections === 0);
+    const d = await open(s.port);
+    assert.is((await ask(d, '{"sub":"block"}')).moresubs, 99);
+    d.socket.close();
   } finally {
     await s.stop();
   }

@@ -70,6 +70,8 @@ test('connections: per address and in all, refused 429 WS_CONNECTION_LIMIT in JS
     await until('the place to be freed', () => s.hub.connections === 1);
     const c = await open(s.port, '/api/ws?x=1');
     assert.is(s.hub.connections, 2);
+    const again = await open(s.port).then(() => undefined, (e: { status: number }) => e);
+    assert.is(again?.status, 429, 'the freed place is taken again');
     b.socket.close();
     c.socket.close();
   } finally {
