@@ -168,4 +168,36 @@ test('close() ends every connection and stops listening to the chain', async () 
   assert.is(s.hub.connections, 0);
 });
 
+test('a reader that takes nothing is closed once older data passes the bound; one that reads is kept', async () => {
+  const s = await serve({ limits: { bufferedBytes: 64 * 1024 } });
+  try {
+    const stalled = await open(s.port);
+    const reader = await open(s.port);
+    for (const c of [stalled, reader]) {
+      c.socket.send('{"sub":"tx"}');
+      await c.next((m) => m.ok === true);
+    }
+    const code = new Promise<[number, string]>((r) => stalled.socket.once('close', (n, why) => r([n, String(why)])));
+    (stalled.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    // Blocks of 2,000 results (about 90 KB each) until the stalled one is let go.
+    const txids = Array.from({ length: 2000 }, (_, i) => `tx-${i}`);
+    const record = { hash: 'H', header: { height: 1, parent: 'P' }, time: 1, txs: txids, failed: {}, bals: {}, registered: {} };
+    const blk = { record, txs: txids.map((txid) => ({ txid, body: { kind: 'ether' } })), statuses: txids.map(() => '{"ok":true}') };
+    let blocks = 0;
+    for (; blocks < 300 && s.hub.connections === 2; blocks++) {
+      s.stand.blockListeners.forEach((l) => l(blk));
+      await until('the reader to take the block', () => reader.messages.length === 1 + 2000 * (blocks + 1));
+    }
+    assert.is(s.hub.connections, 1, `dropped after ${blocks} blocks`);
+    assert.ok(blocks > 1, 'one block past the bound does not drop a reader');
+    (stalled.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    // 1008 when the close frame gets out within its grace second, else the socket is cut (1006).
+    assert.ok([1008, 1006].includes((await code)[0]));
+    assert.is(reader.socket.readyState, WebSocket.OPEN);
+    reader.socket.close();
+  } finally {
+    await s.stop();
+  }
+});
+
 test.run();
