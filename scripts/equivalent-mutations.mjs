@@ -433,4 +433,28 @@ export const EQUIVALENT = [
     mutated: '// (check removed)',
     why: 'an undefined file makes stat throw, caught as "not under this root", and the loop tries the later roots; every prefix is a plain path ending in "/", so the rest of the path under a later root holds the same "..", ".", NUL, backslash or bad escape that refused it here, and is refused too: false either way, only time',
   },
+  {
+    file: 'src/node/api/ws-hub.ts',
+    original: 'const CLOSE_GRACE_MS = 1000;',
+    mutated: 'const CLOSE_GRACE_MS = 1001;',
+    why: 'only how long a slow client closed with 1008 may take its close frame before its socket is destroyed: one millisecond more of waiting, only time',
+  },
+  {
+    file: 'src/node/api/ws-hub.ts',
+    original: 'clearTimeout(timer);',
+    mutated: '// (release removed)',
+    why: "the 'close' event comes once the socket is CLOSED; the timer then calls terminate(), which returns at once on a CLOSED socket (ws: `if (this.readyState === WebSocket.CLOSED) return`), and the timer is unref'd, so it holds nothing alive either",
+  },
+  {
+    file: 'src/node/api/ws-hub.ts',
+    original: 'timer.unref();',
+    mutated: '// (release removed)',
+    why: "the grace timer lives at most CLOSE_GRACE_MS (1 s) and is cleared when the socket closes (close() terminates every dropped socket): a ref'd timer only keeps the process up to that second longer, only time",
+  },
+  {
+    file: 'src/node/api/ws-hub.ts',
+    original: 'const n = (perAddress.get(client.address) ?? 1) - 1;',
+    mutated: 'const n = (perAddress.get(client.address) ?? 2) - 1;',
+    why: 'the default is never read: forget goes on only for a client just deleted from clients, which accept added together with a count of at least 1 for its address, and the count is deleted only when it falls to 0, that is, when no client of that address is left in clients',
+  },
 ];

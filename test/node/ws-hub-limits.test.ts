@@ -1,81 +1,13 @@
 // The live stream's bounds at their edges (docs/guide/security.md, "Bounds"; node-api.md):
 // 100 subscriptions a connection, identical ones counted once; connections capped in all and
 // per address, a place freed when one closes; a client message of at most 4 KiB; the paths it
-// answers on; resets told only to subscribers; and close() letting go of everything. The hub
-// runs on a plain HTTP server with a stand-in for the chain's few members it uses.
+// answers on; resets told only to subscribers; and close() letting go of everything.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import http from 'node:http';
 import { WebSocket } from 'ws';
-import { attachWsHub, CLOSE_TOO_SLOW, MAX_SUBSCRIPTIONS } from '../../src/node/api/ws-hub.js';
+import { CLOSE_TOO_SLOW, MAX_SUBSCRIPTIONS } from '../../src/node/api/ws-hub.js';
 import { DEFAULT_WS_LIMITS } from '../../src/node/config/config.js';
-import { createLogger } from '../../src/node/base/log.js';
-import type { Chain } from '../../src/node/ledger/chain.js';
-
-/** The chain as the hub sees it: listeners it can call, and statuses by txid. */
-function standIn() {
-  const blockListeners = new Set<unknown>();
-  const resetListeners = new Set<(r: unknown) => void>();
-  const chain = {
-    wallets: new Map(),
-    onBlock: (l: unknown) => (blockListeners.add(l), () => blockListeners.delete(l)),
-    onReset: (l: (r: unknown) => void) => (resetListeners.add(l), () => resetListeners.delete(l)),
-    statusJson: async (txid: string) => (txid === 'settled-1' ? '{"ok":true,"res":"ok"}' : null),
-  };
-  return { chain: chain as unknown as Chain, blockListeners, resetListeners };
-}
-
-interface Client {
-  socket: WebSocket;
-  messages: Record<string, unknown>[];
-  next(pred: (m: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
-}
-
-async function until(what: string, done: () => boolean): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (done()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.unreachable(`waited 30 s for ${what}`);
-}
-
-function open(port: number, path = '/api/ws'): Promise<Client> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`ws://127.0.0.1:${port}${path}`, { headers: { host: `localhost:${port}` } });
-    const messages: Record<string, unknown>[] = [];
-    socket.on('message', (d) => messages.push(JSON.parse(String(d))));
-    const client: Client = {
-      socket,
-      messages,
-      async next(pred) {
-        await until('a message', () => messages.some(pred));
-        return messages.find(pred)!;
-      },
-    };
-    socket.once('open', () => resolve(client));
-    socket.once('error', reject);
-    socket.once('unexpected-response', (_req, res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => reject(Object.assign(new Error(`refused ${res.statusCode}`), { status: res.statusCode, body: JSON.parse(body) })));
-    });
-  });
-}
-
-async function serve(limits?: Parameters<typeof attachWsHub>[3]) {
-  const server = http.createServer((_req, res) => res.end());
-  const stand = standIn();
-  const hub = attachWsHub(server, stand.chain, createLogger('silent'), limits);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as { port: number }).port;
-  const stop = async () => {
-    hub.close();
-    await new Promise((r) => server.close(r));
-  };
-  return { port, hub, stand, stop };
-}
-
-const closed = (c: Client) => new Promise<number>((r) => (c.socket.readyState === WebSocket.CLOSED ? r(-1) : c.socket.once('close', (code) => r(code))));
+import { closed, open, serve, until } from '../helpers/ws-hub-stand-in.js';
 
 test('the documented bounds: 100 subscriptions, 128 connections, 64 per address, 4 MiB unsent, 1008 for a slow reader', () => {
   assert.is(MAX_SUBSCRIPTIONS, 100);
@@ -138,6 +70,8 @@ test('connections: per address and in all, refused 429 WS_CONNECTION_LIMIT in JS
     await until('the place to be freed', () => s.hub.connections === 1);
     const c = await open(s.port, '/api/ws?x=1');
     assert.is(s.hub.connections, 2);
+    const again = await open(s.port).then(() => undefined, (e: { status: number }) => e);
+    assert.is(again?.status, 429, 'the freed place is taken again');
     b.socket.close();
     c.socket.close();
   } finally {
@@ -232,6 +166,38 @@ test('close() ends every connection and stops listening to the chain', async () 
   assert.is(s.stand.blockListeners.size, 0);
   assert.is(s.stand.resetListeners.size, 0);
   assert.is(s.hub.connections, 0);
+});
+
+test('a reader that takes nothing is closed once older data passes the bound; one that reads is kept', async () => {
+  const s = await serve({ limits: { bufferedBytes: 64 * 1024 } });
+  try {
+    const stalled = await open(s.port);
+    const reader = await open(s.port);
+    for (const c of [stalled, reader]) {
+      c.socket.send('{"sub":"tx"}');
+      await c.next((m) => m.ok === true);
+    }
+    const code = new Promise<[number, string]>((r) => stalled.socket.once('close', (n, why) => r([n, String(why)])));
+    (stalled.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    // Blocks of 2,000 results (about 90 KB each) until the stalled one is let go.
+    const txids = Array.from({ length: 2000 }, (_, i) => `tx-${i}`);
+    const record = { hash: 'H', header: { height: 1, parent: 'P' }, time: 1, txs: txids, failed: {}, bals: {}, registered: {} };
+    const blk = { record, txs: txids.map((txid) => ({ txid, body: { kind: 'ether' } })), statuses: txids.map(() => '{"ok":true}') };
+    let blocks = 0;
+    for (; blocks < 300 && s.hub.connections === 2; blocks++) {
+      s.stand.blockListeners.forEach((l) => l(blk));
+      await until('the reader to take the block', () => reader.messages.length === 1 + 2000 * (blocks + 1));
+    }
+    assert.is(s.hub.connections, 1, `dropped after ${blocks} blocks`);
+    assert.ok(blocks > 1, 'one block past the bound does not drop a reader');
+    (stalled.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    // 1008 when the close frame gets out within its grace second, else the socket is cut (1006).
+    assert.ok([1008, 1006].includes((await code)[0]));
+    assert.is(reader.socket.readyState, WebSocket.OPEN);
+    reader.socket.close();
+  } finally {
+    await s.stop();
+  }
 });
 
 test.run();

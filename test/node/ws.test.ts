@@ -219,6 +219,39 @@ test('client: a subscription the node refuses rejects with an ApiError of status
   }
 });
 
+test('addresses in one block of two transfers: the sender gets both, each receiver its own, a balance-only watcher no transactions', async () => {
+  const onDemand = await startTestNode({ instant: false, mineOnDemand: true });
+  const socket = new WebSocket(onDemand.url.replace('http', 'ws') + '/api/ws');
+  try {
+    const messages: any[] = [];
+    socket.on('message', (d) => messages.push(JSON.parse(String(d))));
+    await new Promise((r, j) => (socket.once('open', r), socket.once('error', j)));
+    const [a, b] = onDemand.chain.accounts;
+    const x = makeAddress({ group: 10, block: 1, wallet: 5151 });
+    const [aText, bText, xText] = [a.address, b.address, x].map((w) => addressToText(w));
+    socket.send(JSON.stringify({ sub: 'addr', addr: aText, get: 'tx' }));
+    socket.send(JSON.stringify({ sub: 'addr', addr: bText, get: 'tx' }));
+    socket.send(JSON.stringify({ sub: 'addr', addr: xText, get: 'bal' }));
+    for (let i = 0; i < 600 && messages.length < 3; i++) await new Promise((r) => setTimeout(r, 50));
+    const t0 = Date.now();
+    const toB = await onDemand.submit(transfer({ key: a.secretKey, from: a.address, to: b.address, seq: 1, t: t0, payload: [pay(2)] }));
+    const toX = await onDemand.submit(transfer({ key: a.secretKey, from: a.address, to: x, seq: 2, t: t0 + 1, payload: [pay(3)] }));
+    await onDemand.chain.mineBlock();
+    for (let i = 0; i < 600 && messages.length < 6; i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 100)); // nothing more is coming
+    const pushed = messages.slice(3);
+    assert.equal(pushed.map((m) => [m.address, m.txs ? Object.keys(m.txs).sort() : 'balance']), [
+      [aText, [toB.body.txid, toX.body.txid].sort()],
+      [bText, [toB.body.txid]],
+      [xText, 'balance'],
+    ]);
+    assert.is(pushed[2].balance.amount.SK, 3);
+  } finally {
+    socket.close();
+    await onDemand.close();
+  }
+});
+
 test('client: watchTx waits for a pending transaction and rejects with AbortError when aborted', async () => {
   const onDemand = await startTestNode({ instant: false, mineOnDemand: true });
   try {
