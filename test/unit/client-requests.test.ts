@@ -1,7 +1,8 @@
 // What the client sends for a block id and a contract call, checked against a fake fetch: the
 // block ids the API takes (a height of 1 to 15 digits, a 64-digit hex hash with or without 0x,
 // 'last', 'genesis') reach the node on their paths, others are refused before any request; a
-// call's optional fields are sent only when given, and a byte address must be 8 bytes.
+// call's optional fields are sent only when given, and a byte address must be 8 bytes; the
+// smallest time and size limits createClient takes are 1.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createClient } from '../../src/client/index.js';
@@ -59,6 +60,19 @@ test('executeCall: from, gas and value are sent only when given; a byte address 
   assert.equal(full, { call: '0x0', args: ['0x02'], to: 'AA010000003355443322', from: '0x1', gas: '5', value: '7' });
   assert.is(await refused(() => client.executeCall({ to: new Uint8Array(9), data: '0x' })), 'INVALID_ARGUMENT');
   assert.is(sent.length, 2);
+});
+
+test('createClient: a timeout of 1 ms and a response limit of 1 byte are taken; a limit of 0 bytes is refused', () => {
+  const fetch = async () => new Response('{}');
+  createClient({ baseUrl: 'http://node.test', fetch, timeoutMs: 1 });
+  createClient({ baseUrl: 'http://node.test', fetch, maxResponseBytes: 1 });
+  let code = 'accepted';
+  try {
+    createClient({ baseUrl: 'http://node.test', fetch, maxResponseBytes: 0 });
+  } catch (err) {
+    code = (err as { code: string }).code;
+  }
+  assert.is(code, 'INVALID_ARGUMENT');
 });
 
 test.run();
