@@ -4,8 +4,9 @@
 // while the reason holds: when the code around it changes, the entry stops matching and the
 // mutation is run again.
 //
-// { file, original, mutated, why }: `original` and `mutated` are the trimmed line, as the run
-// prints them ("original  ->  mutated").
+// { file, original, mutated, why, context? }: `original` and `mutated` are the trimmed line, as
+// the run prints them ("original  ->  mutated"); `context`, for a line that occurs more than once
+// in its file, is text of the lines just before it that only this occurrence has.
 export const EQUIVALENT = [
   {
     file: 'src/node/ledger/apply.ts',
@@ -456,5 +457,12 @@ export const EQUIVALENT = [
     original: 'const n = (perAddress.get(client.address) ?? 1) - 1;',
     mutated: 'const n = (perAddress.get(client.address) ?? 2) - 1;',
     why: 'the default is never read: forget goes on only for a client just deleted from clients, which accept added together with a count of at least 1 for its address, and the count is deleted only when it falls to 0, that is, when no client of that address is left in clients',
+  },
+  {
+    file: 'src/node/store/store-level.ts',
+    original: 'await db.open();',
+    mutated: 'db.open();',
+    context: "      db = new Level<string, Uint8Array>(dir, { keyEncoding: 'utf8', valueEncoding: 'view', createIfMissing: false });\n",
+    why: "in salvage, after a repair that succeeded: classic-level defers every operation until its open settles, so the seal is read the same; an open that fails after such a repair could not be made to happen (an empty folder, a CURRENT naming no manifest and a junk table file all repair and open), and only there would the error escape unnamed",
   },
 ];

@@ -285,7 +285,7 @@ for (const [i, m] of runnable.entries()) {
     results.push({ ...m, outcome: 'time-box', detail: 'not started: the time box ran out' });
     continue;
   }
-  const equivalent = m.family !== 'fixed' && EQUIVALENT.find((e) => e.file === m.file && e.original === m.original && e.mutated === m.mutated);
+  const equivalent = m.family !== 'fixed' && EQUIVALENT.find((e) => e.file === m.file && e.original === m.original && e.mutated === m.mutated && (!e.context || m.find.includes(e.context)));
   if (equivalent) {
     results.push({ ...m, outcome: 'equivalent', detail: equivalent.why });
     console.log(`${String(i + 1).padStart(3)}/${runnable.length} equivalent ${m.id}  (${equivalent.why})`);

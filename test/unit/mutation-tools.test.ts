@@ -29,7 +29,7 @@ type Segment = [number, number, number, number];
 
 const load = (script: string) => import(pathToFileURL(join(ROOT, 'scripts', script)).href);
 const { MUTATIONS } = (await load('mutations.mjs')) as { MUTATIONS: Mutation[] };
-const { EQUIVALENT } = (await load('equivalent-mutations.mjs')) as { EQUIVALENT: { file: string; original: string; mutated: string; why: string }[] };
+const { EQUIVALENT } = (await load('equivalent-mutations.mjs')) as { EQUIVALENT: { file: string; original: string; mutated: string; why: string; context?: string }[] };
 const { drawMutations } = (await load('mutation-operators.mjs')) as { drawMutations: (o: object) => { drawn: Site[] } };
 const { decodeMappings, addExecutedLines } = (await load('coverage-lines.mjs')) as {
   decodeMappings: (mappings: string) => Segment[];
@@ -53,6 +53,12 @@ test('every mutation listed as equivalent still matches a line of its file, and 
   for (const e of EQUIVALENT) {
     const lines = readFileSync(join(ROOT, e.file), 'utf8').split('\n').map((l) => l.trim());
     assert.ok(lines.includes(e.original), `${e.file}: "${e.original}" no longer occurs: drop or update the entry`);
+    // A context names one occurrence: once in the file, and the line right after it.
+    if (e.context) {
+      const text = readFileSync(join(ROOT, e.file), 'utf8');
+      assert.is(occurrences(text, e.context), 1, `${e.file}: the context of "${e.original}" occurs once`);
+      assert.is(text.slice(text.indexOf(e.context) + e.context.length).split('\n')[0].trim(), e.original, `${e.file}: "${e.original}" follows its context`);
+    }
     assert.is.not(e.original, e.mutated);
     assert.ok(e.why.length > 20, `${e.file}: the reason`);
   }
