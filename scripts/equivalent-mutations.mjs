@@ -465,4 +465,10 @@ export const EQUIVALENT = [
     context: "      db = new Level<string, Uint8Array>(dir, { keyEncoding: 'utf8', valueEncoding: 'view', createIfMissing: false });\n",
     why: "in salvage, after a repair that succeeded: classic-level defers every operation until its open settles, so the seal is read the same; an open that fails after such a repair could not be made to happen (an empty folder, a CURRENT naming no manifest and a junk table file all repair and open), and only there would the error escape unnamed",
   },
+  {
+    file: 'src/node/ledger/block-builder.ts',
+    original: 'time: Math.max(now, parent.time),',
+    mutated: 'time: Math.max(parent.time, now),',
+    why: 'Math.max of two numbers does not depend on their order',
+  },
 ];
