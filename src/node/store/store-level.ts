@@ -100,6 +100,8 @@ export class LevelStore implements Store {
   readonly persistent = true;
   private sequence: number;
   private sealWriting: Promise<void> = Promise.resolve();
+  /** The last batch handed to LevelDB: each waits for it, so batches land in their numbers' order. */
+  private lastWrite: Promise<void> = Promise.resolve();
   private sealWanted = 0;
   private sealWritten = 0;
 
@@ -211,7 +213,12 @@ export class LevelStore implements Store {
     const number = ++this.sequence;
     batch.put(SEAL_KEY, new TextEncoder().encode(String(number)));
     const sync = options.sync ?? false;
-    await batch.write({ sync });
+    // Two writes in flight at once may land in either order (each runs on its own libuv
+    // thread): the stored number would then go back and a sound store read as damaged.
+    const previous = this.lastWrite;
+    const written = previous.then(() => batch.write({ sync }));
+    this.lastWrite = written.catch(() => undefined);
+    await written;
     if (sync) this.writeSeal(number);
   }
 
@@ -239,6 +246,7 @@ export class LevelStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.lastWrite;
     await this.sealWriting;
     await this.db.close();
   }
