@@ -48,6 +48,8 @@ export interface EvmRun {
 
 export class EvmRunner {
   private tail: Promise<unknown> = Promise.resolve();
+  /** COINBASE: the node has no miner. Made once, not per run. */
+  private readonly coinbase: EvmAddressObject;
 
   private constructor(
     private readonly lib: EvmLib,
@@ -55,7 +57,9 @@ export class EvmRunner {
     private readonly state: LedgerStateManager,
     /** The chain configuration Ethereum transactions are decoded with. */
     readonly common: unknown,
-  ) {}
+  ) {
+    this.coinbase = new lib.Address(new Uint8Array(20));
+  }
 
   /** `chainId` is what CHAINID answers and what Ethereum transactions are signed for. */
   static async create(chainId: bigint): Promise<EvmRunner> {
@@ -95,7 +99,7 @@ export class EvmRunner {
         gasPrice: 0n,
         isStatic: m.isStatic,
         skipNonceIncrement: !m.bumpNonce,
-        block: blockOf(m.height, m.timestamp, new Address(new Uint8Array(20))),
+        block: blockOf(m.height, m.timestamp, this.coinbase),
       });
       const exec = result.execResult;
       const used = exec.executionGasUsed;
