@@ -2,7 +2,7 @@
 // reset left, never answered from the state it took away. Each case starts the reset at one
 // exact point of the submission, from a hook in the injected store or clock (no timers): while
 // the submission looks up an included copy of its body, while its checks read the ledger, or
-// between its admission and its checks. Then it follows the answer: known, on disk, included
+// between its admission and its checks (and a reset slowed to outlast those checks). Then it follows the answer: known, on disk, included
 // by the next block and again after a restart; or refused; never acknowledged and then unknown.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -42,6 +42,19 @@ class PendingWriteHookStore extends MemoryStore {
       hook();
       for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
     }
+    return super.batch(ops);
+  }
+}
+
+/**
+ * A store whose writes, while `slow` is set, each let 100 turns of the event loop pass before they
+ * land: a reset that writes outlasts checks that run on the main thread (microtasks only).
+ */
+class SlowWriteStore extends MemoryStore {
+  slow = false;
+
+  override async batch(ops: StoreOp[]): Promise<void> {
+    if (this.slow) for (let i = 0; i < 100; i++) await new Promise((r) => setImmediate(r));
     return super.batch(ops);
   }
 }
@@ -201,6 +214,25 @@ for (const reset of resets()) {
       const err = await rejection(submitted);
       await done;
       assert.is(err.code, 'SENDER_UNKNOWN');
+      assert.is(node.chain.mempool.size, 0);
+    } finally {
+      await node.close();
+    }
+  });
+
+  test(`a transfer from a wallet a ${reset.name} removes, admitted as the ${reset.name} starts and checked before it ends, waits for it and is refused`, async () => {
+    // Signatures checked on the main thread: the checks end long before the slowed reset does.
+    const store = new SlowWriteStore();
+    const node = await startTestNode({ ...SETTINGS, verifyThreads: 0 }, { store });
+    try {
+      const raw = await fromWalletMadeAfter(node, reset, 8);
+      store.slow = true;
+      const submitted = node.chain.submit(Buffer.from(raw, 'base64'));
+      const done = reset.run(node);
+      const err = await rejection(submitted);
+      await done;
+      store.slow = false;
+      assert.is(err.code, 'SENDER_UNKNOWN', 'checked again on the state the reset left');
       assert.is(node.chain.mempool.size, 0);
     } finally {
       await node.close();
