@@ -2,8 +2,9 @@
 // reset left, never answered from the state it took away. Each case starts the reset at one
 // exact point of the submission, from a hook in the injected store or clock (no timers): while
 // the submission looks up an included copy of its body, while its checks read the ledger, or
-// between its admission and its checks (and a reset slowed to outlast those checks). Then it follows the answer: known, on disk, included
-// by the next block and again after a restart; or refused; never acknowledged and then unknown.
+// between its admission and its checks (also with the reset slowed to outlast the checks).
+// Then it follows the answer: known, on disk, included by the next block and again after a
+// restart; or refused; never acknowledged and then unknown.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseAddress } from '../../src/codec/address.js';
