@@ -36,6 +36,23 @@ test('worker threads give the inline outcome for every job, across batches, then
   assert.is(verifier.threadBatches, onThreads);
 });
 
+test('a batch that fills up goes at once with what waited for company, and leaves no wait timer behind', async () => {
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+  const verifier = new WorkerVerifier(1);
+  try {
+    const before = timers();
+    const lone = verifier.verify([job('body')]);
+    assert.is(timers(), before + 1, 'a lone job waits a moment for company');
+    const full = verifier.verify(Array.from({ length: 64 }, () => job('none')));
+    assert.is(timers(), before, 'a full batch goes now, and the wait is called off');
+    assert.equal(await lone, ['SIG_INVALID']);
+    assert.ok((await full).every((outcome) => outcome === 'valid'));
+    assert.is(verifier.threadBatches, 1, 'both went in one batch');
+  } finally {
+    await verifier.close();
+  }
+});
+
 test('threads that cannot start (their script cannot be opened) are reported once, and every job is still answered, inline', async () => {
   const jobs = [job('none'), job('body'), job('signature')];
   const inline = await new InlineVerifier().verify(jobs);
