@@ -7,6 +7,9 @@
 // { file, original, mutated, why, context? }: `original` and `mutated` are the trimmed line, as
 // the run prints them ("original  ->  mutated"); `context`, for a line that occurs more than once
 // in its file, is text of the lines just before it that only this occurrence has.
+const CANCEL_STARTS_AT_CALL =
+  "a stream's cancel runs the underlying source's cancel steps at the call (fetch's aborts the connection there); awaiting the returned promise only delays the throw that follows, and its rejection is caught either way";
+
 export const EQUIVALENT = [
   {
     file: 'src/node/ledger/apply.ts',
@@ -470,5 +473,17 @@ export const EQUIVALENT = [
     original: 'time: Math.max(now, parent.time),',
     mutated: 'time: Math.max(parent.time, now),',
     why: 'Math.max of two numbers does not depend on their order',
+  },
+  {
+    file: 'src/client/http.ts',
+    original: 'await reader.cancel().catch(() => undefined);',
+    mutated: 'reader.cancel().catch(() => undefined);',
+    why: CANCEL_STARTS_AT_CALL,
+  },
+  {
+    file: 'src/client/http.ts',
+    original: 'await res.body?.cancel().catch(() => undefined);',
+    mutated: 'res.body?.cancel().catch(() => undefined);',
+    why: CANCEL_STARTS_AT_CALL,
   },
 ];
