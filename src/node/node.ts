@@ -70,6 +70,10 @@ function staticRoots(config: NodeConfig): StaticRoot[] {
   return [{ prefix: APP_PREFIX, dir: resolve(config.staticDir) }, ...defaultStaticRoots()];
 }
 
+function storeUnusable(cause: unknown): TpkitError {
+  return new TpkitError('DATA_DIR_UNUSABLE', 'Cannot use the store given to startNode', { details: (cause as Error)?.message ?? String(cause), cause });
+}
+
 export async function startNode(config: NodeConfig, options: NodeOptions = {}): Promise<LocalNode> {
   const logger: Logger = options.logger ?? createLogger(config.logLevel);
   config = exposureChecked(config, logger);
@@ -107,8 +111,10 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
     store = await JournalStore.open(base);
     chain = await Chain.open(config, store, { ...options, logger, storeName: ledgerDir });
   } catch (err) {
-    await base.close();
-    throw err;
+    await base.close().catch(() => undefined);
+    if (err instanceof TpkitError) throw err;
+    // A read or write the store itself refused: named as the store's, never a bare error.
+    throw options.store ? storeUnusable(err) : dataDirError(ledgerDir ?? config.dataDir, err);
   }
   const control = new DevControl(chain, store);
   let server: RunningServer;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { startTestNode } from '../helpers/node-helpers.js';
+import { MemoryStore } from '../../src/node/store/store.js';
 import { rejection } from '../helpers/helpers.js';
 
 const fresh = () => mkdtempSync(join(tmpdir(), 'tpkit-start-'));
@@ -126,6 +127,24 @@ test('--static naming no folder (missing, or a file) is CONFIG_INVALID naming th
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a store given to startNode whose reads fail: DATA_DIR_UNUSABLE with the store\'s own words, and the store is closed', async () => {
+  class FailingReads extends MemoryStore {
+    closed = false;
+    override async get(): Promise<Uint8Array | undefined> {
+      throw new Error('sector 7 unreadable');
+    }
+    override async close(): Promise<void> {
+      this.closed = true;
+    }
+  }
+  const store = new FailingReads();
+  const err = await rejection(startTestNode({}, { store }));
+  assert.is(err.code, 'DATA_DIR_UNUSABLE');
+  assert.match(err.message, /store given to startNode/);
+  assert.match(err.message, /sector 7 unreadable/);
+  assert.ok(store.closed, 'the store is let go');
 });
 
 test.run();
