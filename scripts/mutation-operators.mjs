@@ -88,6 +88,8 @@ const RESTORE = /^\s*(this\.)?[#\w$.[\]]+\s*(=\s*(undefined|null|false|0|''|\[\]
 function lineMutations(line, masked, context) {
   const found = [];
   const add = (family, replace) => {
+    // A line gone before an `else` leaves the else without its if: the build fails, no test runs.
+    if (context.beforeElse && replace.trim().startsWith('// (')) return;
     if (replace !== line) found.push({ family, replace });
   };
   // A whole statement: it starts where the line before ended one, with a name (not `});`), and ends here.
@@ -127,7 +129,13 @@ export function sitesOf(file, text) {
   let previous = '';
   for (let i = 0; i < lines.length; i++) {
     const masked = maskLine(lines[i], state);
-    const context = { inFinally: blocks.some((b) => b.kind === 'finally'), inCatch: blocks.some((b) => b.kind === 'catch'), afterStatement: /[;{}]\s*$|^\s*$/.test(previous) };
+    const next = lines.slice(i + 1).find((l) => l.trim() !== '') ?? '';
+    const context = {
+      inFinally: blocks.some((b) => b.kind === 'finally'),
+      inCatch: blocks.some((b) => b.kind === 'catch'),
+      afterStatement: /[;{}]\s*$|^\s*$/.test(previous),
+      beforeElse: /^\s*else\b/.test(next),
+    };
     if (!skipLine(masked)) {
       for (const { family, replace } of lineMutations(lines[i], masked, context)) {
         // The smallest run of lines ending here that occurs once in the file.

@@ -76,6 +76,16 @@ test('a fresh draw is the same for the same seed, and each drawn mutation applie
   }
 });
 
+test('a line before an else is changed but never removed: without it the else would not build', async () => {
+  const { sitesOf } = await load('mutation-operators.mjs');
+  const source = ['function f(a: number) {', '  if (a > 1) return 1;', '  else done(a);', '  if (a === 5) return 3;', '  done(a);', '  return 0;', '}', ''].join('\n');
+  const on = (line: number) => (sitesOf('f.ts', source) as { line: number; family: string }[]).filter((s) => s.line === line).map((s) => s.family);
+  assert.ok(on(2).includes('comparison'), 'the condition before the else is still mutated');
+  assert.not.ok(on(2).includes('removed-check'), 'but the line is not removed');
+  assert.ok(on(4).includes('removed-check'), 'a check with no else after it is removed');
+  assert.ok(on(5).includes('removed-call'));
+});
+
 test('source maps decode to the positions Node itself finds', () => {
   for (const script of ['dist/src/node/http/server.js', 'dist/src/index.js']) {
     const payload = JSON.parse(readFileSync(join(ROOT, `${script}.map`), 'utf8'));
