@@ -130,7 +130,7 @@ async function routesPage() {
   const groups = [
     ['The API', (await exportFromNode('createRoutes'))(chain).filter((r) => !unservedKeys.has(key(r)))],
     ['Development API (this node only)', [...(await exportFromNode('createDevRoutes'))(chain, control), ...(await exportFromNode('createDevControlRoutes'))(control)]],
-    ['Reference routes this node does not serve (smart contracts)', unserved],
+    ['Reference routes this node does not serve (LStore data, ledger proofs)', unserved],
   ];
   const path = (r) => {
     const params = r.params === 'rest' ? ['{…}'] : Array.from({ length: r.params }, (_, i) => `{${i + 1}}`);
