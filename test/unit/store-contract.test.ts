@@ -107,6 +107,50 @@ test('LevelDB: a synced batch seals its number, an unsynced one does not; the se
   assert.is(readFileSync(join(dir, 'TPKIT-SEAL'), 'utf8'), '4', 'the seal file names the last synced write');
 });
 
+test('LevelDB: batches made at once, synced and not, land in the order they were made; the seal counts each, and the store opens again', async () => {
+  const dir = tempDir();
+  let store = await LevelStore.open(dir);
+  const n = 300;
+  // Every batch writes the same key (the last made must win) and a key of its own.
+  const writes = Array.from({ length: n }, (_, i) =>
+    store.batch(
+      [
+        { type: 'put', key: 'last', value: bytes(String(i)) },
+        { type: 'put', key: `each:${String(i).padStart(3, '0')}`, value: bytes(String(i)) },
+      ],
+      { sync: i % 3 === 0 },
+    ),
+  );
+  await Promise.all(writes);
+  assert.is(str(await store.get('last')), String(n - 1));
+  await store.close();
+  const { stored, file } = store.seal();
+  assert.is(stored, n, 'numbered in order');
+  // Batch 298 is the last synced one; batches that went in the same write as it share its sync.
+  assert.ok(file >= 298 && file <= n, `the seal file names a synced write at or after the last one asked for: ${file}`);
+  store = await LevelStore.open(dir, { keepFiles: false });
+  try {
+    assert.is(store.seal().stored, n, 'the stored number is the last batch made, not one that landed late');
+    assert.is(str(await store.get('last')), String(n - 1));
+    assert.is((await keysOf(store, 'each:')).length, n);
+  } finally {
+    await store.close();
+  }
+});
+
+test('LevelDB: a batch LevelDB refuses rejects, and the batches after it still land', async () => {
+  const store = await LevelStore.open(tempDir());
+  try {
+    const bad = store.batch([{ type: 'put', key: 'x', value: undefined as unknown as Uint8Array }]);
+    assert.is(await bad.then(() => 'written', () => 'refused'), 'refused');
+    await store.batch([{ type: 'put', key: 'y', value: bytes('1') }], { sync: true });
+    assert.is(str(await store.get('y')), '1');
+    assert.is(await store.get('x'), undefined);
+  } finally {
+    await store.close();
+  }
+});
+
 test('LevelDB: a seal above the last write means acknowledged writes were lost: STORE_DAMAGED, the files kept', async () => {
   const dir = tempDir();
   const store = await LevelStore.open(dir);

@@ -96,12 +96,23 @@ export async function storeInUse(dir: string): Promise<boolean | undefined> {
 
 const keptText = (kept: string | undefined) => (kept ? `; the files as they were before this start are kept in ${kept}` : '');
 
+interface QueuedBatch {
+  ops: StoreOp[];
+  sync: boolean;
+  /** The batch's place in the store's sequence: a group writes its last one's. */
+  number: number;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
 export class LevelStore implements Store {
   readonly persistent = true;
   private sequence: number;
   private sealWriting: Promise<void> = Promise.resolve();
-  /** The last batch handed to LevelDB: each waits for it, so batches land in their numbers' order. */
-  private lastWrite: Promise<void> = Promise.resolve();
+  /** Batches that arrived while one was being written: they go together in the next write. */
+  private waiting: QueuedBatch[] = [];
+  /** The write loop, while one runs: one LevelDB write at a time, so batches land in order. */
+  private writing: Promise<void> | undefined;
   private sealWanted = 0;
   private sealWritten = 0;
 
@@ -202,24 +213,47 @@ export class LevelStore implements Store {
     return this.db.getMany(keys);
   }
 
-  async batch(ops: StoreOp[], options: { sync?: boolean } = {}): Promise<void> {
-    // The chained form: one LevelDB WriteBatch like the array form, but about 8x less JS
-    // work per operation in classic-level 3 (1.3 against 9-12 us, measured with 25k ops).
-    const batch = this.db.batch();
-    for (const op of ops) {
-      if (op.type === 'put') batch.put(op.key, op.value);
-      else batch.del(op.key);
-    }
+  batch(ops: StoreOp[], options: { sync?: boolean } = {}): Promise<void> {
     const number = ++this.sequence;
-    batch.put(SEAL_KEY, new TextEncoder().encode(String(number)));
-    const sync = options.sync ?? false;
-    // Two writes in flight at once may land in either order (each runs on its own libuv
-    // thread): the stored number would then go back and a sound store read as damaged.
-    const previous = this.lastWrite;
-    const written = previous.then(() => batch.write({ sync }));
-    this.lastWrite = written.catch(() => undefined);
-    await written;
-    if (sync) this.writeSeal(number);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ ops, sync: options.sync ?? false, number, resolve, reject });
+      // Started a microtask later, so the loop's end (which clears `writing`) always follows this.
+      this.writing ??= Promise.resolve().then(() => this.writeWaiting());
+    });
+  }
+
+  /**
+   * Two writes in flight at once may land in either order (each runs on its own libuv thread):
+   * the stored number would go back and a sound store read as damaged. So one write runs at a
+   * time, and the batches that arrive meanwhile go together in the next, synced if any of them
+   * asks: as LevelDB's own writer queue would group them, without a write per batch.
+   */
+  private async writeWaiting(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const group = this.waiting;
+      this.waiting = [];
+      const sync = group.some((queued) => queued.sync);
+      const number = group[group.length - 1].number;
+      try {
+        // The chained form: one LevelDB WriteBatch like the array form, but about 8x less JS
+        // work per operation in classic-level 3 (1.3 against 9-12 us, measured with 25k ops).
+        const batch = this.db.batch();
+        for (const { ops } of group) {
+          for (const op of ops) {
+            if (op.type === 'put') batch.put(op.key, op.value);
+            else batch.del(op.key);
+          }
+        }
+        batch.put(SEAL_KEY, new TextEncoder().encode(String(number)));
+        await batch.write({ sync });
+      } catch (err) {
+        for (const queued of group) queued.reject(err);
+        continue;
+      }
+      if (sync) this.writeSeal(number);
+      for (const queued of group) queued.resolve();
+    }
+    this.writing = undefined;
   }
 
   /** The seal file names the newest synced batch; writes are chained, the newest wins. */
@@ -246,7 +280,7 @@ export class LevelStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.lastWrite;
+    await this.writing;
     await this.sealWriting;
     await this.db.close();
   }
