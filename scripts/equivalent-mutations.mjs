@@ -486,4 +486,28 @@ export const EQUIVALENT = [
     mutated: 'res.body?.cancel().catch(() => undefined);',
     why: CANCEL_STARTS_AT_CALL,
   },
+  {
+    file: 'src/node/ledger/apply.ts',
+    original: 'if (w?.pubkey && equalBytes(w.pubkey, key)) return address;',
+    mutated: 'if (w?.pubkey && equalBytes(key, w.pubkey)) return address;',
+    why: 'equalBytes compares the lengths and then every byte, both the same whichever array comes first',
+  },
+  {
+    file: 'src/node/ledger/apply.ts',
+    original: "if (item.amount < 0n) return fail('bad_amount');",
+    mutated: "if (item.amount <= 0n) return fail('bad_amount');",
+    why: 'the line before skips every zero amount, so the two differ only at 0n, which never reaches this line',
+  },
+  {
+    file: 'src/node/ledger/validate.ts',
+    original: 'return key.length === 33 ? key : normalizePublicKey(key);',
+    mutated: 'return key.length === 34 ? key : normalizePublicKey(key);',
+    why: 'a 33-byte key here belongs to a signature that verified, so it is a valid compressed point, and normalizePublicKey returns such a key as the same bytes: only a point parse is added',
+  },
+  {
+    file: 'src/node/ledger/validate.ts',
+    original: 'if (!options.restoring && ctx.difficulty > 0) {',
+    mutated: 'if (!options.restoring && ctx.difficulty >= 0) {',
+    why: 'difficulty is never negative, and at 0 the block only computes the bits: no count of leading zero bits is below 0, so neither refusal can be thrown; only a SHA-512 is added',
+  },
 ];

@@ -159,4 +159,37 @@ test('an unknown sender at block time is no_src_addr_loaded', () => {
   assert.equal(run(tx, wallets).outcome, { ok: false, reason: 'no_src_addr_loaded' });
 });
 
+test('a chkey that fails its sender checks changes nothing: the old key stays', () => {
+  const wallets = ledger();
+  for (const [over, reason] of [
+    [{ seq: 5 }, 'bad_seq'],
+    [{ t: NOW - 10_000 }, 'bad_timestamp'],
+  ] as const) {
+    const change = admitted(chkey({ key: alice.key, from: alice.address, seq: 6, t: NOW, newKey: stranger.key, ...over }), wallets);
+    const draft = new BlockDraft(wallets, 2);
+    assert.equal(applyTx(draft, change, ctx()), { ok: false, reason });
+    assert.is(draft.changed.size, 0);
+    assert.equal(draft.read(hex(alice.address))!.pubkey, publicKeyOf(alice.key));
+  }
+});
+
+test('a negative transfer amount is bad_amount and charges nothing', () => {
+  const tx = send({ payload: [pay(5)] });
+  if (tx.body.kind !== 'generic') throw new Error('a transfer');
+  tx.body.payload[0].amount = -5n;
+  const { draft, outcome } = run(tx, ledger(), ctx(new Map()));
+  assert.equal(outcome, { ok: false, reason: 'bad_amount' });
+  assert.is(draft.changed.size, 0);
+});
+
+test('a fee that costs nothing takes nothing and creates no currency entry, on the sender or the fee wallet', () => {
+  const free = new Map([['FEE', { base: 0n, baseextra: 1_000_000n, kb: 0n }]]);
+  const { draft, outcome } = run(send({ payload: [pay(5), fee(0, 'FEE')] }), ledger(), ctx(free));
+  assert.equal(outcome, { ok: true });
+  const from = draft.read(hex(alice.address))!;
+  assert.equal([...from.amount], [['SK', 995n]]);
+  depositFees(draft, FEE_ADDRESS);
+  assert.equal([...(draft.read(FEE_ADDRESS)?.amount ?? new Map())], []);
+});
+
 test.run();
