@@ -67,7 +67,7 @@ export async function serve(options?: Parameters<typeof attachWsHub>[3]) {
     hub.close();
     await new Promise((r) => server.close(r));
   };
-  return { port, hub, stand, stop };
+  return { port, hub, stand, stop, server };
 }
 
 export const closed = (c: HubClient) => new Promise<number>((r) => (c.socket.readyState === WebSocket.CLOSED ? r(-1) : c.socket.once('close', (code) => r(code))));

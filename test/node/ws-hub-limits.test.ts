@@ -133,6 +133,32 @@ test('other paths are 404 in JSON; a refused Host is 403', async () => {
   }
 });
 
+test('a socket that fails while its upgrade is refused is destroyed; the error reaches no one else', async () => {
+  const s = await serve();
+  try {
+    // The hub's own listener runs first; this one then fails the socket as a reset peer would.
+    const seen = new Promise<{ destroyed: boolean; threw: unknown }>((resolve) =>
+      s.server.once('upgrade', (_req, socket: import('node:stream').Duplex) => {
+        let threw: unknown;
+        try {
+          socket.emit('error', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+        } catch (err) {
+          threw = err;
+        }
+        resolve({ destroyed: socket.destroyed, threw });
+      }),
+    );
+    const refused = open(s.port, '/api/wsx').then(() => 'opened', () => 'failed');
+    assert.equal(await seen, { destroyed: true, threw: undefined });
+    assert.is(await refused, 'failed');
+    const d = await open(s.port);
+    assert.is(s.hub.connections, 1, 'the hub goes on');
+    d.socket.close();
+  } finally {
+    await s.stop();
+  }
+});
+
 test('a reset is told once to each connection with subscriptions, and to no other', async () => {
   const s = await serve();
   try {
