@@ -52,7 +52,9 @@ export function open(port: number, path = '/api/ws'): Promise<HubClient> {
     socket.once('unexpected-response', (_req, res) => {
       let body = '';
       res.on('data', (d) => (body += d));
-      res.on('end', () => reject(Object.assign(new Error(`refused ${res.statusCode}`), { status: res.statusCode, body: JSON.parse(body) })));
+      // The hub refuses in JSON; ws itself, once the hub is closed, in plain text.
+      const parsed = () => (res.headers['content-type']?.includes('json') ? JSON.parse(body) : body);
+      res.on('end', () => reject(Object.assign(new Error(`refused ${res.statusCode}`), { status: res.statusCode, body: parsed() })));
     });
   });
 }

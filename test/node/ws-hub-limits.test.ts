@@ -188,6 +188,9 @@ test('close() ends every connection and stops listening to the chain', async () 
   s.hub.close();
   await until('the connection to be ended', () => code !== undefined);
   assert.is(code, 1006, 'terminated');
+  const late = await open(s.port).then(() => undefined, (e: { status: number }) => e);
+  assert.is(late?.status, 503, 'a closed hub takes no new connection');
+  assert.is(s.hub.connections, 0);
   await s.stop();
   assert.is(s.stand.blockListeners.size, 0);
   assert.is(s.stand.resetListeners.size, 0);
@@ -195,7 +198,7 @@ test('close() ends every connection and stops listening to the chain', async () 
 });
 
 test('a reader that takes nothing is closed once older data passes the bound; one that reads is kept', async () => {
-  const s = await serve({ limits: { bufferedBytes: 64 * 1024 } });
+  const s = await serve({ limits: { bufferedBytes: 64 * 1024, connectionsPerAddress: 2 } });
   try {
     const stalled = await open(s.port);
     const reader = await open(s.port);
@@ -220,6 +223,11 @@ test('a reader that takes nothing is closed once older data passes the bound; on
     // 1008 when the close frame gets out within its grace second, else the socket is cut (1006).
     assert.ok([1008, 1006].includes((await code)[0]));
     assert.is(reader.socket.readyState, WebSocket.OPEN);
+    // The dropped one's place is freed once, not twice: the reader still holds one of the two.
+    const third = await open(s.port);
+    const refused = await open(s.port).then(() => undefined, (e: { status: number }) => e);
+    assert.is(refused?.status, 429, 'the reader and the new one fill the two places');
+    third.socket.close();
     reader.socket.close();
   } finally {
     await s.stop();

@@ -259,7 +259,7 @@ test('a signal aborted while the WebSocket implementation loads ends the watch: 
 test('a socket the watch closed is closed once: the close event it then fires ends nothing more', async () => {
   /** Fires 'close' once after the first close(), as browser and ws sockets do. */
   class Closing extends FakeSocket {
-    close() {
+    override close() {
       super.close();
       if (this.closed === 1) queueMicrotask(() => this.emit('close', {}));
     }
