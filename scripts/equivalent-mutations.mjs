@@ -510,4 +510,16 @@ export const EQUIVALENT = [
     mutated: 'if (!options.restoring && ctx.difficulty >= 0) {',
     why: 'difficulty is never negative, and at 0 the block only computes the bits: no count of leading zero bits is below 0, so neither refusal can be thrown; only a SHA-512 is added',
   },
+  {
+    file: 'src/node/api/ws-hub.ts',
+    original: "if (b.kind === 'ether') return false;",
+    mutated: '// (check removed)',
+    why: "an Ethereum body's from is a string of 40 hex digits (an EVM key), not bytes: bytesToHex of it gives 80 characters, never the 16 of an address, and the line after is false for every kind but generic, so an Ethereum transaction involves no address either way",
+  },
+  {
+    file: 'src/node/api/ws-hub.ts',
+    original: 'if (clients.size === 0) return;',
+    mutated: '// (check removed)',
+    why: 'with no connection the rest of publish only indexes the block\'s txids into a map it then drops and loops over no client: nothing is sent or kept, only time',
+  },
 ];

@@ -52,7 +52,9 @@ export function open(port: number, path = '/api/ws'): Promise<HubClient> {
     socket.once('unexpected-response', (_req, res) => {
       let body = '';
       res.on('data', (d) => (body += d));
-      res.on('end', () => reject(Object.assign(new Error(`refused ${res.statusCode}`), { status: res.statusCode, body: JSON.parse(body) })));
+      // The hub refuses in JSON; ws itself, once the hub is closed, in plain text.
+      const parsed = () => (res.headers['content-type']?.includes('json') ? JSON.parse(body) : body);
+      res.on('end', () => reject(Object.assign(new Error(`refused ${res.statusCode}`), { status: res.statusCode, body: parsed() })));
     });
   });
 }
@@ -67,7 +69,7 @@ export async function serve(options?: Parameters<typeof attachWsHub>[3]) {
     hub.close();
     await new Promise((r) => server.close(r));
   };
-  return { port, hub, stand, stop };
+  return { port, hub, stand, stop, server };
 }
 
 export const closed = (c: HubClient) => new Promise<number>((r) => (c.socket.readyState === WebSocket.CLOSED ? r(-1) : c.socket.once('close', (code) => r(code))));

@@ -6,8 +6,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addressToText, makeAddress } from '../../src/codec/address.js';
-import { bytesToHex } from '../../src/bytes.js';
+import { base64ToBytes, bytesToHex } from '../../src/bytes.js';
 import { open, serve, until, type HubClient } from '../helpers/ws-hub-stand-in.js';
+import { notify, pay, register, transfer } from '../helpers/node-helpers.js';
 
 const watched = makeAddress({ group: 10, block: 1, wallet: 77 });
 const watchedText = addressToText(watched);
@@ -111,6 +112,45 @@ test('each block: every subscriber gets what it asked for, in the order it asked
     assert.is((await ask(stats, '{"sub":"block"}')).moresubs, 97, 'blockstat, any tx and block are held');
     assert.is(idle.messages.length, 0, 'a connection without subscriptions gets nothing');
     for (const c of [stats, balances, idle]) c.socket.close();
+  } finally {
+    await s.stop();
+  }
+});
+
+test('an address\'s transactions: those it sends (of any kind), those sent to it, and the register that made it; never an Ethereum one', async () => {
+  const s = await serve();
+  try {
+    const key = new Uint8Array(32).fill(7);
+    const sender = makeAddress({ group: 10, block: 1, wallet: 79 });
+    const raw = (b64: string) => base64ToBytes(b64);
+    // One block: watched registered, paid by sender, sending a notify; sender paying other; an Ethereum transaction.
+    const txs = [
+      { txid: 'reg', body: { kind: 'register' }, raw: raw(register(key, 1_700_000_000_000, 0)) },
+      { txid: 'in', body: { kind: 'generic', from: sender, to: watched }, raw: raw(transfer({ key, from: sender, to: watched, seq: 1, t: 1_700_000_000_001, payload: [pay(5)] })) },
+      { txid: 'out', body: { kind: 'notify', from: watched }, raw: raw(notify({ key, from: watched, seq: 1, t: 1_700_000_000_002, payload: [] })) },
+      { txid: 'elsewhere', body: { kind: 'generic', from: sender, to: makeAddress({ group: 10, block: 1, wallet: 78 }) }, raw: raw(transfer({ key, from: sender, to: makeAddress({ group: 10, block: 1, wallet: 78 }), seq: 2, t: 1_700_000_000_003, payload: [pay(1)] })) },
+      { txid: 'eth', body: { kind: 'ether', from: '000000000000000000000000' + bytesToHex(watched) }, raw: new Uint8Array([0xf8]) },
+    ];
+    const hexOf = (a: Uint8Array) => bytesToHex(a).toUpperCase();
+    const record = {
+      hash: 'H9', header: { height: 9, parent: 'H8' }, time: 1009, txs: txs.map((t) => t.txid), failed: {},
+      bals: { [hexOf(watched)]: storedWallet, [hexOf(sender)]: storedWallet, [hexOf(makeAddress({ group: 10, block: 1, wallet: 78 }))]: storedWallet },
+      registered: { reg: watchedText },
+    };
+    const c = await open(s.port);
+    await ask(c, JSON.stringify({ sub: 'addr', addr: watchedText, get: 'tx' }));
+    await ask(c, JSON.stringify({ sub: 'addr', addr: addressToText(sender), get: 'tx' }));
+    await ask(c, JSON.stringify({ sub: 'addr', addr: other, get: 'tx' }));
+    s.stand.blockListeners.forEach((l) => l({ record, txs, statuses: txs.map(() => '{"ok":true}') }));
+    await until('the three address messages', () => c.messages.length === 6);
+    const pushed = c.messages.slice(3) as { address: string; txs: Record<string, Record<string, unknown>> }[];
+    assert.equal(pushed.map((m) => [m.address, Object.keys(m.txs)]), [
+      [watchedText, ['reg', 'in', 'out']],
+      [addressToText(sender), ['in', 'elsewhere']],
+      [other, ['elsewhere']],
+    ]);
+    assert.equal(pushed[0].txs.reg.extdata, { 'addr.txt': watchedText, addr: hexOf(watched) }, 'the register names the wallet it made');
+    c.socket.close();
   } finally {
     await s.stop();
   }

@@ -133,6 +133,32 @@ test('other paths are 404 in JSON; a refused Host is 403', async () => {
   }
 });
 
+test('a socket that fails while its upgrade is refused is destroyed; the error reaches no one else', async () => {
+  const s = await serve();
+  try {
+    // The hub's own listener runs first; this one then fails the socket as a reset peer would.
+    const seen = new Promise<{ destroyed: boolean; threw: unknown }>((resolve) =>
+      s.server.once('upgrade', (_req, socket: import('node:stream').Duplex) => {
+        let threw: unknown;
+        try {
+          socket.emit('error', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+        } catch (err) {
+          threw = err;
+        }
+        resolve({ destroyed: socket.destroyed, threw });
+      }),
+    );
+    const refused = open(s.port, '/api/wsx').then(() => 'opened', () => 'failed');
+    assert.equal(await seen, { destroyed: true, threw: undefined });
+    assert.is(await refused, 'failed');
+    const d = await open(s.port);
+    assert.is(s.hub.connections, 1, 'the hub goes on');
+    d.socket.close();
+  } finally {
+    await s.stop();
+  }
+});
+
 test('a reset is told once to each connection with subscriptions, and to no other', async () => {
   const s = await serve();
   try {
@@ -162,6 +188,9 @@ test('close() ends every connection and stops listening to the chain', async () 
   s.hub.close();
   await until('the connection to be ended', () => code !== undefined);
   assert.is(code, 1006, 'terminated');
+  const late = await open(s.port).then(() => undefined, (e: { status: number }) => e);
+  assert.is(late?.status, 503, 'a closed hub takes no new connection');
+  assert.is(s.hub.connections, 0);
   await s.stop();
   assert.is(s.stand.blockListeners.size, 0);
   assert.is(s.stand.resetListeners.size, 0);
@@ -169,7 +198,7 @@ test('close() ends every connection and stops listening to the chain', async () 
 });
 
 test('a reader that takes nothing is closed once older data passes the bound; one that reads is kept', async () => {
-  const s = await serve({ limits: { bufferedBytes: 64 * 1024 } });
+  const s = await serve({ limits: { bufferedBytes: 64 * 1024, connectionsPerAddress: 2 } });
   try {
     const stalled = await open(s.port);
     const reader = await open(s.port);
@@ -194,6 +223,11 @@ test('a reader that takes nothing is closed once older data passes the bound; on
     // 1008 when the close frame gets out within its grace second, else the socket is cut (1006).
     assert.ok([1008, 1006].includes((await code)[0]));
     assert.is(reader.socket.readyState, WebSocket.OPEN);
+    // The dropped one's place is freed once, not twice: the reader still holds one of the two.
+    const third = await open(s.port);
+    const refused = await open(s.port).then(() => undefined, (e: { status: number }) => e);
+    assert.is(refused?.status, 429, 'the reader and the new one fill the two places');
+    third.socket.close();
     reader.socket.close();
   } finally {
     await s.stop();

@@ -239,4 +239,50 @@ test('after a reset: onReset gets it typed; watchTx asks the node once and ends 
   answers = [];
 });
 
+test('a signal aborted while the WebSocket implementation loads ends the watch: nothing subscribed, the socket closed', async () => {
+  const stop = new AbortController();
+  const watching = client().watchBlocks(() => assert.unreachable('a block after the abort'), { signal: stop.signal, WebSocket: FakeSocket });
+  stop.abort(); // the watch is awaiting its WebSocket implementation now
+  // The bug waits for ever with nothing pending: a deadline fails it here, by name.
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the watch waited for an abort that had happened')), 5000)));
+  try {
+    assert.is(await Promise.race([watching, deadline]), undefined);
+  } finally {
+    clearTimeout(timer);
+  }
+  await tick();
+  assert.equal([FakeSocket.last.sent, FakeSocket.last.closed], [[], 1]);
+  assert.is(getEventListeners(stop.signal, 'abort').length, 0);
+});
+
+test('a socket the watch closed is closed once: the close event it then fires ends nothing more', async () => {
+  /** Fires 'close' once after the first close(), as browser and ws sockets do. */
+  class Closing extends FakeSocket {
+    override close() {
+      super.close();
+      if (this.closed === 1) queueMicrotask(() => this.emit('close', {}));
+    }
+  }
+  const watching = client().watchTx(TXID, { WebSocket: Closing });
+  await tick();
+  const socket = FakeSocket.last;
+  socket.push({ tx: TXID, res: { ok: true, res: 'ok' } });
+  assert.is((await watching).ok, true);
+  await tick();
+  assert.is(socket.closed, 1);
+});
+
+test('only {"ok":true,"subscribe":…} is the acknowledgement: a block that also carries a "subscribe" field is delivered', async () => {
+  const stop = new AbortController();
+  const heights: number[] = [];
+  const watching = client().watchBlocks((b) => heights.push(b.height), { signal: stop.signal, WebSocket: FakeSocket });
+  await tick();
+  FakeSocket.last.push({ ok: true, subscribe: ['new_block', 'stat', 'json'], moresubs: 99 });
+  FakeSocket.last.push({ subscribe: 'x', blockstat: { hash: 'AB', height: 3, parent: 'CD', time: 1, txs: 0, failed: 0 } });
+  stop.abort();
+  await watching;
+  assert.equal(heights, [3]);
+});
+
 test.run();
