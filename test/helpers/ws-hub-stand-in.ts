@@ -59,10 +59,10 @@ export function open(port: number, path = '/api/ws'): Promise<HubClient> {
   });
 }
 
-export async function serve(options?: Parameters<typeof attachWsHub>[3]) {
+export async function serve(options?: Parameters<typeof attachWsHub>[3], logger = createLogger('silent')) {
   const server = http.createServer((_req, res) => res.end());
   const stand = standIn();
-  const hub = attachWsHub(server, stand.chain, createLogger('silent'), options);
+  const hub = attachWsHub(server, stand.chain, logger, options);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as { port: number }).port;
   const stop = async () => {

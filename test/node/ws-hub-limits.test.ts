@@ -8,6 +8,7 @@ import { WebSocket } from 'ws';
 import { CLOSE_TOO_SLOW, MAX_SUBSCRIPTIONS } from '../../src/node/api/ws-hub.js';
 import { DEFAULT_WS_LIMITS } from '../../src/node/config/config.js';
 import { closed, open, serve, until } from '../helpers/ws-hub-stand-in.js';
+import { createLogger } from '../../src/node/base/log.js';
 
 test('the documented bounds: 100 subscriptions, 128 connections, 64 per address, 4 MiB unsent, 1008 for a slow reader', () => {
   assert.is(MAX_SUBSCRIPTIONS, 100);
@@ -198,7 +199,8 @@ test('close() ends every connection and stops listening to the chain', async () 
 });
 
 test('a reader that takes nothing is closed once older data passes the bound; one that reads is kept', async () => {
-  const s = await serve({ limits: { bufferedBytes: 64 * 1024, connectionsPerAddress: 2 } });
+  const warnings: string[] = [];
+  const s = await serve({ limits: { bufferedBytes: 64 * 1024, connectionsPerAddress: 2 } }, createLogger('warn', (line) => warnings.push(line)));
   try {
     const stalled = await open(s.port);
     const reader = await open(s.port);
@@ -222,6 +224,8 @@ test('a reader that takes nothing is closed once older data passes the bound; on
     (stalled.socket as unknown as { _socket: { resume(): void } })._socket.resume();
     // 1008 when the close frame gets out within its grace second, else the socket is cut (1006).
     assert.ok([1008, 1006].includes((await code)[0]));
+    assert.is(warnings.filter((w) => / warn  ws: closed a connection from 127\.0\.0\.1 that fell behind \(\d+ bytes unsent, limit 65536\)/.test(w)).length, 1, warnings.join(''));
+    await until('the dropped socket to be let go', () => s.hub.closing === 0);
     assert.is(reader.socket.readyState, WebSocket.OPEN);
     // The dropped one's place is freed once, not twice: the reader still holds one of the two.
     const third = await open(s.port);
@@ -229,6 +233,8 @@ test('a reader that takes nothing is closed once older data passes the bound; on
     assert.is(refused?.status, 429, 'the reader and the new one fill the two places');
     third.socket.close();
     reader.socket.close();
+    await until('every place to be freed', () => s.hub.connections === 0);
+    assert.is(s.hub.addresses, 0, 'no address is held once its last connection closed');
   } finally {
     await s.stop();
   }

@@ -139,6 +139,10 @@ function involves(tx: NodeTx, address: string, registered: string | undefined): 
 export interface WsHub {
   /** Open connections (tests, the node's status). */
   readonly connections: number;
+  /** Remote addresses holding a connection: each is counted against the per-address limit. */
+  readonly addresses: number;
+  /** Readers dropped for being too slow whose sockets have not closed yet. */
+  readonly closing: number;
   close(): void;
 }
 
@@ -344,6 +348,12 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, o
   return {
     get connections() {
       return clients.size;
+    },
+    get addresses() {
+      return perAddress.size;
+    },
+    get closing() {
+      return dropped.size;
     },
     close() {
       stop();
