@@ -1,0 +1,114 @@
+// Gas of contract calls from ThePower wallets, on an in-process node, with contracts of a few
+// hand-written opcodes so each outcome is known in advance: the run gets exactly the gas the
+// offered units buy (1000 gas a unit at the default rate), the unused part comes back in whole
+// units and the used part reaches the fee wallet, a run out of gas keeps the whole offer, a
+// wallet that cannot pay fee and gas together is refused before anything is spent, and the
+// status carries return data only when the run returned some (docs/guide/contracts.md, "Gas"
+// and "Transaction status").
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex, hexToBytes } from '../../src/bytes.js';
+import { addressToText } from '../../src/codec/address.js';
+import { createClient } from '../../src/client/client.js';
+import { deployContract, sendContractCall } from '../../src/client/contract.js';
+import { TxFailedError } from '../../src/client/client-errors.js';
+import { startNode, type RunningNode } from '../../src/node/index.js';
+
+/** Init code that deploys `runtime` (at most 32 bytes): PUSHn runtime, MSTORE at 0, RETURN its last bytes. */
+const deployer = (runtime: string) => {
+  const n = runtime.length / 2;
+  const hex = (v: number) => v.toString(16).padStart(2, '0');
+  return `0x${hex(0x5f + n)}${runtime}600052${'60' + hex(n)}${'60' + hex(32 - n)}f3`;
+};
+// GAS, MSTORE at 0, RETURN 32 bytes: the gas left after GAS itself (2 gas).
+const gasReporter = deployer('5a60005260206000f3');
+// RETURN(0, CALLDATASIZE): as many zero bytes as the call data has.
+const echoSize = deployer('366000f3');
+// JUMPDEST, PUSH1 0, JUMP: loops until its gas runs out.
+const spinner = deployer('5b600056');
+
+let node: RunningNode;
+let client: ReturnType<typeof createClient>;
+let accounts: { address: string; secretKey: Uint8Array }[];
+const sk = async (address: string) => (await client.getAddress(address)).amount.SK ?? 0n;
+
+test.before(async () => {
+  node = await startNode({ difficulty: 0, accounts: 5 });
+  client = createClient({ baseUrl: node.url });
+  accounts = node.accounts.map((a) => ({ address: a.address, secretKey: a.secretKey }));
+  await deployContract({ client, secretKey: accounts[0].secretKey, from: accounts[0].address, code: gasReporter });
+  await deployContract({ client, secretKey: accounts[1].secretKey, from: accounts[1].address, code: echoSize });
+  await deployContract({ client, secretKey: accounts[2].secretKey, from: accounts[2].address, code: spinner });
+});
+test.after(() => node.close());
+
+test('the run gets the gas the offered units buy; the unused units come back and the used one reaches the fee wallet', async () => {
+  const caller = accounts[3];
+  // The fee wallet the chain settings name (current.fee.params.feeaddr, hex).
+  const feeaddr = ((await client.getSettings('current/fee')) as { params: { feeaddr: string } }).params.feeaddr;
+  const feeWallet = addressToText(hexToBytes(feeaddr));
+  const [before, feesBefore] = [await sk(caller.address), await sk(feeWallet)];
+  const sent = await sendContractCall({ client, secretKey: caller.secretKey, from: caller.address, to: accounts[0].address, data: '0x', gas: 1_000_000n });
+  assert.is(sent.gasOffered, 1000n);
+  // 1000 units buy 10^6 gas; GAS costs 2 of them.
+  assert.is(BigInt('0x' + bytesToHex(sent.returnData!)), 1_000_000n - 2n);
+  // The run used a few gas, less than one unit's worth: 999 units come back, one is spent.
+  const lost = before - (await sk(caller.address));
+  assert.is(lost, sent.fee + 1n);
+  assert.is((await sk(feeWallet)) - feesBefore, lost, 'what the caller lost is what the fee wallet gained');
+});
+
+const rpc = async (method: string, params: unknown[]) => {
+  const res = await fetch(node.url + '/jsonrpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  return ((await res.json()) as { result: Record<string, string> }).result;
+};
+
+test('a run out of gas: insufficient_gas, the seq and the whole offer spent, the receipt failed with all the gas used', async () => {
+  const caller = accounts[3];
+  const seq = await client.getSeq(caller.address);
+  const before = await sk(caller.address);
+  const sent = await sendContractCall({ client, secretKey: caller.secretKey, from: caller.address, to: accounts[2].address, data: '0x', gas: 5000n, wait: false });
+  assert.is(sent.gasOffered, 5n);
+  const status = await client.waitForTx(sent.txid, { timeoutMs: 10_000 });
+  assert.equal([status.ok, status.ok ? '' : status.reason], [false, 'insufficient_gas']);
+  assert.is(await client.getSeq(caller.address), seq + 1n);
+  assert.is(before - (await sk(caller.address)), sent.fee + 5n, 'nothing comes back');
+  const receipt = await rpc('eth_getTransactionReceipt', [`0x${bytesToHex(keccak_256(sent.tx))}`]);
+  assert.equal([receipt.status, receipt.gasUsed], ['0x0', '0x1388']);
+});
+
+test('return data in the status only when the run returned some: none for 0 bytes, one zero byte for 1', async () => {
+  const caller = accounts[3];
+  const call = (data: string) => sendContractCall({ client, secretKey: caller.secretKey, from: caller.address, to: accounts[1].address, data });
+  const empty = await call('0x');
+  assert.ok(empty.status?.ok);
+  assert.is(empty.status?.ok && empty.status.retval, undefined);
+  assert.is(empty.returnData, undefined);
+  const one = await call('0x07');
+  assert.equal(one.status?.ok && one.status.retval, '0x00');
+  const two = await call('0x0708');
+  assert.equal(two.status?.ok && two.status.retval, '0x0000');
+});
+
+test('a wallet that cannot pay the fee and the gas together is refused before anything is spent; exactly enough is taken', async () => {
+  const caller = accounts[4];
+  const send = async () => {
+    const sent = await sendContractCall({ client, secretKey: caller.secretKey, from: caller.address, to: accounts[1].address, data: '0x', gas: 7000n, wait: false });
+    const status = await client.waitForTx(sent.txid, { timeoutMs: 10_000 });
+    return { fee: sent.fee, ok: status.ok, reason: status.ok ? '' : status.reason };
+  };
+  const seq = await client.getSeq(caller.address);
+  // The auto fee is the least the node takes, the same for each of these bodies of one size.
+  await node.setBalance(caller.address, 0n);
+  const { fee } = await send();
+  await node.setBalance(caller.address, fee + 7n - 1n);
+  assert.equal(await send(), { fee, ok: false, reason: 'insufficient_fund' });
+  assert.equal([await client.getSeq(caller.address), await sk(caller.address)], [seq, fee + 6n], 'no seq, fee or gas spent');
+  await node.setBalance(caller.address, fee + 7n);
+  assert.equal(await send(), { fee, ok: true, reason: '' });
+  // The run used less than a unit's worth of gas: 6 of the 7 units come back.
+  assert.equal([await client.getSeq(caller.address), await sk(caller.address)], [seq + 1n, 6n]);
+});
+
+test.run();
