@@ -9,7 +9,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes } from '../../src/bytes.js';
-import { addressToText } from '../../src/codec/address.js';
+import { addressFromText, addressToText } from '../../src/codec/address.js';
+import { genericBody } from '../../src/codec/body-generic.js';
+import { signTx } from '../../src/crypto/sign-tx.js';
 import { createClient } from '../../src/client/client.js';
 import { deployContract, sendContractCall } from '../../src/client/contract.js';
 import { TxFailedError } from '../../src/client/client-errors.js';
@@ -109,6 +111,49 @@ test('a wallet that cannot pay the fee and the gas together is refused before an
   assert.equal(await send(), { fee, ok: true, reason: '' });
   // The run used less than a unit's worth of gas: 6 of the 7 units come back.
   assert.equal([await client.getSeq(caller.address), await sk(caller.address)], [seq + 1n, 6n]);
+});
+
+/** A generic transaction to the echo contract built by hand: payload items and c as given. */
+const handBuilt = async (payload: { purpose: 'transfer' | 'gas' | 'srcfee'; currency: string; amount: bigint }[], call?: { method: string; args: unknown[] }) => {
+  const caller = accounts[3];
+  const seq = (await client.getSeq(caller.address)) + 1n;
+  const timestamp = Date.now();
+  const body = genericBody({ from: addressFromText(caller.address), to: addressFromText(accounts[1].address), seq, timestamp, payload, ...(call ? { call } : {}) } as Parameters<typeof genericBody>[0]);
+  const status = await client.waitForTx(await client.submitTx(signTx(body, caller.secretKey, { timestamp })), { timeoutMs: 10_000 });
+  return { status, seqUsed: (await client.getSeq(caller.address)) === seq };
+};
+const FEE = { purpose: 'srcfee' as const, currency: 'SK', amount: 10_000n };
+const callData = (data: Uint8Array) => ({ method: '0x0', args: [data] });
+
+test('a gas item of 0 units is no gas: insufficient_gas before any change, the seq unused', async () => {
+  const { status, seqUsed } = await handBuilt([{ purpose: 'gas', currency: 'SK', amount: 0n }, FEE], callData(new Uint8Array(0)));
+  assert.equal([status.ok, status.ok ? '' : status.reason, seqUsed], [false, 'insufficient_gas', false]);
+  const none = await handBuilt([FEE], callData(new Uint8Array(0)));
+  assert.equal([none.status.ok, none.status.ok ? '' : none.status.reason, none.seqUsed], [false, 'insufficient_gas', false]);
+});
+
+test('a fee in a currency the chain takes no fee in fails as unsupported_fee_cur; a c of another form fails as bad_call; neither spends the seq', async () => {
+  const odd = await handBuilt([{ purpose: 'gas', currency: 'SK', amount: 7n }, { ...FEE, currency: 'XYZ' }], callData(new Uint8Array(0)));
+  assert.equal([odd.status.ok, odd.status.ok ? '' : odd.status.reason, odd.seqUsed], [false, 'unsupported_fee_cur', false]);
+  const bad = await handBuilt([{ purpose: 'gas', currency: 'SK', amount: 7n }, FEE], { method: 'transfer', args: [1] });
+  assert.equal([bad.status.ok, bad.status.ok ? '' : bad.status.reason, bad.seqUsed], [false, 'bad_call', false]);
+});
+
+test('a call without c runs with empty call data; a transfer of 0 units adds no currency entry to either wallet', async () => {
+  const { status, seqUsed } = await handBuilt([{ purpose: 'transfer', currency: 'XYZ', amount: 0n }, { purpose: 'gas', currency: 'SK', amount: 7n }, FEE]);
+  assert.ok(status.ok, JSON.stringify(status));
+  assert.equal([status.ok && status.retval, seqUsed], [undefined, true]);
+  for (const a of [accounts[3], accounts[1]]) assert.is('XYZ' in (await client.getAddress(a.address)).amount, false, a.address);
+});
+
+test('a deploy runs its init code with empty call data', async () => {
+  const [, , , , fifth] = accounts;
+  await node.setBalance(fifth.address, 1_000_000n);
+  // CALLDATASIZE, MSTORE8 at 0, RETURN 1 byte: the contract's code is that size.
+  const sent = await deployContract({ client, secretKey: fifth.secretKey, from: fifth.address, code: '0x36600053' + '60016000f3', gas: 100_000n });
+  assert.is(sent.status?.ok && sent.status.address, fifth.address, 'the status names the deployed address');
+  const code = await fetch(`${node.url}/api/address/${fifth.address}/code`);
+  assert.equal([...new Uint8Array(await code.arrayBuffer())], [0]);
 });
 
 test.run();
