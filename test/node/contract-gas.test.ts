@@ -114,10 +114,9 @@ test('a wallet that cannot pay the fee and the gas together is refused before an
 });
 
 /** A generic transaction to the echo contract built by hand: payload items and c as given. */
-const handBuilt = async (payload: { purpose: 'transfer' | 'gas' | 'srcfee'; currency: string; amount: bigint }[], call?: { method: string; args: unknown[] }) => {
+const handBuilt = async (payload: { purpose: 'transfer' | 'gas' | 'srcfee'; currency: string; amount: bigint }[], call?: { method: string; args: unknown[] }, timestamp = Date.now()) => {
   const caller = accounts[3];
   const seq = (await client.getSeq(caller.address)) + 1n;
-  const timestamp = Date.now();
   const body = genericBody({ from: addressFromText(caller.address), to: addressFromText(accounts[1].address), seq, timestamp, payload, ...(call ? { call } : {}) } as Parameters<typeof genericBody>[0]);
   const status = await client.waitForTx(await client.submitTx(signTx(body, caller.secretKey, { timestamp })), { timeoutMs: 10_000 });
   return { status, seqUsed: (await client.getSeq(caller.address)) === seq };
@@ -154,6 +153,16 @@ test('a deploy runs its init code with empty call data', async () => {
   assert.is(sent.status?.ok && sent.status.address, fifth.address, 'the status names the deployed address');
   const code = await fetch(`${node.url}/api/address/${fifth.address}/code`);
   assert.equal([...new Uint8Array(await code.arrayBuffer())], [0]);
+});
+
+test('a call older than the wallet\'s last transaction fails as bad_timestamp before it runs: the seq unused, nothing paid', async () => {
+  const gas = { purpose: 'gas' as const, currency: 'SK', amount: 7n };
+  const first = await handBuilt([gas, FEE], callData(new Uint8Array(0)));
+  assert.ok(first.status.ok);
+  const before = await sk(accounts[3].address);
+  const stale = await handBuilt([gas, FEE], callData(new Uint8Array(0)), Date.now() - 60_000);
+  assert.equal([stale.status.ok, stale.status.ok ? '' : stale.status.reason, stale.seqUsed], [false, 'bad_timestamp', false]);
+  assert.is(await sk(accounts[3].address), before);
 });
 
 test.run();
