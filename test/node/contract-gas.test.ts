@@ -27,6 +27,8 @@ const deployer = (runtime: string) => {
 const gasReporter = deployer('5a60005260206000f3');
 // RETURN(0, CALLDATASIZE): as many zero bytes as the call data has.
 const echoSize = deployer('366000f3');
+// TIMESTAMP, MSTORE at 0, RETURN 32 bytes.
+const clock = deployer('4260005260206000f3');
 // JUMPDEST, PUSH1 0, JUMP: loops until its gas runs out.
 const spinner = deployer('5b600056');
 
@@ -36,12 +38,13 @@ let accounts: { address: string; secretKey: Uint8Array }[];
 const sk = async (address: string) => (await client.getAddress(address)).amount.SK ?? 0n;
 
 test.before(async () => {
-  node = await startNode({ difficulty: 0, accounts: 5 });
+  node = await startNode({ difficulty: 0, accounts: 6 });
   client = createClient({ baseUrl: node.url });
   accounts = node.accounts.map((a) => ({ address: a.address, secretKey: a.secretKey }));
   await deployContract({ client, secretKey: accounts[0].secretKey, from: accounts[0].address, code: gasReporter });
   await deployContract({ client, secretKey: accounts[1].secretKey, from: accounts[1].address, code: echoSize });
   await deployContract({ client, secretKey: accounts[2].secretKey, from: accounts[2].address, code: spinner });
+  await deployContract({ client, secretKey: accounts[5].secretKey, from: accounts[5].address, code: clock });
 });
 test.after(() => node.close());
 
@@ -163,6 +166,15 @@ test('a call older than the wallet\'s last transaction fails as bad_timestamp be
   const stale = await handBuilt([gas, FEE], callData(new Uint8Array(0)), Date.now() - 60_000);
   assert.equal([stale.status.ok, stale.status.ok ? '' : stale.status.reason, stale.seqUsed], [false, 'bad_timestamp', false]);
   assert.is(await sk(accounts[3].address), before);
+});
+
+test('block.timestamp in a call is the block\'s time in whole seconds', async () => {
+  const sent = await sendContractCall({ client, secretKey: accounts[3].secretKey, from: accounts[3].address, to: accounts[5].address, data: '0x', gas: 100_000n });
+  const block = await client.getBlock(sent.status!.block!);
+  // mean_time: the block's time in ms, as 8 bytes hex (the reference's header field).
+  const ms = BigInt('0x' + String(block.header.roots.mean_time).replace(/^0x/i, ''));
+  assert.ok(ms > 1_600_000_000_000n, String(ms));
+  assert.is(BigInt('0x' + bytesToHex(sent.returnData!)), ms / 1000n);
 });
 
 test.run();
