@@ -14,7 +14,6 @@ import { genericBody } from '../../src/codec/body-generic.js';
 import { signTx } from '../../src/crypto/sign-tx.js';
 import { createClient } from '../../src/client/client.js';
 import { deployContract, sendContractCall } from '../../src/client/contract.js';
-import { TxFailedError } from '../../src/client/client-errors.js';
 import { startNode, type RunningNode } from '../../src/node/index.js';
 
 /** Init code that deploys `runtime` (at most 32 bytes): PUSHn runtime, MSTORE at 0, RETURN its last bytes. */
