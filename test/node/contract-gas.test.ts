@@ -14,6 +14,8 @@ import { genericBody } from '../../src/codec/body-generic.js';
 import { signTx } from '../../src/crypto/sign-tx.js';
 import { createClient } from '../../src/client/client.js';
 import { deployContract, sendContractCall } from '../../src/client/contract.js';
+import { privateKeyToAccount } from 'viem/accounts';
+import { evmKey } from '../../src/node/evm/address.js';
 import { startNode, type RunningNode } from '../../src/node/index.js';
 
 /** Init code that deploys `runtime` (at most 32 bytes): PUSHn runtime, MSTORE at 0, RETURN its last bytes. */
@@ -35,6 +37,8 @@ let node: RunningNode;
 let client: ReturnType<typeof createClient>;
 let accounts: { address: string; secretKey: Uint8Array }[];
 const sk = async (address: string) => (await client.getAddress(address)).amount.SK ?? 0n;
+/** The fee wallet the chain settings name (current.fee.params.feeaddr, hex). */
+const feeWallet = async () => addressToText(hexToBytes(((await client.getSettings('current/fee')) as { params: { feeaddr: string } }).params.feeaddr));
 
 test.before(async () => {
   node = await startNode({ difficulty: 0, accounts: 6 });
@@ -49,10 +53,7 @@ test.after(() => node.close());
 
 test('the run gets the gas the offered units buy; the unused units come back and the used one reaches the fee wallet', async () => {
   const caller = accounts[3];
-  // The fee wallet the chain settings name (current.fee.params.feeaddr, hex).
-  const feeaddr = ((await client.getSettings('current/fee')) as { params: { feeaddr: string } }).params.feeaddr;
-  const feeWallet = addressToText(hexToBytes(feeaddr));
-  const [before, feesBefore] = [await sk(caller.address), await sk(feeWallet)];
+  const [before, feesBefore] = [await sk(caller.address), await sk(await feeWallet())];
   const sent = await sendContractCall({ client, secretKey: caller.secretKey, from: caller.address, to: accounts[0].address, data: '0x', gas: 1_000_000n });
   assert.is(sent.gasOffered, 1000n);
   // 1000 units buy 10^6 gas; GAS costs 2 of them.
@@ -60,12 +61,12 @@ test('the run gets the gas the offered units buy; the unused units come back and
   // The run used a few gas, less than one unit's worth: 999 units come back, one is spent.
   const lost = before - (await sk(caller.address));
   assert.is(lost, sent.fee + 1n);
-  assert.is((await sk(feeWallet)) - feesBefore, lost, 'what the caller lost is what the fee wallet gained');
+  assert.is((await sk(await feeWallet())) - feesBefore, lost, 'what the caller lost is what the fee wallet gained');
 });
 
 const rpc = async (method: string, params: unknown[]) => {
   const res = await fetch(node.url + '/jsonrpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  return ((await res.json()) as { result: Record<string, string> }).result;
+  return ((await res.json()) as { result: Record<string, string> | null }).result!;
 };
 
 test('a run out of gas: insufficient_gas, the seq and the whole offer spent, the receipt failed with all the gas used', async () => {
@@ -116,10 +117,10 @@ test('a wallet that cannot pay the fee and the gas together is refused before an
 });
 
 /** A generic transaction to the echo contract built by hand: payload items and c as given. */
-const handBuilt = async (payload: { purpose: 'transfer' | 'gas' | 'srcfee'; currency: string; amount: bigint }[], call?: { method: string; args: unknown[] }, timestamp = Date.now()) => {
+const handBuilt = async (payload: { purpose: 'transfer' | 'gas' | 'srcfee'; currency: string; amount: bigint }[], call?: { method: string; args: unknown[] }, timestamp = Date.now(), target = accounts[1]) => {
   const caller = accounts[3];
   const seq = (await client.getSeq(caller.address)) + 1n;
-  const body = genericBody({ from: addressFromText(caller.address), to: addressFromText(accounts[1].address), seq, timestamp, payload, ...(call ? { call } : {}) } as Parameters<typeof genericBody>[0]);
+  const body = genericBody({ from: addressFromText(caller.address), to: addressFromText(target.address), seq, timestamp, payload, ...(call ? { call } : {}) } as Parameters<typeof genericBody>[0]);
   const status = await client.waitForTx(await client.submitTx(signTx(body, caller.secretKey, { timestamp })), { timeoutMs: 10_000 });
   return { status, seqUsed: (await client.getSeq(caller.address)) === seq };
 };
@@ -174,6 +175,33 @@ test('block.timestamp in a call is the block\'s time in whole seconds', async ()
   const ms = BigInt('0x' + String(block.header.roots.mean_time).replace(/^0x/i, ''));
   assert.ok(ms > 1_600_000_000_000n, String(ms));
   assert.is(BigInt('0x' + bytesToHex(sent.returnData!)), ms / 1000n);
+});
+
+test('an Ethereum call at gas price 0: 21000 intrinsic gas plus the run\'s, nothing reaches the fee wallet, which the block leaves untouched', async () => {
+  const lastblk = async () => ((await (await fetch(`${node.url}/api/address/${await feeWallet()}`)).json()) as { info: { lastblk: string } }).info.lastblk;
+  const before = await lastblk();
+  const account = privateKeyToAccount(`0x${'33'.repeat(32)}`);
+  const to = `0x${evmKey(addressFromText(accounts[1].address))}` as const;
+  const raw = await account.signTransaction({ type: 'legacy', to, nonce: 0, gas: 100_000n, gasPrice: 0n, chainId: 1_000_000_001 });
+  const hash = (await rpc('eth_sendRawTransaction', [raw])) as unknown as string;
+  let receipt: Record<string, string> | null = null;
+  for (let i = 0; i < 200 && !receipt; i++) {
+    receipt = await rpc('eth_getTransactionReceipt', [hash]);
+    if (!receipt) await new Promise((r) => setTimeout(r, 50));
+  }
+  // CALLDATASIZE (2), PUSH1 (3), RETURN of 0 bytes (0) after the 21000 of any call.
+  assert.equal([receipt?.status, receipt?.gasUsed], ['0x1', `0x${(21_005).toString(16)}`]);
+  assert.is(await lastblk(), before);
+});
+
+test('a fee-free call that uses no gas gets its whole offer back and leaves the fee wallet untouched', async () => {
+  const lastblk = async () => ((await (await fetch(`${node.url}/api/address/${await feeWallet()}`)).json()) as { info: { lastblk: string } }).info.lastblk;
+  const [before, skBefore] = [await lastblk(), await sk(accounts[3].address)];
+  // accounts[4] holds the one-byte contract 00 (STOP), deployed above: a run of 0 gas.
+  const { status, seqUsed } = await handBuilt([{ purpose: 'gas', currency: 'SK', amount: 7n }], callData(new Uint8Array(0)), Date.now(), accounts[4]);
+  assert.equal([status.ok, seqUsed], [true, true], JSON.stringify(status));
+  assert.is(await sk(accounts[3].address), skBefore);
+  assert.is(await lastblk(), before);
 });
 
 test.run();
