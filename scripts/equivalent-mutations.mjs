@@ -522,4 +522,46 @@ export const EQUIVALENT = [
     mutated: '// (check removed)',
     why: 'with no connection the rest of publish only indexes the block\'s txids into a map it then drops and loops over no client: nothing is sent or kept, only time',
   },
+  {
+    file: 'src/node/ledger/block-builder.ts',
+    original: 'const SLICE = 256;',
+    mutated: 'const SLICE = 257;',
+    why: 'the builder lets the event loop in between slices only so submissions are answered during a large block; the block, its statuses, its store batch and its head are built from the draft and the inputs alone, so where the turns fall changes only how long a request may wait (speed, not asserted in tests), as for the await of the turn after hashing',
+  },
+  {
+    file: 'src/node/ledger/block-builder.ts',
+    original: 'if (i % SLICE === SLICE - 1) await yieldToEventLoop();',
+    mutated: 'if (i % SLICE !== SLICE - 1) await yieldToEventLoop();',
+    why: 'the builder lets the event loop in between slices only so submissions are answered during a large block; the block, its statuses, its store batch and its head are built from the draft and the inputs alone, so where the turns fall changes only how long a request may wait (speed, not asserted in tests), as for the await of the turn after hashing (here a turn after nearly every transaction or wallet, in each of the three loops)',
+  },
+  {
+    file: 'src/node/ledger/block-builder.ts',
+    original: 'if (i % SLICE === SLICE - 1) await yieldToEventLoop();',
+    mutated: 'if (i % SLICE === SLICE - 2) await yieldToEventLoop();',
+    why: 'the builder lets the event loop in between slices only so submissions are answered during a large block; the block, its statuses, its store batch and its head are built from the draft and the inputs alone, so where the turns fall changes only how long a request may wait (speed, not asserted in tests), as for the await of the turn after hashing (here one item earlier in each slice, in each of the three loops)',
+  },
+  {
+    file: 'src/node/ledger/block-builder.ts',
+    original: 'evm ??= new EvmBlock(await input.evm.runner(), input.evm.contracts, input.evm.gasRates, height, Math.floor(Math.max(now, parent.time) / 1000));',
+    mutated: 'evm ??= new EvmBlock(await input.evm.runner(), input.evm.contracts, input.evm.gasRates, height, Math.floor(Math.max(parent.time, now) / 1000));',
+    why: 'Math.max of two numbers does not depend on their order',
+  },
+  {
+    file: 'src/node/ledger/block-builder.ts',
+    original: 'const logs = evm.logs.length > 0 ? { height, hash: hashHex, logs: evm.logs } : undefined;',
+    mutated: 'const logs = evm.logs.length >= 0 ? { height, hash: hashHex, logs: evm.logs } : undefined;',
+    why: 'an empty list of events differs from none only in what reaches ContractState.blockOps, which stores the logs record and marks the undo record as having logs only when logs.logs has at least one event: the same store batch either way',
+  },
+  {
+    file: 'src/node/ledger/contract-tx.ts',
+    original: 'const gasLimit = bought < BLOCK_GAS_LIMIT ? bought : BLOCK_GAS_LIMIT;',
+    mutated: 'const gasLimit = bought <= BLOCK_GAS_LIMIT ? bought : BLOCK_GAS_LIMIT;',
+    why: 'the two differ only when bought equals BLOCK_GAS_LIMIT, and then both branches give that same value',
+  },
+  {
+    file: 'src/node/ledger/contract-tx.ts',
+    original: 'gasLimit: body.gasLimit - intrinsic < BLOCK_GAS_LIMIT ? body.gasLimit - intrinsic : BLOCK_GAS_LIMIT,',
+    mutated: 'gasLimit: body.gasLimit - intrinsic <= BLOCK_GAS_LIMIT ? body.gasLimit - intrinsic : BLOCK_GAS_LIMIT,',
+    why: 'the two differ only when the gas left after the intrinsic gas equals BLOCK_GAS_LIMIT, and then both branches give that same value',
+  },
 ];
