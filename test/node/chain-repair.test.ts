@@ -10,6 +10,8 @@ import { checkStore } from '../../src/node/ledger/chain-check.js';
 import { rebuildChain } from '../../src/node/ledger/chain-repair.js';
 import { evmUndoKey, hashKey, heightKey, META_KEY, statusKey } from '../../src/node/store/keys.js';
 import { MemoryStore, type StoreOp } from '../../src/node/store/store.js';
+import { createClient } from '../../src/client/client.js';
+import { deployContract } from '../../src/client/contract.js';
 import { pay, register, startTestNode, testConfig, transfer, waitStatus, type TestConfig, type TestNode } from '../helpers/node-helpers.js';
 
 const SETTINGS: TestConfig = { instant: false, mineOnDemand: true, accounts: 2 };
@@ -236,6 +238,47 @@ test("contract undo records above the kept block that do not read: the report sa
   assert.match(rebuilt.notes[0], new RegExp(`^the contract state's undo records above block ${keep} do not all read \\(.+\\): contract state is kept as the damaged store held it$`));
   const whole = await rebuildChain(await copyOf(built.store), new MemoryStore(), keep, testConfig(SETTINGS));
   assert.equal(whole.notes, [], 'no note when the undo records read');
+});
+
+test("a deploy in a lost block frees no wallet number: the deployer's wallet keeps its number, as after a rollback", async () => {
+  const settings: TestConfig = { instant: true, accounts: 3 };
+  const store = new MemoryStore();
+  const node = await startTestNode(settings, { store });
+  let keep: number;
+  let deployTxid: string;
+  try {
+    keep = node.chain.height;
+    const [a] = node.chain.accounts;
+    const client = createClient({ baseUrl: node.url });
+    // Init code that returns one STOP byte as the contract's code.
+    const deployed = await deployContract({ client, secretKey: a.secretKey, from: a.address, code: '0x600060005360016000f3' });
+    deployTxid = deployed.txid;
+    assert.ok(node.chain.height > keep);
+  } finally {
+    await node.close();
+  }
+  const damaged = await copyOf(store);
+  await damaged.batch([{ type: 'del', key: statusKey(deployTxid) }]);
+  const check = await checkStore(damaged);
+  assert.is(check.intact, keep);
+  const fresh = new MemoryStore();
+  await rebuildChain(damaged, fresh, keep, testConfig(settings));
+  const reference = await startTestNode(settings, { store: await copyOf(store) });
+  let allocLast: number;
+  try {
+    await reference.control.rollback(keep);
+    allocLast = reference.chain.allocLast;
+  } finally {
+    await reference.close();
+  }
+  const repaired = await startTestNode(settings, { store: fresh });
+  try {
+    assert.is(repaired.chain.allocLast, allocLast, 'the allocation counter is where a rollback leaves it');
+    const numbers = repaired.chain.accounts.map((account) => addressParts(account.address).wallet);
+    assert.ok(numbers.every((n) => n <= allocLast), "no dev account's number is handed out again");
+  } finally {
+    await repaired.close();
+  }
 });
 
 test.run();
