@@ -471,4 +471,10 @@ export const EQUIVALENT = [
     mutated: 'time: Math.max(parent.time, now),',
     why: 'Math.max of two numbers does not depend on their order',
   },
+  {
+    file: 'src/node/ledger/submission.ts',
+    original: "if (b.kind === 'ether') return b.nonce < this.host.evmNonce(b.from);",
+    mutated: "if (b.kind === 'ether') return b.nonce <= this.host.evmNonce(b.from);",
+    why: "an Ethereum transaction's body enters the duplicate index only when its block ran it, and running it moves the account's nonce past its own (contract-tx.ts applyEther), so a body whose nonce is the account's next one is never in the index: the extra case only adds a store read that finds nothing; reverts and rollbacks restore the index and the nonces together",
+  },
 ];
