@@ -477,4 +477,10 @@ export const EQUIVALENT = [
     mutated: "if (b.kind === 'ether') return b.nonce <= this.host.evmNonce(b.from);",
     why: "an Ethereum transaction's body enters the duplicate index only when its block ran it, and running it moves the account's nonce past its own (contract-tx.ts applyEther), so a body whose nonce is the account's next one is never in the index: the extra case only adds a store read that finds nothing; reverts and rollbacks restore the index and the nonces together",
   },
+  {
+    file: 'src/client/client.ts',
+    original: 'await abortableSleep(Math.min(delay, left), wait.signal);',
+    mutated: 'await abortableSleep(Math.min(left, delay), wait.signal);',
+    why: 'Math.min of two numbers does not depend on their order',
+  },
 ];
