@@ -178,15 +178,15 @@ test('status reads res or Res; null until included; failures carry the reason', 
 /**
  * Runs `fn` on a virtual clock: Date.now() moves only when a timer fires, by that timer's delay,
  * and timers fire at once. The waits a function asks for are then exact, whatever the load.
- * Timers of 10 s or more (each request's own time limit, cleared when it answers) stay real.
+ * Timers of `realFrom` ms or more (each request's own time limit, cleared when it answers) stay real.
  */
-async function onVirtualClock<T>(fn: (now: () => number) => Promise<T>): Promise<T> {
+async function onVirtualClock<T>(fn: (now: () => number) => Promise<T>, realFrom = 10_000): Promise<T> {
   const realNow = Date.now;
   const realSetTimeout = globalThis.setTimeout;
   let now = realNow();
   Date.now = () => now;
   globalThis.setTimeout = ((callback: (...args: unknown[]) => void, ms = 0, ...args: unknown[]) =>
-    ms >= 10_000 ? realSetTimeout(callback, ms, ...args) : realSetTimeout(() => {
+    ms >= realFrom ? realSetTimeout(callback, ms, ...args) : realSetTimeout(() => {
       now += ms;
       callback(...args);
     }, 0)) as typeof setTimeout;
@@ -247,6 +247,25 @@ test('waitForTx: abort ends the wait during a pause, without another poll', asyn
   assert.is(timers(), before, 'the aborted pause leaves no timer behind');
   assert.equal(seen, [1], 'no poll after the abort');
   assert.is(polls, 1);
+});
+
+test('the documented defaults: a request gives up after 15 s, waitForTx after 60 s', async () => {
+  await onVirtualClock(async (now) => {
+    const { client } = scripted(never);
+    const started = now();
+    const silent = await rejection(client.getSeq(ADDR));
+    assert.is(silent.code, 'TIMEOUT');
+    assert.match(silent.message, /within 15000 ms$/);
+    assert.is(now() - started, 15_000);
+  }, Infinity);
+  await onVirtualClock(async (now) => {
+    const { client } = scripted(() => json('{"res":null,"ok":true}'));
+    const started = now();
+    const late = await rejection(client.waitForTx(TXID));
+    assert.is(late.code, 'TIMEOUT');
+    assert.match(late.message, /not included within 60000 ms$/);
+    assert.is(now() - started, 60_000);
+  });
 });
 
 test('waitForTx: the pauses grow 1.5 times from 150 ms and stay at 2 s (docs/guide/client.md)', async () => {
