@@ -564,4 +564,16 @@ export const EQUIVALENT = [
     mutated: 'gasLimit: body.gasLimit - intrinsic <= BLOCK_GAS_LIMIT ? body.gasLimit - intrinsic : BLOCK_GAS_LIMIT,',
     why: 'the two differ only when the gas left after the intrinsic gas equals BLOCK_GAS_LIMIT, and then both branches give that same value',
   },
+  {
+    file: 'src/node/ledger/submission.ts',
+    original: "if (b.kind === 'ether') return b.nonce < this.host.evmNonce(b.from);",
+    mutated: "if (b.kind === 'ether') return b.nonce <= this.host.evmNonce(b.from);",
+    why: "an Ethereum transaction's body enters the duplicate index only when its block ran it, and running it moves the account's nonce past its own (contract-tx.ts applyEther), so a body whose nonce is the account's next one is never in the index: the extra case only adds a store read that finds nothing; reverts and rollbacks restore the index and the nonces together",
+  },
+  {
+    file: 'src/client/client.ts',
+    original: 'await abortableSleep(Math.min(delay, left), wait.signal);',
+    mutated: 'await abortableSleep(Math.min(left, delay), wait.signal);',
+    why: 'Math.min of two numbers does not depend on their order',
+  },
 ];
