@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { getEventListeners } from 'node:events';
-import { ApiError, NetworkError, TxFailedError, autoFee, chooseFeeCurrency, createClient, feeRates, transfer } from '../../src/client/index.js';
+import { ApiError, NetworkError, TxFailedError, UnknownTxError, autoFee, chooseFeeCurrency, createClient, feeRates, transfer } from '../../src/client/index.js';
 import { isLoopbackHost } from '../../src/client/transport-policy.js';
 import { genericBody } from '../../src/codec/body-generic.js';
 import { decodeBody } from '../../src/codec/body-decode.js';
@@ -173,6 +173,25 @@ test('status reads res or Res; null until included; failures carry the reason', 
   assert.is(registered?.ok && registered.address, ADDR);
   const failed = await client.getTxStatus(TXID);
   assert.equal(failed && !failed.ok && failed.reason, 'bad_seq');
+});
+
+test("a txid the node says it never saw is UnknownTxError (TX_NOT_FOUND, with the txid); another 404 stays an ApiError", async () => {
+  const unknown = scripted(() => json('{"ok":false,"code":10007,"msg":"Transaction not found","error":"TX_NOT_FOUND"}', 404));
+  const err = await rejection(unknown.client.getTxStatus(TXID));
+  assert.instance(err, UnknownTxError);
+  assert.is(err.code, 'TX_NOT_FOUND');
+  assert.is((err as UnknownTxError).txid, TXID);
+  const other = await rejection(scripted(() => json('{"ok":false,"code":10001,"msg":"No such endpoint","error":"ROUTE_NOT_FOUND"}', 404)).client.getTxStatus(TXID));
+  assert.instance(other, ApiError);
+  assert.not.instance(other, UnknownTxError);
+});
+
+test('a block answer without its block object is BAD_RESPONSE naming the path', async () => {
+  const err = await rejection(scripted(() => json('{"ok":true}')).client.getBlock(5));
+  assert.is(err.code, 'BAD_RESPONSE');
+  assert.match(err.message, /no block/);
+  assert.match(err.message, /\/api\/blockn\/5/);
+  assert.equal(await scripted(() => json('{"ok":true,"block":{"hash":"AB"}}')).client.getBlock('last'), { hash: 'AB' });
 });
 
 /**
