@@ -12,7 +12,8 @@
 // file edited since is not trusted), and per source line the test files that execute it.
 // --update keeps the map and runs only the test files that match REGEX and are new or edited
 // since it was made (by the compiled file's hash): tests added after a full run join the map in
-// seconds. Source hashes are kept as they were, so a source edited since stays untrusted.
+// seconds. A source edited since has its lines dropped and every test that ran it run again
+// (for a file most tests run, nearly a full map), and then its new hash is kept.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,7 +51,21 @@ async function main() {
   }
   // A map made before test hashes were kept: the tests it holds are taken as they are.
   const known = (test) => (previous.testHashes ? testHashes[test] === testHash(test) : tests.includes(test));
-  const toRun = previous ? matching.filter((test) => !known(test)) : matching;
+  // A source edited since the map: its lines moved, so every test that ran it runs again.
+  const edited = previous ? Object.keys(hashes).filter((source) => existsSync(join(ROOT, source)) && hashes[source] !== hashOf(readFileSync(join(ROOT, source), 'utf8'))) : [];
+  const ranEdited = new Set(edited.flatMap((source) => Object.values(lines[source] ?? {}).flat()).map((i) => tests[i]));
+  const toRun = previous ? matching.filter((test) => !known(test) || ranEdited.has(test)) : matching;
+  if (edited.length > 0) console.log(`sources edited since the map: ${edited.join(', ')}; ${ranEdited.size} test files ran them and run again`);
+  for (const source of edited) {
+    delete lines[source];
+    hashes[source] = hashOf(readFileSync(join(ROOT, source), 'utf8'));
+  }
+  // A source new since the map is run by new tests or by the edited files that import it.
+  if (previous) {
+    for (const name of readdirSync(join(ROOT, 'src'), { recursive: true }).map((n) => String(n).split(sep).join('/'))) {
+      if (name.endsWith('.ts') && !hashes[`src/${name}`]) hashes[`src/${name}`] = hashOf(readFileSync(join(ROOT, 'src', name), 'utf8'));
+    }
+  }
   if (previous) {
     // A test run again loses its old lines first; a test file gone from dist/ is dropped.
     const again = new Set(toRun.map((test) => tests.indexOf(test)).filter((i) => i >= 0));
