@@ -27,6 +27,15 @@ export const COVERAGE_FILE = join(ROOT, '.mutate-coverage.json');
 /** sha256 of a source file's text: the map holds for a file whose hash still matches. */
 export const hashOf = (text) => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
+/** The hash of every source under src/, by its repository path. */
+function sourceHashes() {
+  const out = {};
+  for (const name of readdirSync(join(ROOT, 'src'), { recursive: true }).map((n) => String(n).split(sep).join('/'))) {
+    if (name.endsWith('.ts')) out[`src/${name}`] = hashOf(readFileSync(join(ROOT, 'src', name), 'utf8'));
+  }
+  return out;
+}
+
 async function main() {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { timeout: { type: 'string' }, update: { type: 'boolean' } } });
   const timeoutMs = Number(values.timeout ?? 300) * 1000;
@@ -42,30 +51,19 @@ async function main() {
   const results = previous ? { ...previous.results } : {};
   const testHashes = previous ? { ...(previous.testHashes ?? {}) } : {};
   const lines = previous ? previous.lines : {}; // source -> line -> [test index]
-  let hashes = previous?.hashes;
-  if (!hashes) {
-    hashes = {};
-    for (const name of readdirSync(join(ROOT, 'src'), { recursive: true }).map((n) => String(n).split(sep).join('/'))) {
-      if (name.endsWith('.ts')) hashes[`src/${name}`] = hashOf(readFileSync(join(ROOT, 'src', name), 'utf8'));
-    }
-  }
+  const current = sourceHashes();
+  const hashes = previous?.hashes ?? current;
   // A map made before test hashes were kept: the tests it holds are taken as they are.
   const known = (test) => (previous.testHashes ? testHashes[test] === testHash(test) : tests.includes(test));
   // A source edited since the map: its lines moved, so every test that ran it runs again.
-  const edited = previous ? Object.keys(hashes).filter((source) => existsSync(join(ROOT, source)) && hashes[source] !== hashOf(readFileSync(join(ROOT, source), 'utf8'))) : [];
+  const edited = previous ? Object.keys(hashes).filter((source) => current[source] !== undefined && hashes[source] !== current[source]) : [];
   const ranEdited = new Set(edited.flatMap((source) => Object.values(lines[source] ?? {}).flat()).map((i) => tests[i]));
   const toRun = previous ? matching.filter((test) => !known(test) || ranEdited.has(test)) : matching;
   if (edited.length > 0) console.log(`sources edited since the map: ${edited.join(', ')}; ${ranEdited.size} test files ran them and run again`);
-  for (const source of edited) {
-    delete lines[source];
-    hashes[source] = hashOf(readFileSync(join(ROOT, source), 'utf8'));
-  }
-  // A source new since the map is run by new tests or by the edited files that import it.
-  if (previous) {
-    for (const name of readdirSync(join(ROOT, 'src'), { recursive: true }).map((n) => String(n).split(sep).join('/'))) {
-      if (name.endsWith('.ts') && !hashes[`src/${name}`]) hashes[`src/${name}`] = hashOf(readFileSync(join(ROOT, 'src', name), 'utf8'));
-    }
-  }
+  for (const source of edited) delete lines[source];
+  // An edited source is trusted again once its tests ran; a new one is run by new tests or by
+  // the edited files that import it.
+  for (const [source, hash] of Object.entries(current)) if (edited.includes(source) || !hashes[source]) hashes[source] = hash;
   if (previous) {
     // A test run again loses its old lines first; a test file gone from dist/ is dropped.
     const again = new Set(toRun.map((test) => tests.indexOf(test)).filter((i) => i >= 0));
