@@ -1,12 +1,16 @@
 // What the node must give back or remember exactly: a live-stream connection that closed no
-// longer counts against the limit, close() ends the signature-check threads, a request held by
+// longer counts against the limit, close() ends the signature-check threads (so does a failed
+// open), a request held by
 // a delay fault is let go when the node closes, a key's wallet is found again in a later block;
 // and the contract paths it does not serve say so.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
-import { pay, register, startTestNode, transfer, waitStatus } from '../helpers/node-helpers.js';
-import { within } from '../helpers/helpers.js';
+import { pay, register, startTestNode, testConfig, transfer, waitStatus } from '../helpers/node-helpers.js';
+import { rejection, within } from '../helpers/helpers.js';
+import { Chain } from '../../src/node/ledger/chain.js';
+import { heightKey } from '../../src/node/store/keys.js';
+import { MemoryStore } from '../../src/node/store/store.js';
 
 test('live-stream connections that closed free their place: four in turn under a limit of two', async () => {
   const node = await startTestNode({ limits: { wsConnections: 2, wsConnectionsPerAddress: 2 } });
@@ -46,6 +50,19 @@ test('close() ends the signature-check threads: none is left running in the proc
     await node.close();
   }
   assert.is(threads(), before);
+});
+
+test('a chain that fails to open ends its signature-check threads before the error reaches the caller', async () => {
+  const threads = () => (process.report.getReport() as { workers: unknown[] }).workers.length;
+  const before = threads();
+  // Records but no head: the chain refuses the store as damaged, after its threads started.
+  const store = new MemoryStore();
+  await store.batch([{ type: 'put', key: heightKey(3), value: new TextEncoder().encode('{}') }]);
+  const err = await rejection(Chain.open(testConfig({ verifyThreads: 2 }), store));
+  assert.is(err.code, 'STORE_DAMAGED');
+  // Threads still starting would be listed within this second; a pool let go starts none.
+  await new Promise((r) => setTimeout(r, 1000));
+  assert.is(threads(), before, 'no thread is left running');
 });
 
 test('closing the node ends a request a delay fault holds: its connection is cut and its timer cleared (no 10-minute wait)', async () => {
