@@ -25,6 +25,10 @@ test('faucet: credits an address that did not exist, in a block made at once, re
     assert.is(wallet.body.info.amount.SK, 1_000_000_000_000_000_000);
     const block = await node.get(`/api/block/${res.body.block}`);
     assert.ok(freshText && Object.keys(block.body.block.bals).length >= 1);
+    // The stored block keeps the credit under mint; a block without one has no mint at all.
+    assert.equal((await node.chain.blockByHash(res.body.block))?.mint, [{ address: freshText, currency: 'SK', amount: '1000000000000000000' }]);
+    await node.post('/api/dev/mine', '');
+    assert.not.ok('mint' in (await node.chain.blockAt(node.chain.height))!, 'a block with no faucet credit');
     const second = await node.post('/api/dev/faucet', JSON.stringify({ address: freshText, amount: 5, currency: 'XYZ' }));
     assert.is(second.status, 200);
     await node.close();

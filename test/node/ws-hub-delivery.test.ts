@@ -173,4 +173,24 @@ test('a frame the stream cannot read (bad UTF-8) closes that connection with 100
   }
 });
 
+test('an address\'s message is built once per block and the same one goes to every subscriber', async () => {
+  const s = await serve({ limits: { connectionsPerAddress: 3 } });
+  try {
+    const hex = bytesToHex(watched);
+    const wallets = s.stand.chain.wallets as Map<string, unknown>;
+    let reads = 0;
+    const get = wallets.get.bind(wallets);
+    wallets.get = (key: string) => (key === hex && reads++, get(key));
+    const readers = [await open(s.port), await open(s.port), await open(s.port)];
+    for (const c of readers) await ask(c, JSON.stringify({ sub: 'addr', addr: watchedText, get: 'bal' }));
+    s.stand.blockListeners.forEach((l) => l(block(7, ['a'], { [hex.toUpperCase()]: storedWallet })));
+    await until('every reader\'s balance', () => readers.every((c) => c.messages.length === 2));
+    for (const c of readers) assert.equal(c.messages[1], { address: watchedText, balance: { amount: { SK: 5 }, seq: 3, t: 1700, lastblk: '00AB' } });
+    assert.is(reads, 1, 'the wallet is read for the first subscriber only');
+    for (const c of readers) c.socket.close();
+  } finally {
+    await s.stop();
+  }
+});
+
 test.run();

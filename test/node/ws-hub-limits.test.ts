@@ -240,4 +240,63 @@ test('a reader that takes nothing is closed once older data passes the bound; on
   }
 });
 
+/** Makes every hub-side socket report `bytes` unsent (undefined: what it really holds) until restored. */
+function fakeUnsent(): { set(bytes: number | undefined): void; restore(): void } {
+  const real = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'bufferedAmount')!;
+  let unsent: number | undefined;
+  Object.defineProperty(WebSocket.prototype, 'bufferedAmount', {
+    configurable: true,
+    get(this: WebSocket & { _isServer: boolean }) {
+      return this._isServer && unsent !== undefined ? unsent : real.get!.call(this);
+    },
+  });
+  return { set: (bytes) => (unsent = bytes), restore: () => Object.defineProperty(WebSocket.prototype, 'bufferedAmount', real) };
+}
+
+test('the unsent bound to the byte: at the bound a reader is answered, one byte past it is closed with 1008 at once; the latest block\'s bytes do not count', async () => {
+  const unsent = fakeUnsent();
+  const s = await serve({ limits: { bufferedBytes: 1000, connectionsPerAddress: 2 } });
+  try {
+    const kept = await open(s.port);
+    const late = await open(s.port);
+    for (const c of [kept, late]) {
+      c.socket.send('{"sub":"blockstat"}');
+      await c.next((m) => m.ok === true);
+    }
+    let lateClose: [number, string] | undefined;
+    late.socket.once('close', (n, why) => (lateClose = [n, String(why)]));
+    unsent.set(1000);
+    kept.socket.send('{"sub":"blockstat","id":1}');
+    assert.is((await kept.next((m) => m.id === 1)).ok, true, 'exactly at the bound');
+    unsent.set(1001);
+    late.socket.send('{"sub":"blockstat","id":1}');
+    // The close frame goes out at once: no grace second elapses and the socket is not cut (1006).
+    await until('the reader one byte past the bound to be closed', () => lateClose !== undefined);
+    assert.equal(lateClose, [1008, 'too slow: over 1000 bytes unsent']);
+    assert.not.ok(late.messages.some((m) => m.id === 1), 'a dropped reader is not answered');
+    await until('the dropped one to be let go', () => s.hub.connections === 1 && s.hub.closing === 0);
+
+    unsent.set(undefined);
+    const sizes: number[] = [];
+    kept.socket.on('message', (d: Buffer) => sizes.push(d.length));
+    const record = { hash: 'H', header: { height: 2, parent: 'P' }, time: 2, txs: ['t'], failed: {}, bals: {}, registered: {} };
+    s.stand.blockListeners.forEach((l) => l({ record, txs: [{ txid: 't', body: { kind: 'ether' } }], statuses: ['{"ok":true}'] }));
+    await kept.next((m) => 'blockstat' in m);
+    const blockBytes = sizes[0];
+    unsent.set(1000 + blockBytes);
+    kept.socket.send('{"sub":"blockstat","id":2}');
+    assert.is((await kept.next((m) => m.id === 2)).ok, true, 'the bound plus the latest block, still unsent');
+    let keptClose: number | undefined;
+    kept.socket.once('close', (n) => (keptClose = n));
+    unsent.set(1001 + blockBytes);
+    kept.socket.send('{"sub":"blockstat","id":3}');
+    await until('the reader one byte past the bound to be closed', () => keptClose !== undefined);
+    assert.is(keptClose, 1008);
+    assert.not.ok(kept.messages.some((m) => m.id === 3));
+  } finally {
+    unsent.restore();
+    await s.stop();
+  }
+});
+
 test.run();
