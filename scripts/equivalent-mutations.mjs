@@ -582,4 +582,10 @@ export const EQUIVALENT = [
     mutated: 'chain.verifier.close();',
     why: "piscina's destroy() terminates and removes every thread at the call and then only waits for their exit events (allSettled: it never rejects), so the open's error reaches the caller with the threads already ending either way",
   },
+  {
+    file: 'src/node/http/server.ts',
+    original: "server.off('error', reject);",
+    mutated: '// (release removed)',
+    why: "the listen has resolved by then, so a later error calling reject changes nothing (a settled promise), the server's own error listener logs it either way, and the one listener (once) does not grow",
+  },
 ];

@@ -161,6 +161,14 @@ test.before(async () => {
   port = Number(new URL(server.url).port);
 });
 
+test('an error of the listening socket (an accept that failed) is logged, and the server goes on answering', async () => {
+  logLines.length = 0;
+  const failure = Object.assign(new Error('accept EMFILE'), { code: 'EMFILE' });
+  server.server.emit('error', failure);
+  assert.ok(logLines.some((l) => / error server socket: EMFILE accept EMFILE/.test(l)), logLines.join(''));
+  assert.is((await call('GET', '/api/echo/x')).status, 200);
+});
+
 test.after(async () => {
   keepAlive.destroy();
   await server.close();

@@ -339,6 +339,8 @@ export async function startServer(options: ServerOptions, host: string, port: nu
       resolve();
     });
   });
+  // An error of the listening socket (an accept that failed) is logged; unheard, it would end the process.
+  server.on('error', (err: NodeJS.ErrnoException) => options.logger.error(`server socket: ${err.code ?? ''} ${err.message}`.trim()));
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `${options.tls ? 'https' : 'http'}://${shownHost}:${address.port}`;
