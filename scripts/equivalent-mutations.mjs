@@ -588,4 +588,11 @@ export const EQUIVALENT = [
     mutated: '// (release removed)',
     why: "the listen has resolved by then, so a later error calling reject changes nothing (a settled promise), the server's own error listener logs it either way, and the one listener (once) does not grow",
   },
+  {
+    file: 'src/node/store/journal-store.ts',
+    original: 'if (this.snapshots.size === 0) return this.inner.batch(ops, options);',
+    mutated: '// (check removed)',
+    context: '  batch(ops: StoreOp[], options?: { sync?: boolean }): Promise<void> {\n',
+    why: 'the same check is made again inside exclusive(), and the operations that add a snapshot run with the chain at rest (Chain.exclusive: no write in flight), so no batch meets one half-made: the same writes in the same order, only queued behind the journal operations',
+  },
 ];
