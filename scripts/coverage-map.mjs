@@ -10,8 +10,8 @@
 //
 // Writes .mutate-coverage.json: each test file's result and time, each source file's hash (a
 // file edited since is not trusted), and per source line the test files that execute it.
-// --update keeps the map and runs only the test files that match REGEX and are new or edited
-// since it was made (by the compiled file's hash): tests added after a full run join the map in
+// --update keeps the map and runs only the test files that match REGEX and are new, edited
+// since it was made (by the compiled file's hash) or failed in it: tests added after a full run join the map in
 // seconds. A source edited since has its lines dropped and every test that ran it run again
 // (for a file most tests run, nearly a full map), and then its new hash is kept.
 import { createHash } from 'node:crypto';
@@ -54,7 +54,8 @@ async function main() {
   const current = sourceHashes();
   const hashes = previous?.hashes ?? current;
   // A map made before test hashes were kept: the tests it holds are taken as they are.
-  const known = (test) => (previous.testHashes ? testHashes[test] === testHash(test) : tests.includes(test));
+  // A test that failed in the map runs again: its lines are those of a failing run.
+  const known = (test) => results[test]?.passed !== false && (previous.testHashes ? testHashes[test] === testHash(test) : tests.includes(test));
   // A source edited since the map: its lines moved, so every test that ran it runs again.
   const edited = previous ? Object.keys(hashes).filter((source) => current[source] !== undefined && hashes[source] !== current[source]) : [];
   const ranEdited = new Set(edited.flatMap((source) => Object.values(lines[source] ?? {}).flat()).map((i) => tests[i]));
