@@ -11,8 +11,8 @@
 // Writes .mutate-coverage.json: each test file's result and time, each source file's hash (a
 // file edited since is not trusted), and per source line the test files that execute it.
 // --update keeps the map and runs only the test files that match REGEX and are new, edited
-// since it was made (by the compiled file's hash) or failed in it: tests added after a full run join the map in
-// seconds. A source edited since has its lines dropped and every test that ran it run again
+// since it was made (by the compiled file's hash) or failed in it: tests added after a full run
+// join the map in seconds. A source edited since has its lines dropped and every test that ran it run again
 // (for a file most tests run, nearly a full map), and then its new hash is kept.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
