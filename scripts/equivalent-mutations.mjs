@@ -595,4 +595,10 @@ export const EQUIVALENT = [
     context: '  batch(ops: StoreOp[], options?: { sync?: boolean }): Promise<void> {\n',
     why: 'the same check is made again inside exclusive(), and the operations that add a snapshot run with the chain at rest (Chain.exclusive: no write in flight), so no batch meets one half-made: the same writes in the same order, only queued behind the journal operations',
   },
+  {
+    file: 'src/node/api/contract-routes.ts',
+    original: "if (bytes.length > 0 && bytes.length <= 32) return slotKey(BigInt('0x' + bytes.toString('hex')));",
+    mutated: "if (bytes.length >= 0 && bytes.length <= 32) return slotKey(BigInt('0x' + bytes.toString('hex')));",
+    why: "a parameter that decodes to no bytes makes BigInt('0x') throw a SyntaxError inside the same try, which ends in the same BAD_REQUEST_PARAM as the refusal",
+  },
 ];

@@ -185,7 +185,10 @@ class SlowStore extends MemoryStore {
   inFlight = 0;
   overlaps = 0;
   batches: { size: number; sync: boolean }[] = [];
+  /** How many times each key was written. */
+  writes = new Map<string, number>();
   override async batch(ops: StoreOp[], options: { sync?: boolean } = {}): Promise<void> {
+    for (const op of ops) this.writes.set(op.key, (this.writes.get(op.key) ?? 0) + 1);
     if (this.inFlight > 0) this.overlaps++;
     this.inFlight++;
     this.batches.push({ size: ops.length, sync: options.sync === true });
@@ -212,6 +215,7 @@ test('a rebuild longer than one batch: each batch has landed before the next sta
   assert.is(fresh.overlaps, 0, 'one batch at a time');
   assert.ok(fresh.batches.length >= 2, 'the writes took more than one batch');
   assert.is(fresh.batches.at(-1)!.sync, true, 'the last batch is synced');
+  assert.equal([...fresh.writes].filter(([, n]) => n > 1), [], 'each record is written once: a batch holds only what came since the last');
   assert.equal(fresh.batches.slice(0, -1).map((b) => b.sync), fresh.batches.slice(0, -1).map(() => false), 'the others are not');
   assert.is(rebuilt.kept.blocks, blocks);
   for (let h = 0; h < blocks; h++) {

@@ -104,6 +104,12 @@ test('an ok:false answer with status 200, and a non-JSON error page, are ApiErro
   assert.match((b as ApiError).apiMessage, /Bad Gateway/);
 });
 
+test('a wallet that has not sent anything yet (no seq, t, blocks, key or amounts in its answer) reads as seq 0, t 0, empty fields', async () => {
+  const { client } = scripted(() => json(`{"ok":true,"txtaddress":"${ADDR}","info":{}}`));
+  const info = await client.getAddress(ADDR);
+  assert.equal([info.address, info.seq, info.t, info.lastblk, info.preblk, info.pubkey, info.amount], [ADDR, 0n, 0, '', '', '', {}]);
+});
+
 test('answers that are not the specified JSON give BAD_RESPONSE naming the field', async () => {
   assert.is((await rejection(scripted(() => json('<html>')).client.nodeStatus())).code, 'BAD_RESPONSE');
   assert.is((await rejection(scripted(() => json('[1,2]')).client.nodeStatus())).code, 'BAD_RESPONSE');
