@@ -285,4 +285,11 @@ test("a deploy in a lost block frees no wallet number: the deployer's wallet kee
   }
 });
 
+test('a rebuild that keeps up to the head loses nothing: no height is named as lost', async () => {
+  const built = await build();
+  const rebuilt = await rebuildChain(await copyOf(built.store), new MemoryStore(), built.head, testConfig(SETTINGS));
+  assert.is(rebuilt.kept.height, built.head);
+  assert.equal(rebuilt.lost, { toHeight: -1, readable: 0, txs: 0, requeued: 0, unknown: 0 });
+});
+
 test.run();
