@@ -601,4 +601,10 @@ export const EQUIVALENT = [
     mutated: "if (bytes.length >= 0 && bytes.length <= 32) return slotKey(BigInt('0x' + bytes.toString('hex')));",
     why: "a parameter that decodes to no bytes makes BigInt('0x') throw a SyntaxError inside the same try, which ends in the same BAD_REQUEST_PARAM as the refusal",
   },
+  {
+    file: 'src/node/dev/rollback.ts',
+    original: "const ZERO_HEX = '0'.repeat(64);",
+    mutated: "const ZERO_HEX = '0'.repeat(65);",
+    why: 'a wallet first changed in a dropped block names the zero hash as its preblk; no block has that hash, so looking it up gives undefined just as the shortcut does: only a lookup is added',
+  },
 ];

@@ -171,4 +171,39 @@ test('reopened on the same store: snapshots, names, the undo records and the nex
   assert.is((await store.take(0)).id, String(Number(newer.id) + 1));
 });
 
+test('a batch that waited while the last snapshot was removed writes no undo record', async () => {
+  const inner = new MemoryStore();
+  const store = await JournalStore.open(inner);
+  const only = await store.take(0);
+  // Asked in the same turn: the removal holds the journal first, the batch waits for it.
+  const removed = store.remove(only);
+  const written = store.batch([put('k', '1')]);
+  await Promise.all([removed, written]);
+  assert.equal(store.list(), []);
+  assert.is(await count(inner, 'j:'), 0, 'no snapshot left to need one');
+  assert.is(Buffer.from((await store.get('k'))!).toString(), '1');
+});
+
+test('a snapshot whose record cannot be written is refused and not listed; the next one is taken', async () => {
+  class FailingOnce extends MemoryStore {
+    fail = false;
+    override async batch(ops: StoreOp[]): Promise<void> {
+      if (this.fail) {
+        this.fail = false;
+        throw new Error('no space left on device');
+      }
+      return super.batch(ops);
+    }
+  }
+  const inner = new FailingOnce();
+  const store = await JournalStore.open(inner);
+  inner.fail = true;
+  const err = await refusal(() => store.take(0, 'first'));
+  assert.match(err.message, /no space left/);
+  assert.equal(store.list(), [], 'a snapshot not on disk is not offered');
+  const next = await store.take(0, 'second');
+  assert.equal(store.list().map((s) => s.name), ['second']);
+  assert.is(next.id, '1', 'the id the failed one would have had is used');
+});
+
 test.run();
