@@ -78,6 +78,8 @@ test('setSeq: 0 and 2^64 - 1 are set, 2^64 and -1 are not; a wallet that does no
     assert.is((await post(node, 'setSeq', { address: FRESH, seq: '18446744073709551615' })).status, 200);
     assert.is((await post(node, 'setSeq', { address: FRESH, seq: '018446744073709551615' })).status, 400, 'at most 20 digits');
     assert.is((await post(node, 'setSeq', { address: FRESH, seq: -1 })).status, 400);
+    assert.is((await post(node, 'setSeq', { address: FRESH, seq: 0 })).status, 200, 'a JSON number 0');
+    assert.is(await client.getSeq(FRESH), 0n);
     assert.is((await post(node, 'setSeq', { address: FRESH, seq: 3 })).status, 200);
     assert.is(await client.getSeq(FRESH), 3n);
   });
