@@ -47,6 +47,7 @@ test('a batch that fills up goes at once with what waited for company, and calls
   try {
     let lone!: Promise<unknown>;
     let full!: Promise<string[]>;
+    let exact!: Promise<string[]>;
     globalThis.setTimeout = ((...args: Parameters<typeof setTimeout>) => {
       const timer = realSet(...args);
       set.push(timer);
@@ -60,6 +61,9 @@ test('a batch that fills up goes at once with what waited for company, and calls
       lone = verifier.verify([job('body')]);
       assert.is(set.length, 1, 'a lone job waits a moment for company');
       full = verifier.verify(Array.from({ length: 64 }, () => job('none')));
+      // Exactly a batch's worth (64 jobs) goes at once too, with no wait.
+      exact = verifier.verify(Array.from({ length: 64 }, () => job('none')));
+      assert.is(set.length, 1, 'a full batch sets no wait timer');
     } finally {
       globalThis.setTimeout = realSet;
       globalThis.clearTimeout = realClear;
@@ -67,7 +71,8 @@ test('a batch that fills up goes at once with what waited for company, and calls
     assert.ok(cleared.has(set[0]), 'a full batch goes now, and the wait is called off');
     assert.equal(await lone, ['SIG_INVALID']);
     assert.ok((await full).every((outcome) => outcome === 'valid'));
-    assert.is(verifier.threadBatches, 1, 'both went in one batch');
+    assert.ok((await exact).every((outcome) => outcome === 'valid'));
+    assert.is(verifier.threadBatches, 2, 'the lone job went with the first full batch; the second full batch went alone');
   } finally {
     await verifier.close();
   }
