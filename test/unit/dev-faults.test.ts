@@ -35,6 +35,7 @@ test('error: status 400 to 599 (default 503), a code (default NODE_INTERNAL), a 
   for (const status of [400, 599]) assert.is(parseFaultRule({ path: 'a', action: 'error', status }).status, status);
   for (const status of [399, 600, 500.5, '503']) assert.equal(refused({ path: 'a', action: 'error', status }), { code: 'BAD_REQUEST_PARAM', field: 'status' }, String(status));
   assert.is(parseFaultRule({ path: 'a', action: 'error', code: 'A' + 'B'.repeat(63) }).code, 'A' + 'B'.repeat(63));
+  assert.is(parseFaultRule({ path: 'a', action: 'error', code: 'E' }).code, 'E', 'one letter is a code');
   for (const code of ['A' + 'B'.repeat(64), 'mempool_full', '1A', '', 7]) assert.equal(refused({ path: 'a', action: 'error', code }), { code: 'BAD_REQUEST_PARAM', field: 'code' }, String(code));
   assert.is(parseFaultRule({ path: 'a', action: 'error', message: 'm'.repeat(200) }).message, 'm'.repeat(200));
   for (const message of ['m'.repeat(201), 5]) assert.equal(refused({ path: 'a', action: 'error', message }), { code: 'BAD_REQUEST_PARAM', field: 'message' });

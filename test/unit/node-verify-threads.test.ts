@@ -48,6 +48,7 @@ test('a batch that fills up goes at once with what waited for company, and calls
     let lone!: Promise<unknown>;
     let full!: Promise<string[]>;
     let exact!: Promise<string[]>;
+    let again!: Promise<string[]>;
     globalThis.setTimeout = ((...args: Parameters<typeof setTimeout>) => {
       const timer = realSet(...args);
       set.push(timer);
@@ -64,6 +65,9 @@ test('a batch that fills up goes at once with what waited for company, and calls
       // Exactly a batch's worth (64 jobs) goes at once too, with no wait.
       exact = verifier.verify(Array.from({ length: 64 }, () => job('none')));
       assert.is(set.length, 1, 'a full batch sets no wait timer');
+      // After the batches went, the count starts again: a lone job waits for company once more.
+      again = verifier.verify([job('none')]);
+      assert.is(set.length, 2, 'the next lone job waits again');
     } finally {
       globalThis.setTimeout = realSet;
       globalThis.clearTimeout = realClear;
@@ -72,7 +76,8 @@ test('a batch that fills up goes at once with what waited for company, and calls
     assert.equal(await lone, ['SIG_INVALID']);
     assert.ok((await full).every((outcome) => outcome === 'valid'));
     assert.ok((await exact).every((outcome) => outcome === 'valid'));
-    assert.is(verifier.threadBatches, 2, 'the lone job went with the first full batch; the second full batch went alone');
+    assert.equal(await again, ['valid']);
+    assert.is(verifier.threadBatches, 3, 'the lone job went with the first full batch; the second went alone, and the last lone job after its wait');
   } finally {
     await verifier.close();
   }
