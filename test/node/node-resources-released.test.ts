@@ -115,4 +115,21 @@ test("an address's sub-paths: contract paths of a wallet without code 404 WALLET
   }
 });
 
+test('transaction statuses held in memory stay within their bound; older ones are read from the store', async () => {
+  const node = await startTestNode({ accounts: 2, instant: false, mineOnDemand: true }, { statusCacheEntries: 3 });
+  try {
+    const [a, b] = node.chain.accounts;
+    const txids: string[] = [];
+    for (let seq = 1; seq <= 5; seq++) {
+      const sent = await node.submit(transfer({ key: a.secretKey, from: a.address, to: b.address, seq, t: Date.now(), payload: [pay(1)] }));
+      txids.push(sent.body.txid);
+      await node.control.mine(1);
+    }
+    assert.is(node.chain.cachedStatuses, 3, 'the newest three');
+    for (const txid of txids) assert.is((await waitStatus(node, txid)).ok, true, txid);
+  } finally {
+    await node.close();
+  }
+});
+
 test.run();

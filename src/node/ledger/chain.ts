@@ -62,6 +62,8 @@ export interface ChainOptions {
   logger?: Logger;
   /** Where the store lives, for messages about it (the ledger directory). */
   storeName?: string;
+  /** Transaction statuses kept in memory, newest first (default 100,000); older ones are read from the store. */
+  statusCacheEntries?: number;
 }
 
 const STATUS_CACHE = 100_000;
@@ -120,6 +122,7 @@ export class Chain {
   /** Wallet address by the hex of its key: a register of a key that has a wallet gets that wallet. */
   private readonly owners = new Map<string, string>();
   private readonly statusCache = new Map<string, string>();
+  private readonly statusCacheEntries: number;
   private readonly blockListeners = new Set<BlockListener>();
   private readonly resetListeners = new Set<ResetListener>();
   /** Set while a dev operation rewrites the state: no block is made, no submission admitted. */
@@ -140,6 +143,7 @@ export class Chain {
   ) {
     this.clock = new NodeClock(options.clock ?? Date.now, config.chain, config.nodeName);
     this.logger = options.logger ?? silentLogger;
+    this.statusCacheEntries = options.statusCacheEntries ?? STATUS_CACHE;
     this.ethChainId = BigInt(config.chain) + 1_000_000_000n;
     this.fees = feeRates(config);
     this.accounts = devAccounts(config);
@@ -345,6 +349,11 @@ export class Chain {
     if (key !== undefined && !this.owners.has(key)) this.owners.set(key, address);
   }
 
+  /** Transaction statuses held in memory: at most `statusCacheEntries`. */
+  get cachedStatuses(): number {
+    return this.statusCache.size;
+  }
+
   /**
    * GET /api/tx/status: null while pending, else the result object as JSON. An id this node
    * never acknowledged is a TX_NOT_FOUND, so a client never polls forever for it.
@@ -462,8 +471,8 @@ export class Chain {
     this.time = head.time;
     this.allocLast = head.allocLast;
     for (let i = 0; i < txs.length; i++) this.statusCache.set(txs[i].txid, statuses[i]);
-    if (this.statusCache.size > STATUS_CACHE) {
-      let excess = this.statusCache.size - STATUS_CACHE;
+    if (this.statusCache.size > this.statusCacheEntries) {
+      let excess = this.statusCache.size - this.statusCacheEntries;
       for (const key of this.statusCache.keys()) {
         if (excess-- <= 0) break;
         this.statusCache.delete(key);
