@@ -12,8 +12,8 @@
 // file edited since is not trusted), and per source line the test files that execute it.
 // --update keeps the map and runs only the test files that match REGEX and are new, edited
 // since it was made (by the compiled file's hash) or failed in it: tests added after a full run
-// join the map in seconds. A source edited since has its lines dropped and every test that ran it run again
-// (for a file most tests run, nearly a full map), and then its new hash is kept.
+// join the map in seconds. A source edited since has its lines dropped and every test that ran
+// it run again (for a file most tests run, nearly a full map); then its new hash is kept.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,7 +64,8 @@ async function main() {
   for (const source of edited) delete lines[source];
   // An edited source is trusted again once its tests ran; a new one is run by new tests or by
   // the edited files that import it.
-  for (const [source, hash] of Object.entries(current)) if (edited.includes(source) || !hashes[source]) hashes[source] = hash;
+  for (const source of edited) hashes[source] = current[source];
+  for (const [source, hash] of Object.entries(current)) hashes[source] ??= hash;
   if (previous) {
     // A test run again loses its old lines first; a test file gone from dist/ is dropped.
     const again = new Set(toRun.map((test) => tests.indexOf(test)).filter((i) => i >= 0));

@@ -129,12 +129,13 @@ export function sitesOf(file, text) {
   let previous = '';
   for (let i = 0; i < lines.length; i++) {
     const masked = maskLine(lines[i], state);
-    const next = lines.slice(i + 1).find((l) => l.trim() !== '') ?? '';
+    let after = i + 1;
+    while (after < lines.length && lines[after].trim() === '') after++;
     const context = {
       inFinally: blocks.some((b) => b.kind === 'finally'),
       inCatch: blocks.some((b) => b.kind === 'catch'),
       afterStatement: /[;{}]\s*$|^\s*$/.test(previous),
-      beforeElse: /^\s*else\b/.test(next),
+      beforeElse: /^\s*else\b/.test(lines[after] ?? ''),
     };
     if (!skipLine(masked)) {
       for (const { family, replace } of lineMutations(lines[i], masked, context)) {
