@@ -220,14 +220,17 @@ test('a head that is not JSON, or names no height, is named unreadable and the n
   }
 });
 
-/** A chain written straight into a store: blocks of `counts[h]` made-up transactions each, every record in place. */
-async function madeUpChain(counts: number[]): Promise<MemoryStore> {
+/**
+ * A chain written straight into a store: blocks of `counts[h]` made-up transactions each, every
+ * record in place; `claims` gives a block a header height other than its key's, hashed as it says.
+ */
+async function madeUpChain(counts: number[], claims: Record<number, number> = {}): Promise<MemoryStore> {
   const store = new MemoryStore();
   const ops: StoreOp[] = [];
   let parent: Uint8Array = new Uint8Array(32);
   for (const [height, count] of counts.entries()) {
     const txs = Array.from({ length: count }, (_, i) => `tx-${height}-${i}`);
-    const header = { chain: 1, height, parent, txroot: new Uint8Array(32).fill(1), balroot: new Uint8Array(32).fill(2), time: 1_700_000_000_000 + height };
+    const header = { chain: 1, height: claims[height] ?? height, parent, txroot: new Uint8Array(32).fill(1), balroot: new Uint8Array(32).fill(2), time: 1_700_000_000_000 + height };
     const hash = blockHash(header);
     ops.push({ type: 'put', key: heightKey(height), value: Buffer.from(JSON.stringify(blockRecord(header, hash, { txs, failed: {}, registered: {}, bals: {} }))) });
     for (const txid of txs) ops.push({ type: 'put', key: txKey(txid), value: Buffer.from('x') }, { type: 'put', key: statusKey(txid), value: Buffer.from('{}') });
@@ -247,6 +250,18 @@ test('a chain of more transactions than one lookup: each is looked up once, a mi
   const damaged = await checkStore(store);
   assert.equal(damaged.problems, ['transaction tx-1-7 is listed in a block but its container (x:) is missing', 'transaction tx-3-4 is listed in a block but its status (s:) is missing']);
   assert.is(damaged.txs, 3010);
+});
+
+test('a block record naming another height than its key, genesis included, is damage even when it hashes as it says', async () => {
+  for (const [at, claims] of [[0, 3], [2, 5]] as const) {
+    const store = await madeUpChain([0, 1, 1, 1], { [at]: claims });
+    const check = await checkStore(store);
+    assert.equal(check.problems, [`block ${at} is damaged: it says height ${claims}`]);
+    assert.is(check.intact, at === 0 ? undefined : at - 1);
+    const err = await rejection(startTestNode({ accounts: 2 }, { store }));
+    assert.is(err.code, 'STORE_DAMAGED');
+    assert.match(err.message, new RegExp(`block ${at} is damaged: it says height ${claims}`));
+  }
 });
 
 test('--check --export reads what is left: a block that does not parse is skipped, a status that does not parse is null', async () => {
