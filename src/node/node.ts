@@ -128,7 +128,7 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
         stallTimeoutMs: config.limits.stallTimeoutMs,
         tls,
         logger,
-        staticFiles: createStaticHandler(roots),
+        staticFiles: createStaticHandler(roots, { stallTimeoutMs: config.limits.stallTimeoutMs, dotfiles: config.staticDotfiles, refused: [resolve(config.dataDir)], logger }),
         timeouts: options.httpTimeouts,
         intercept: (req, next, reply) => control.faults.intercept(req, next, reply),
         access,

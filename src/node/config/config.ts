@@ -78,6 +78,8 @@ export interface NodeConfig {
   allowOrigins: string[];
   /** A folder served under /app/ on the node's origin (--static), or none. */
   staticDir: string | undefined;
+  /** Serve dotfiles (.env, .git/...) from the static folder too (--static-dotfiles); the data dir never. */
+  staticDotfiles: boolean;
   allocGroup: number;
   /** Wallet number the allocation block starts after; the first registration gets last + 1. */
   allocLast: number | undefined;

@@ -99,6 +99,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'allowHosts', flag: '--allow-host', value: 'name', type: 'hosts', default: [], defaultText: 'localhost, *.localhost, IP addresses', help: 'also answer requests for this Host name, repeatable; .example allows it and every name under it' },
   { key: 'allowOrigins', flag: '--allow-origin', value: 'origin', type: 'origins', default: [], defaultText: "this machine's pages", help: 'let web pages of this origin use the node, repeatable; * for any' },
   { key: 'staticDir', flag: '--static', value: 'dir', type: 'text', default: undefined, defaultText: 'none', help: "serve the files of this folder under /app/ on the node's origin, your own pages beside the playground" },
+  { key: 'staticDotfiles', flag: '--static-dotfiles', type: 'boolean', default: false, help: 'also serve files and folders whose names start with a dot (.env, .git) from --static; the data dir is never served' },
   { key: 'allocGroup', flag: '--alloc-group', value: 'n', type: 'integer', min: 0, max: 0xffff, default: 10, help: 'address group of registered wallets', genesisOnly: true },
   { key: 'allocLast', flag: '--alloc-last', value: 'n', type: 'integer', min: 0, max: 0xfffffe, default: undefined, defaultText: 'after the genesis wallets', help: 'wallet number the allocation starts after', genesisOnly: true },
   { key: 'allocBlock', type: 'alloc-block', default: undefined, help: "allocGroup, chain and allocLast in the reference node's shape {group, block, last}", genesisOnly: true },

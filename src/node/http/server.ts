@@ -96,7 +96,7 @@ function send(res: http.ServerResponse, status: number, json: string | JsonChunk
 }
 
 /** Resolves when the reader has taken the buffered data; rejects when it goes away or takes nothing for `ms`. */
-function drained(res: http.ServerResponse, ms: number): Promise<void> {
+export function drained(res: http.ServerResponse, ms: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const done = (err?: Error) => {
       clearTimeout(timer);
@@ -113,7 +113,7 @@ function drained(res: http.ServerResponse, ms: number): Promise<void> {
   });
 }
 
-class StalledReader extends Error {
+export class StalledReader extends Error {
   constructor(readonly ms: number) {
     super(`took nothing for ${ms} ms`);
   }

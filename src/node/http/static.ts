@@ -1,14 +1,19 @@
 // Static files beside the API: the wallet playground (dist/web) at `/` and the browser
-// bundle (dist/browser) at `/browser/`. Every answer makes the page cross-origin isolated
-// (COOP + COEP), which the Web Worker miner needs to share its stop flag with the page.
-// The playground takes secret keys, so its files also carry a Content-Security-Policy (its
-// own scripts only, WebAssembly for the miner, no framing), and no file is served whose
-// real path (symlinks followed) leaves its root.
+// bundle (dist/browser) at `/browser/`, and --static's folder at `/app/`. Every answer makes
+// the page cross-origin isolated (COOP + COEP), which the Web Worker miner needs to share its
+// stop flag with the page. The playground takes secret keys, so its files also carry a
+// Content-Security-Policy (its own scripts only, WebAssembly for the miner, no framing). Only
+// regular files are served, streamed with backpressure and the block routes' stall limit; none
+// whose real path (symlinks followed) leaves its root, is a dotfile (unless asked), or lies in
+// the node's data dir.
 
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import type http from 'node:http';
-import { extname, join, resolve, sep } from 'node:path';
+import { extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Logger } from '../base/log.js';
+import { drained, StalledReader } from './server.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -87,40 +92,122 @@ export function resolveStaticPath(root: string, relative: string): string | unde
 }
 
 /** `file` with symlinks resolved when that is inside `root` (resolved too), else undefined. */
-async function realPathInside(root: string, file: string): Promise<string | undefined> {
-  const [realRoot, realFile] = await Promise.all([realpath(root), realpath(file)]);
-  return realFile === realRoot || realFile.startsWith(realRoot + sep) ? realFile : undefined;
+async function realPathInside(root: string, file: string): Promise<{ real: string; realRoot: string } | undefined> {
+  const [realRoot, real] = await Promise.all([realpath(root), realpath(file)]);
+  return real === realRoot || real.startsWith(realRoot + sep) ? { real, realRoot } : undefined;
+}
+
+/** Whether `path` is `dir` or lies inside it. */
+const inside = (path: string, dir: string) => path === dir || path.startsWith(dir + sep);
+
+export interface StaticOptions {
+  /** Milliseconds a reader may take nothing before it is disconnected (the block routes' limit). */
+  stallTimeoutMs: number;
+  /** Serve files whose path has a part starting with '.' (.env, .git/config): --static-dotfiles. */
+  dotfiles?: boolean;
+  /** Folders never served, whatever the roots hold: the node's data dir. */
+  refused?: string[];
+  logger?: Logger;
+}
+
+/** Bytes read from a file per write: what one answer holds in memory beyond the socket's buffer. */
+const CHUNK = 64 * 1024;
+
+/** What the static answers have read from disk since the handler was made (for tests and logs). */
+export interface StaticStats {
+  bytesRead: number;
 }
 
 /**
  * Answers GET/HEAD for a file under one of the roots; resolves false (nothing sent) for
  * any other method or when no file matches, so the caller answers as for an unknown path.
  */
-export function createStaticHandler(roots: StaticRoot[]) {
-  return async (req: http.IncomingMessage, res: http.ServerResponse, pathname: string): Promise<boolean> => {
+export function createStaticHandler(roots: StaticRoot[], options: StaticOptions = { stallTimeoutMs: 30_000 }) {
+  const stats: StaticStats = { bytesRead: 0 };
+  const refused = Promise.all((options.refused ?? []).map((dir) => realpath(dir).catch(() => resolve(dir))));
+  const warned = new Set<string>();
+  /** Says once per reason and root why a file there is not served. */
+  const refuse = (why: string): false => {
+    if (!warned.has(why)) {
+      warned.add(why);
+      options.logger?.warn(`static files: not served: ${why}`);
+    }
+    return false;
+  };
+  const handler = async (req: http.IncomingMessage, res: http.ServerResponse, pathname: string): Promise<boolean> => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     for (const root of roots) {
       if (!pathname.startsWith(root.prefix)) continue;
       let file = resolveStaticPath(root.dir, pathname.slice(root.prefix.length));
       if (!file) return false;
+      let handle: FileHandle | undefined;
       try {
-        if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-        const real = await realPathInside(root.dir, file);
-        if (!real) return false; // a symlink out of the root
-        const body = await readFile(real);
+        // stat, never open, decides what the path is: a FIFO or device opened for reading could
+        // hold a thread of libuv's pool until a writer comes.
+        let info = await stat(file);
+        if (info.isDirectory()) {
+          file = join(file, 'index.html');
+          info = await stat(file);
+        }
+        if (!info.isFile()) return refuse(`${file} is not a regular file (a FIFO, socket or device)`);
+        const found = await realPathInside(root.dir, file);
+        if (!found) return false; // a symlink out of the root
+        const { real, realRoot } = found;
+        const hidden = (from: string, to: string) => relative(from, to).split(sep).some((part) => part.startsWith('.'));
+        if (!options.dotfiles && (hidden(resolve(root.dir), file) || hidden(realRoot, real))) {
+          return refuse(`dotfiles such as ${real} (--static-dotfiles serves them)`);
+        }
+        const dataDir = (await refused).find((dir) => inside(real, dir));
+        if (dataDir) return refuse(`the node's own data dir ${dataDir}`);
+        // O_NONBLOCK: should the path have become a FIFO since the stat, the open does not wait
+        // for a writer; the descriptor's own stat must still be the regular file seen above.
+        handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+        const opened = await handle.stat();
+        if (!opened.isFile() || opened.ino !== info.ino || opened.dev !== info.dev) return refuse(`${file} changed while it was opened`);
         res.writeHead(200, {
           'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-          'content-length': body.length,
+          'content-length': opened.size,
           'cache-control': 'no-cache',
           ...SECURITY_HEADERS,
           ...ISOLATION_HEADERS,
         });
-        res.end(req.method === 'HEAD' ? undefined : body);
+        if (req.method === 'HEAD') res.end();
+        else await streamFile(req, res, handle, opened.size, stats, options);
         return true;
       } catch {
+        if (res.headersSent) return true; // streamFile has cut the answer
         // not under this root: the next root may have it
+      } finally {
+        await handle?.close();
       }
     }
     return false;
   };
+  return Object.assign(handler, { stats });
+}
+
+/**
+ * Writes `size` bytes of `handle` a chunk at a time, each read only once the reader has taken
+ * the one before (so a slow reader holds one chunk, not the file); a reader that takes nothing
+ * for the stall limit, or one that goes away, ends the answer and the reading.
+ */
+async function streamFile(req: http.IncomingMessage, res: http.ServerResponse, handle: FileHandle, size: number, stats: StaticStats, options: StaticOptions): Promise<void> {
+  let at = 0;
+  try {
+    while (at < size) {
+      if (res.destroyed) throw new Error('the reader closed the connection');
+      const chunk = Buffer.allocUnsafe(Math.min(CHUNK, size - at));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, at);
+      if (bytesRead === 0) throw new Error(`the file ended at ${at} of the ${size} bytes it had at the start`);
+      stats.bytesRead += bytesRead;
+      at += bytesRead;
+      if (!res.write(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead))) await drained(res, options.stallTimeoutMs);
+    }
+    res.end();
+  } catch (err) {
+    if (err instanceof StalledReader) options.logger?.warn(`${req.method} ${req.url}: closed the connection of ${req.socket.remoteAddress ?? '?'}, which ${err.message} of the file`);
+    // Headers are out: the only way to say the answer is incomplete is to cut it.
+    res.destroy();
+    throw err;
+  }
 }
