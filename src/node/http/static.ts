@@ -113,24 +113,18 @@ export interface StaticOptions {
 /** Bytes read from a file per write: what one answer holds in memory beyond the socket's buffer. */
 const CHUNK = 64 * 1024;
 
-/** What the static answers have read from disk since the handler was made (for tests and logs). */
-export interface StaticStats {
-  bytesRead: number;
-}
-
 /**
  * Answers GET/HEAD for a file under one of the roots; resolves false (nothing sent) for
  * any other method or when no file matches, so the caller answers as for an unknown path.
  */
 export function createStaticHandler(roots: StaticRoot[], options: StaticOptions = { stallTimeoutMs: 30_000 }) {
-  const stats: StaticStats = { bytesRead: 0 };
   const refused = Promise.all((options.refused ?? []).map((dir) => realpath(dir).catch(() => resolve(dir))));
+  /** Kinds of refusal already logged: each is logged once (a set of paths would grow with every request). */
   const warned = new Set<string>();
-  /** Says once per reason and root why a file there is not served. */
-  const refuse = (why: string): false => {
-    if (!warned.has(why)) {
-      warned.add(why);
-      options.logger?.warn(`static files: not served: ${why}`);
+  const refuse = (kind: 'special' | 'dotfile' | 'data dir' | 'changed', why: string): false => {
+    if (!warned.has(kind)) {
+      warned.add(kind);
+      options.logger?.warn(`static files: not served: ${why} (logged once)`);
     }
     return false;
   };
@@ -149,21 +143,21 @@ export function createStaticHandler(roots: StaticRoot[], options: StaticOptions 
           file = join(file, 'index.html');
           info = await stat(file);
         }
-        if (!info.isFile()) return refuse(`${file} is not a regular file (a FIFO, socket or device)`);
+        if (!info.isFile()) return refuse('special', `${file} is not a regular file (a FIFO, socket or device)`);
         const found = await realPathInside(root.dir, file);
         if (!found) return false; // a symlink out of the root
         const { real, realRoot } = found;
         const hidden = (from: string, to: string) => relative(from, to).split(sep).some((part) => part.startsWith('.'));
         if (!options.dotfiles && (hidden(resolve(root.dir), file) || hidden(realRoot, real))) {
-          return refuse(`dotfiles such as ${real} (--static-dotfiles serves them)`);
+          return refuse('dotfile', `dotfiles such as ${real} (--static-dotfiles serves them)`);
         }
         const dataDir = (await refused).find((dir) => inside(real, dir));
-        if (dataDir) return refuse(`the node's own data dir ${dataDir}`);
+        if (dataDir) return refuse('data dir', `the node's own data dir ${dataDir}`);
         // O_NONBLOCK: should the path have become a FIFO since the stat, the open does not wait
         // for a writer; the descriptor's own stat must still be the regular file seen above.
         handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
         const opened = await handle.stat();
-        if (!opened.isFile() || opened.ino !== info.ino || opened.dev !== info.dev) return refuse(`${file} changed while it was opened`);
+        if (!opened.isFile() || opened.ino !== info.ino || opened.dev !== info.dev) return refuse('changed', `${file}, which changed while it was opened`);
         res.writeHead(200, {
           'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
           'content-length': opened.size,
@@ -172,7 +166,7 @@ export function createStaticHandler(roots: StaticRoot[], options: StaticOptions 
           ...ISOLATION_HEADERS,
         });
         if (req.method === 'HEAD') res.end();
-        else await streamFile(req, res, handle, opened.size, stats, options);
+        else await streamFile(req, res, handle, opened.size, options);
         return true;
       } catch {
         if (res.headersSent) return true; // streamFile has cut the answer
@@ -183,7 +177,7 @@ export function createStaticHandler(roots: StaticRoot[], options: StaticOptions 
     }
     return false;
   };
-  return Object.assign(handler, { stats });
+  return handler;
 }
 
 /**
@@ -191,7 +185,7 @@ export function createStaticHandler(roots: StaticRoot[], options: StaticOptions 
  * the one before (so a slow reader holds one chunk, not the file); a reader that takes nothing
  * for the stall limit, or one that goes away, ends the answer and the reading.
  */
-async function streamFile(req: http.IncomingMessage, res: http.ServerResponse, handle: FileHandle, size: number, stats: StaticStats, options: StaticOptions): Promise<void> {
+async function streamFile(req: http.IncomingMessage, res: http.ServerResponse, handle: FileHandle, size: number, options: StaticOptions): Promise<void> {
   let at = 0;
   try {
     while (at < size) {
@@ -199,7 +193,6 @@ async function streamFile(req: http.IncomingMessage, res: http.ServerResponse, h
       const chunk = Buffer.allocUnsafe(Math.min(CHUNK, size - at));
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, at);
       if (bytesRead === 0) throw new Error(`the file ended at ${at} of the ${size} bytes it had at the start`);
-      stats.bytesRead += bytesRead;
       at += bytesRead;
       if (!res.write(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead))) await drained(res, options.stallTimeoutMs);
     }
