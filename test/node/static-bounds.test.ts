@@ -18,8 +18,6 @@ const root = mkdtempSync(join(tmpdir(), 'tpkit-static-bounds-'));
 const BIG = 64 * 1024 * 1024;
 const blob = randomBytes(3 * 1024 * 1024 + 17);
 let node: TestNode;
-/** Called with each line the node logs. */
-let onLog = (_line: string) => {};
 
 test.before(async () => {
   const fd = openSync(join(root, 'big.bin'), 'w');
@@ -32,7 +30,7 @@ test.before(async () => {
   mkdirSync(join(root, 'sub'));
   writeFileSync(join(root, 'sub', '.hidden'), 'hidden');
   execFileSync('mkfifo', [join(root, 'pipe')]);
-  node = await startTestNode({ staticDir: root, memory: false, dataDir: join(root, 'data'), limits: { stallTimeoutMs: 1000 } }, { logger: createLogger('warn', (line) => onLog(line)) });
+  node = await startTestNode({ staticDir: root, memory: false, dataDir: join(root, 'data') });
 });
 
 test.after(async () => {
@@ -49,9 +47,12 @@ function bytesReadByProcess(): number {
 }
 
 test('six readers of a 64 MiB file that take nothing: the node reads a few chunks for each, not the file, and cuts them off at the stall limit', async () => {
+  // A node of its own with a short stall limit: the other tests' readers, slowed by a loaded
+  // machine, are not cut off. It says when it cuts a reader off (a paused socket would not see the end).
+  let onLog = (_line: string) => {};
+  const stalling = await startTestNode({ staticDir: root, limits: { stallTimeoutMs: 1000 } }, { logger: createLogger('warn', (line) => onLog(line)) });
   const before = bytesReadByProcess();
-  const port = new URL(node.url).port;
-  // The node says when it cuts a reader off; a paused socket would not see the end itself.
+  const port = new URL(stalling.url).port;
   let cut = 0;
   const allCut = new Promise<void>((resolve, reject) => {
     // The bound is the test's own, far above the 1 s stall limit: a node that never cuts them off fails here.
@@ -76,6 +77,7 @@ test('six readers of a 64 MiB file that take nothing: the node reads a few chunk
     await allCut;
   } finally {
     for (const socket of sockets) socket.destroy();
+    await stalling.close();
   }
   const read = bytesReadByProcess() - before;
   // Each answer read at most what the loopback socket buffers took plus one chunk; the whole
