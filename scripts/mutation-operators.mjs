@@ -6,7 +6,11 @@
 // `if (...) throw/return` line gone), removed call (a statement call gone), removed await,
 // swapped arguments (two plain arguments exchanged), constant (a number literal moved by one),
 // state not restored (a reset in `finally`/`catch` or a delete/clear gone), resource not
-// released (a clearTimeout, close, removeEventListener, cancel... gone).
+// released (a clearTimeout, close, removeEventListener, cancel... gone). And the shapes of bugs
+// people write, which operators rarely make: copy dropped (a `.slice()` or `Uint8Array.from`
+// that made a buffer the caller's own, gone), first vs last (find/findLast, `??=` against `=`,
+// `[0]` against `.at(-1)`), off by an offset (a `± …offset…` term gone from a sum), overwrite
+// (the exclusive 'wx' flag of a new file made 'w'), loop left early (`continue` made `return`).
 //
 // Each site is found on a masked copy of the line (strings, templates and comments blanked),
 // so operators never touch text. A mutation is { id, family, file, line, find, replace }, with
@@ -15,7 +19,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-export const FAMILIES = ['comparison', 'boundary', 'removed-check', 'removed-call', 'removed-await', 'swapped-args', 'constant', 'state-not-restored', 'resource-not-released'];
+export const FAMILIES = [
+  'comparison', 'boundary', 'removed-check', 'removed-call', 'removed-await', 'swapped-args', 'constant', 'state-not-restored', 'resource-not-released',
+  'copy-dropped', 'first-vs-last', 'off-by-offset', 'overwrite', 'loop-left-early',
+];
 
 /** A seeded PRNG in [0, 1): the same seed draws the same mutations. */
 export function seededRandom(seed) {
@@ -80,6 +87,7 @@ function atMatches(line, masked, re, replaceWith) {
 }
 
 const COMPARISON = { ' === ': ' !== ', ' !== ': ' === ', ' == ': ' != ', ' != ': ' == ', ' < ': ' > ', ' > ': ' < ', ' <= ': ' >= ', ' >= ': ' <= ' };
+const FIRST_LAST = { '.find(': '.findLast(', '.findLast(': '.find(', '.findIndex(': '.findLastIndex(', '.findLastIndex(': '.findIndex(' };
 const BOUNDARY = { ' < ': ' <= ', ' <= ': ' < ', ' > ': ' >= ', ' >= ': ' > ' };
 const RELEASE = /\b(clearTimeout|clearInterval|removeEventListener|removeListener|removeAllListeners|closeSync|unlinkSync|rmSync|release|unref|unsubscribe)\(|\.(close|destroy|cancel|end|off|terminate|abort|releaseLock|delete)\(/;
 const RESTORE = /^\s*(this\.)?[#\w$.[\]]+\s*(=\s*(undefined|null|false|0|''|\[\])|-=\s*[\w$.]+|--)\s*;\s*$|\.(delete|clear)\(/;
@@ -114,6 +122,18 @@ function lineMutations(line, masked, context) {
   if ((context.inFinally || context.inCatch) && statement && !/^\s*(throw|return|if)\b/.test(masked)) add('state-not-restored', `${indent}// (restore removed)`);
   else if (RESTORE.test(masked) && statement) add('state-not-restored', `${indent}// (restore removed)`);
   if (statement && RELEASE.test(masked)) add('resource-not-released', `${indent}// (release removed)`);
+  for (const r of atMatches(line, masked, /\.slice\(\)/g, () => '')) add('copy-dropped', r);
+  for (const r of atMatches(line, masked, /\bUint8Array\.from\(([\w$.#]+)\)/g, (m) => /\(([\w$.#]+)\)/.exec(m)[1])) add('copy-dropped', r);
+  for (const r of atMatches(line, masked, /\.(find|findLast|findIndex|findLastIndex)\(/g, (m) => FIRST_LAST[m])) add('first-vs-last', r);
+  for (const r of atMatches(line, masked, / \?\?= /g, () => ' = ')) add('first-vs-last', r);
+  for (const r of atMatches(line, masked, /\[0\]|\.at\(-1\)/g, (m) => (m === '[0]' ? '.at(-1)' : '[0]'))) add('first-vs-last', r);
+  for (const r of atMatches(line, masked, / [+-] (\(?[\w$.#]*[oO]ffset[\w$.#]*\)?)(?=[\s),;\]])/g, () => '')) add('off-by-offset', r);
+  for (const m of line.matchAll(/(['"])wx\1/g)) {
+    // Only the flag of an open or a write (a `flag:` member or open's second argument), not text.
+    const before = line.slice(0, m.index);
+    if (masked[m.index] === m[1] && (/flag:\s*$/.test(before) || /\bopen(Sync)?\([^()]*,\s*$/.test(before))) add('overwrite', line.slice(0, m.index) + `${m[1]}w${m[1]}` + line.slice(m.index + 4));
+  }
+  if (/^\s*(if\s*\(.*\)\s*)?continue;\s*$/.test(masked)) add('loop-left-early', line.replace('continue;', 'return;'));
   return found;
 }
 

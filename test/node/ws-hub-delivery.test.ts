@@ -9,6 +9,7 @@ import { addressToText, makeAddress } from '../../src/codec/address.js';
 import { base64ToBytes, bytesToHex } from '../../src/bytes.js';
 import { open, serve, until, type HubClient } from '../helpers/ws-hub-stand-in.js';
 import { notify, pay, register, transfer } from '../helpers/node-helpers.js';
+import { mulberry32 } from '../helpers/helpers.js';
 
 const watched = makeAddress({ group: 10, block: 1, wallet: 77 });
 const watchedText = addressToText(watched);
@@ -112,6 +113,39 @@ test('each block: every subscriber gets what it asked for, in the order it asked
     assert.is((await ask(stats, '{"sub":"block"}')).moresubs, 97, 'blockstat, any tx and block are held');
     assert.is(idle.messages.length, 0, 'a connection without subscriptions gets nothing');
     for (const c of [stats, balances, idle]) c.socket.close();
+  } finally {
+    await s.stop();
+  }
+});
+
+test('subscriptions to wallets that do not exist yet hold up nothing: every later subscription and client still gets each block', async () => {
+  const s = await serve();
+  try {
+    const random = mulberry32(0x775b);
+    const nowhere = (i: number) => addressToText(makeAddress({ group: 10, block: 1, wallet: 90_000 + i }));
+    // Four clients, opened in turn; each takes 1-4 subscriptions in a random order, some to
+    // wallets no block touches, each ending with blockstat so that every client expects it.
+    const clients: HubClient[] = [];
+    const expected: number[] = [];
+    for (let c = 0; c < 4; c++) {
+      const client = await open(s.port);
+      const subs: string[] = [];
+      const n = Math.floor(random() * 4);
+      for (let i = 0; i < n; i++) subs.push(JSON.stringify({ sub: 'addr', addr: random() < 0.7 ? nowhere(c * 10 + i) : watchedText, get: 'bal' }));
+      subs.splice(Math.floor(random() * (subs.length + 1)), 0, '{"sub":"blockstat"}');
+      for (const sub of subs) await ask(client, sub);
+      clients.push(client);
+      // acknowledgements, the blockstat, and the watched wallet's balance once (identical subscriptions are one)
+      expected.push(subs.length + 1 + (subs.some((x) => x.includes(watchedText)) ? 1 : 0));
+    }
+    const publish = (b: unknown) => s.stand.blockListeners.forEach((l) => l(b));
+    publish(block(9, ['z'], { [bytesToHex(watched).toUpperCase()]: storedWallet }));
+    await until('every client\'s messages for the block', () => clients.every((c, i) => c.messages.length >= expected[i]));
+    clients.forEach((c, i) => {
+      assert.equal(c.messages.filter((m) => 'blockstat' in m).length, 1, `client ${i} got the blockstat`);
+      assert.is(c.messages.length, expected[i], `client ${i}: one message per subscription the block concerns`);
+    });
+    for (const c of clients) c.socket.close();
   } finally {
     await s.stop();
   }

@@ -34,6 +34,23 @@ test.after(async () => {
   await new Promise((resolve) => site.close(resolve));
 });
 
+test('a node that takes the request and never answers: the CLI stops at its time limit with exit 3 and [TIMEOUT]', async () => {
+  const held: import('node:http').ServerResponse[] = [];
+  const silent = createServer((_req, res) => void held.push(res));
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+    const run = await runTpkit(['balance', 'AA100000001677721780', '--node', url]);
+    assert.is(run.code, 3, run.err);
+    assert.match(run.err, /\[TIMEOUT\]\n {2}the node did not answer in time/);
+    assert.ok(held.length >= 1, 'the request reached the server');
+  } finally {
+    for (const res of held) res.destroy();
+    silent.closeAllConnections();
+    await new Promise((resolve) => silent.close(resolve));
+  }
+});
+
 test('tpkit address of a bad address ends with an advice line', async () => {
   const run = await runTpkit(['address', 'AA10000000167772178']);
   assert.is(run.code, 1);

@@ -64,6 +64,25 @@ test('register records the wallet, its chain and node; a second register is refu
   assert.is(holders.length, 1, 'one wallet for the key, however often it registers');
 });
 
+test('register --force on another chain: the key file names the new wallet, its chain and node, and no longer the old one', async () => {
+  const moved = join(dir, 'moved.key');
+  assert.is((await tpkit(['keygen', '--out', moved])).code, 0);
+  const first = await tpkit(['register', '--key', moved]);
+  assert.is(first.code, 0, first.err);
+  const before = JSON.parse(readFileSync(moved, 'utf8'));
+  const forced = await tpkit(['register', '--key', moved, '--force', '--node', other.url]);
+  assert.is(forced.code, 0, forced.err);
+  const newAddress = /address  (AA\d{18})/.exec(forced.out)![1];
+  const after = JSON.parse(readFileSync(moved, 'utf8'));
+  assert.equal([after.address, after.chain, after.node], [newAddress, 7, other.url]);
+  assert.is.not(after.address, before.address);
+  assert.not.ok(readFileSync(moved, 'utf8').includes(before.address), 'the old address is gone from the file');
+  // the secret is untouched: the same passphrase opens it to the same key
+  assert.is(after.publicKey, before.publicKey);
+  const shown = await tpkit(['balance', '--key', moved]);
+  assert.match(shown.out + shown.err, new RegExp(newAddress));
+});
+
 test('send checks before signing: recipient, currency, balance, sender key; advice in words, addresses as text', async () => {
   assert.is((await tpkit(['keygen', '--import', '--out', devFile], `${bytesToHex(node.chain.accounts[0].secretKey)}\n`)).code, 0);
   const nowhere = addressToText(makeAddress({ group: 10, block: 1, wallet: 55_555 }));

@@ -133,6 +133,21 @@ test('the reference decoding rules: tag 4 is createduration, odd-length u64 fiel
   assert.ok(verifyBsig(withLocal, data).valid);
 });
 
+test('decodeBsig: of several local-data TLVs the last is kept (as the reference), the signature still verifies', () => {
+  const data = utf8.encode('several local data');
+  const signed = signBsig(data, generateSecretKey(), { timestamp: 1 });
+  const { signature, signedFields } = decodeBsig(signed);
+  const sigTlv = encodeBsig(signature, signedFields);
+  for (let count = 2; count <= 6; count++) {
+    const notes = Array.from({ length: count }, (_, i) => utf8.encode(`note ${i} `.repeat(i + 1)));
+    const local = notes.map((n) => concatBytes(Uint8Array.of(254, n.length), n));
+    const bsig = concatBytes(...local, sigTlv);
+    const decoded = decodeBsig(bsig);
+    assert.equal(decoded.localData, notes.at(-1), `${count} local-data TLVs: the last wins`);
+    assert.ok(verifyBsig(bsig, data).valid, `${count} local-data TLVs stay outside the digest`);
+  }
+});
+
 function rawDer(rContent: Uint8Array, sContent: Uint8Array): Uint8Array {
   return concatBytes(Uint8Array.of(0x30, 4 + rContent.length + sContent.length, 2, rContent.length), rContent, Uint8Array.of(2, sContent.length), sContent);
 }

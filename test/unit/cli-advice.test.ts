@@ -4,7 +4,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError, NetworkError, NotANodeError, TimeoutError } from '../../src/client/index.js';
-import { adviceFor } from '../../src/cli/wallet-common.js';
+import { adviceFor, exitCodeFor } from '../../src/cli/wallet-common.js';
+import { TpkitError } from '../../src/errors.js';
 
 test('a timeout waiting for a transaction names its txid; a request that timed out names none', () => {
   const waiting = adviceFor(new TimeoutError('FSM3T3336HfXWf-tpkit not included within 60000 ms', { txid: 'FSM3T3336HfXWf-tpkit' }));
@@ -12,6 +13,16 @@ test('a timeout waiting for a transaction names its txid; a request that timed o
   const request = adviceFor(new TimeoutError('GET /api/address/AA100000001677721780 got no answer from http://127.0.0.1:43280 within 15000 ms'));
   assert.ok(request);
   assert.not.match(request, /TXID|tpkit status/);
+});
+
+test('exit codes as the CLI guide documents them: 3 for a node not reached or not answering in time, 2 for usage, 130 for Ctrl-C', () => {
+  const exit = (code: string) => exitCodeFor(new TpkitError(code as never, 'x'));
+  assert.is(exitCodeFor(new TimeoutError('GET /api/node/status got no answer within 15000 ms')), 3, 'a request that timed out');
+  assert.is(exitCodeFor(new TimeoutError('not included within 60000 ms', { txid: 'FSM3T3336HfXWf-tpkit' })), 3, 'a wait that timed out');
+  assert.is(exitCodeFor(new NetworkError('connect ECONNREFUSED')), 3);
+  for (const code of ['INVALID_ARGUMENT', 'CONFIG_INVALID', 'ADDRESS_INVALID', 'ADDRESS_CHECKSUM', 'TXID_INVALID']) assert.is(exit(code), 2, code);
+  assert.is(exit('ABORTED'), 130);
+  for (const code of ['TX_FAILED', 'API_ERROR', 'PRECHECK_FAILED', 'KEYFILE_PASSPHRASE', 'BAD_RESPONSE']) assert.is(exit(code), 1, code);
 });
 
 test('a refusal the advice cannot add to has no advice line; known reasons get theirs', () => {

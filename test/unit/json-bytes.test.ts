@@ -107,4 +107,22 @@ test('a one-byte document is one chunk of that byte', () => {
   assert.equal(new JsonBytesWriter().text('[').text(']').finish().chunks.map(String), ['[]']);
 });
 
+test('at every offset within 16 bytes of a chunk edge, short text of 1- to 4-byte characters is written whole and exact', () => {
+  const shapes = ['€', '€€', 'a€', '€a', '€€€', 'ü€', '😀', 'a😀', '€😀ü', 'aü', 'ü', '"€"', '\\€'];
+  for (let lead = 65_536 - 16; lead <= 65_536 + 2; lead++) {
+    for (const shape of shapes) {
+      const w = new JsonBytesWriter().text('x'.repeat(lead)).text(shape).value(shape).text('y');
+      const { chunks, byteLength } = w.finish();
+      const expected = Buffer.from('x'.repeat(lead) + shape + JSON.stringify(shape) + 'y');
+      const joined = Buffer.concat(chunks);
+      assert.ok(joined.equals(expected), `lead ${lead}, ${JSON.stringify(shape)}: the bytes differ`);
+      assert.is(byteLength, expected.length, `lead ${lead}, ${JSON.stringify(shape)}: byteLength`);
+      for (const chunk of chunks) {
+        assert.ok(chunk.length <= 65_536, `lead ${lead}: a chunk of ${chunk.length} bytes`);
+        assert.not.throws(() => new TextDecoder('utf-8', { fatal: true }).decode(chunk), `lead ${lead}, ${JSON.stringify(shape)}: a chunk cut a character`);
+      }
+    }
+  }
+});
+
 test.run();
