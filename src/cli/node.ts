@@ -9,6 +9,7 @@ import { DEFAULT_HTTPS_PORT, nodeHelp, parseNodeArgs, type NodeConfig } from '..
 import { isLoopbackListen } from '../node/http/host-policy.js';
 import { startNode, type LocalNode } from '../node/node.js';
 import { checkDataDir, repairDataDir } from './node-store.js';
+import { applyClientProfile, powerWalletLines } from './node-profile.js';
 
 function banner(node: LocalNode, config: NodeConfig): string {
   const chain = node.chain;
@@ -56,7 +57,8 @@ function devApiLine(node: LocalNode, config: NodeConfig): string {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const parsed = parseNodeArgs(argv);
+  const profiled = applyClientProfile(argv);
+  const parsed = parseNodeArgs(profiled.argv);
   if (parsed.help) {
     console.log(nodeHelp());
     return 0;
@@ -77,6 +79,7 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   process.stdout.write(banner(node, config) + '\n');
+  if (profiled.profile === 'powerwallet') process.stdout.write(powerWalletLines(node.url, config.chain, config.nodeName, config.difficulty) + '\n\n');
 
   await new Promise<void>((done) => {
     let stopping = false;
