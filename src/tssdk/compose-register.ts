@@ -21,6 +21,8 @@ export interface ProofOfWorkOptions {
   /** Miner pool: Node's worker threads by default; in a browser, `sharedWebMinerPool()` of tpkit/browser. */
   pool?: MinerPool;
   threads?: number;
+  /** Hash on the calling thread too until the pool's threads start (default true); false keeps a page's thread free. */
+  callingThread?: boolean;
   /** The most proof of work mined without being told (default 28 bits, ~19 s at 10 MH/s). */
   maxDifficulty?: number;
 }
@@ -42,10 +44,18 @@ export interface MinedRegisterTx {
 
 export const DEFAULT_MAX_DIFFICULTY = 28;
 
-/** `current.register.diff` of a GET /api/settings answer; a chain without it asks for none. */
-export function registerDifficulty(settings: unknown): number {
-  const register = (settings as { current?: { register?: { diff?: unknown } } } | null)?.current?.register;
-  const diff = register?.diff ?? 0;
+/**
+ * `current.register.diff` of the node's settings: GET /api/settings as the node answers it
+ * (`{ ok, settings }`) or as the SDK's getNodeSettings returns it (the inner object). A chain
+ * whose settings have `current` but no register section asks for none.
+ */
+export function registerDifficulty(answer: unknown): number {
+  const outer = answer as { settings?: unknown; current?: unknown } | null;
+  const settings = (outer?.current === undefined ? outer?.settings : outer) as { current?: { register?: { diff?: unknown } } } | undefined;
+  if (typeof settings?.current !== 'object' || settings.current === null) {
+    throw new TpkitError('BAD_RESPONSE', 'Node settings hold no current section', { details: 'expected GET /api/settings or its "settings" object', field: 'current' });
+  }
+  const diff = settings.current.register?.diff ?? 0;
   const value = typeof diff === 'string' && /^\d+$/.test(diff) ? Number(diff) : diff;
   if (!(typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_MINE_DIFFICULTY)) {
     throw new TpkitError('BAD_RESPONSE', 'Node settings hold no usable difficulty', { details: `current.register.diff = ${JSON.stringify(diff)}`, field: 'current.register.diff' });
@@ -79,6 +89,7 @@ export async function composeMinedRegisterTX(wif: string, options: ComposeRegist
     difficulty,
     pool: options.pool,
     threads: options.threads,
+    callingThread: options.callingThread,
     signal: options.signal,
     onProgress: options.onProgress,
     progressIntervalMs: options.progressIntervalMs,

@@ -10,7 +10,7 @@ import { decodeTx } from '../../src/codec/container.js';
 import { publicKeyOf } from '../../src/crypto/keys.js';
 import { verifyTx } from '../../src/crypto/sign-tx.js';
 import { powBits } from '../../src/pow/bits.js';
-import { composeMinedRegisterTX, registerCertainChain, type TssdkModule } from '../../src/tssdk.js';
+import { composeMinedRegisterTX, registerCertainChain, registerDifficulty, type TssdkModule } from '../../src/tssdk.js';
 import { startTestNode, type TestNode } from '../helpers/node-helpers.js';
 import { fromWif, rejection, sandboxSdk, sdk, toWif, type SdkSandbox } from '../helpers/tssdk-helpers.js';
 
@@ -112,6 +112,23 @@ test('bad input is a typed error: no SDK, a WIF that is not one', async () => {
   const code = async (p: Promise<unknown>) => ((await rejection(p)) as Error & { code?: string }).code;
   assert.is(await code(registerCertainChain({} as TssdkModule, { chain: 1 })), 'INVALID_ARGUMENT');
   assert.is(await code(composeMinedRegisterTX('not a wif', { difficulty: 1 })), 'WIF_INVALID');
+});
+
+test('registerDifficulty reads GET /api/settings as the node answers it and as the SDK unwraps it; anything else is BAD_RESPONSE', async () => {
+  const node = await nodeAt(20);
+  const raw = (await node.get('/api/settings')).body;
+  assert.is(registerDifficulty(raw), 20);
+  assert.is(registerDifficulty(raw.settings), 20);
+  assert.is(registerDifficulty({ current: {} }), 0, 'no register section: no proof of work');
+  for (const bad of [null, {}, { ok: true }, { current: { register: { diff: -1 } } }, { current: { register: { diff: 'x' } } }]) {
+    let code: string | undefined;
+    try {
+      registerDifficulty(bad);
+    } catch (err) {
+      code = (err as { code?: string }).code;
+    }
+    assert.is(code, 'BAD_RESPONSE', JSON.stringify(bad));
+  }
 });
 
 test.run();
