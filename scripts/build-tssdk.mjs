@@ -1,8 +1,10 @@
-// Builds dist/browser/tpkit-tssdk.js, the browser form of tpkit/tssdk (src/tssdk.web.ts): one
+// Builds dist/src/tssdk-browser.js, the browser form of tpkit/tssdk (src/tssdk.web.ts): one
 // minified ES module with the miner worker's text (dist/browser/miner-worker.js, so this runs
 // after build-browser.mjs) and both kernels inside. Like the browser build, it swaps
 // pool.node.js for a module that throws and takes the .web.ts twins of wasm/binary.js and
 // crypto/secp256k1.js; it fails if a Node built-in is bundled, and prints the size gzipped.
+// It sits in dist/src, not dist/browser, so the web pages' copy of dist/browser (dist/web)
+// does not carry it; its source map leaves the sources out (they are in the package's src).
 
 import { build } from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,7 +14,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const outfile = join(root, 'dist', 'browser', 'tpkit-tssdk.js');
+const outfile = join(root, 'dist', 'src', 'tssdk-browser.js');
 const workerFile = join(root, 'dist', 'browser', 'miner-worker.js');
 if (!existsSync(workerFile)) {
   console.error('build-tssdk: dist/browser/miner-worker.js is missing: run npm run build:browser first');
@@ -45,6 +47,7 @@ const result = await build({
   target: 'es2022',
   minify: true,
   sourcemap: 'linked',
+  sourcesContent: false,
   metafile: true,
   legalComments: 'none',
   plugins: [browserSwaps],
@@ -58,4 +61,4 @@ if (leaks.length) {
   process.exit(1);
 }
 const bytes = readFileSync(outfile);
-console.log(`build-tssdk: dist/browser/tpkit-tssdk.js ${(bytes.length / 1024).toFixed(1)} KB, ${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(1)} KB gzip`);
+console.log(`build-tssdk: dist/src/tssdk-browser.js ${(bytes.length / 1024).toFixed(1)} KB, ${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(1)} KB gzip`);

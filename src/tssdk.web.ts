@@ -1,4 +1,4 @@
-// tpkit/tssdk in browsers (bundled to dist/browser/tpkit-tssdk.js, the export's "browser"
+// tpkit/tssdk in browsers (bundled to dist/src/tssdk-browser.js, the export's "browser"
 // condition): the same drop-in, mining in Web Workers. Self-contained like tpkit/browser: the
 // worker starts from a blob: URL of its bundled text and the kernels compile from base64, so a
 // wallet's bundler (Vite, webpack) needs no asset rule. The page's Content-Security-Policy, if
@@ -20,7 +20,7 @@ let workerUrl: string | undefined;
 
 function inlineWorkerUrl(): string {
   if (typeof TPKIT_MINER_WORKER_SOURCE !== 'string') {
-    throw new TpkitError('WASM_UNAVAILABLE', 'Miner worker failed', { details: 'the miner worker script is only inside the browser build (dist/browser/tpkit-tssdk.js)' });
+    throw new TpkitError('WASM_UNAVAILABLE', 'Miner worker failed', { details: 'the miner worker script is only inside the browser build (dist/src/tssdk-browser.js)' });
   }
   workerUrl ??= URL.createObjectURL(new Blob([TPKIT_MINER_WORKER_SOURCE], { type: 'text/javascript' }));
   return workerUrl;

@@ -37,8 +37,8 @@ test('the SDK is not a dependency of tpkit; the export has a Node and a browser 
   for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
     assert.is(pkg[field]?.['@thepowereco/tssdk'], undefined, `not in ${field}`);
   }
-  assert.equal(pkg.exports['./tssdk'], { types: './dist/src/tssdk.d.ts', browser: './dist/browser/tpkit-tssdk.js', default: './dist/src/tssdk.js' });
-  const browser = readFileSync(fileURLToPath(new URL('../../browser/tpkit-tssdk.js', import.meta.url)), 'utf8');
+  assert.equal(pkg.exports['./tssdk'], { types: './dist/src/tssdk.d.ts', browser: './dist/src/tssdk-browser.js', default: './dist/src/tssdk.js' });
+  const browser = readFileSync(fileURLToPath(new URL('../../src/tssdk-browser.js', import.meta.url)), 'utf8');
   assert.not.match(browser, /(?:^|[;}])\s*import\s*[{*"']/m, 'the browser build imports nothing');
   assert.match(browser, /registerCertainChain/);
 });
