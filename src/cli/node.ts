@@ -11,7 +11,7 @@ import { startNode, type LocalNode } from '../node/node.js';
 import { checkDataDir, repairDataDir } from './node-store.js';
 import { applyClientProfile, powerWalletLines } from './node-profile.js';
 
-function banner(node: LocalNode, config: NodeConfig): string {
+function banner(node: LocalNode, config: NodeConfig, profileLines?: string): string {
   const chain = node.chain;
   const fees = Object.entries(config.fees).map(([cur, r]) => `${cur} base ${r.base}, baseextra ${r.baseextra}, kb ${r.kb}`);
   const lines = [
@@ -47,6 +47,8 @@ function banner(node: LocalNode, config: NodeConfig): string {
     }
     lines.push('  The official wallet imports a WIF (import by private key); tpkit export writes its export file.');
   }
+  // Before the last line: tools that wait for "listening on" have the profile's lines too.
+  if (profileLines) lines.push('', profileLines);
   lines.push('', `listening on ${node.url}`, '');
   return lines.join('\n');
 }
@@ -78,8 +80,8 @@ export async function run(argv: string[]): Promise<number> {
       `warning: ${parsed.genesisFlags.join(', ')} only shape a new chain; ${resolve(config.dataDir)} already holds chain ${config.chain} at height ${node.chain.height}, so they change nothing (add --reset to start a fresh chain)\n`,
     );
   }
-  process.stdout.write(banner(node, config) + '\n');
-  if (profiled.profile === 'powerwallet') process.stdout.write(powerWalletLines(node.url, config.chain, config.nodeName, config.difficulty) + '\n\n');
+  const profileLines = profiled.profile === 'powerwallet' ? powerWalletLines(node.url, config.chain, config.nodeName, config.difficulty) : undefined;
+  process.stdout.write(banner(node, config, profileLines) + '\n');
 
   await new Promise<void>((done) => {
     let stopping = false;
