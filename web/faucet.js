@@ -36,7 +36,23 @@ async function fund(event) {
   }
 }
 
-const asked = new URLSearchParams(location.search).get('address');
+/**
+ * The address a wallet's link names: ?address=, ?wallet= or ?to=, or in the hash (#address=…,
+ * #AA…): a wallet that appends its address to the faucet URL fills the field.
+ */
+export function linkedAddress(url) {
+  const hash = url.hash.replace(/^#/, '');
+  const fromHash = new URLSearchParams(hash);
+  for (const params of [url.searchParams, fromHash]) {
+    for (const name of ['address', 'wallet', 'to']) {
+      const value = params.get(name)?.trim();
+      if (value) return value;
+    }
+  }
+  return /^[A-Za-z0-9]{18,20}$/.test(hash) ? hash : undefined;
+}
+
+const asked = linkedAddress(new URL(location.href));
 if (asked) $('faucet-address').value = asked;
 $('faucet-amount').value = String(FAUCET_DEFAULT);
 $('faucet-form').addEventListener('submit', fund);

@@ -16,6 +16,8 @@ const guide = [
   { text: 'Serving your own page', link: '/guide/serving-pages' },
   { text: 'Official wallets: keys', link: '/guide/official-wallets' },
   { text: 'PowerWallet against the node', link: '/guide/official-wallet' },
+  { text: 'Proof of work for SDK wallets', link: '/guide/tssdk' },
+  { text: 'Registering from any wallet', link: '/guide/other-wallets' },
 ];
 
 const node = [

@@ -9,8 +9,9 @@ import { DEFAULT_HTTPS_PORT, nodeHelp, parseNodeArgs, type NodeConfig } from '..
 import { isLoopbackListen } from '../node/http/host-policy.js';
 import { startNode, type LocalNode } from '../node/node.js';
 import { checkDataDir, repairDataDir } from './node-store.js';
+import { applyClientProfile, powerWalletLines } from './node-profile.js';
 
-function banner(node: LocalNode, config: NodeConfig): string {
+function banner(node: LocalNode, config: NodeConfig, profileLines?: string): string {
   const chain = node.chain;
   const fees = Object.entries(config.fees).map(([cur, r]) => `${cur} base ${r.base}, baseextra ${r.baseextra}, kb ${r.kb}`);
   const lines = [
@@ -46,6 +47,8 @@ function banner(node: LocalNode, config: NodeConfig): string {
     }
     lines.push('  The official wallet imports a WIF (import by private key); tpkit export writes its export file.');
   }
+  // Before the last line: tools that wait for "listening on" have the profile's lines too.
+  if (profileLines) lines.push('', profileLines);
   lines.push('', `listening on ${node.url}`, '');
   return lines.join('\n');
 }
@@ -56,7 +59,8 @@ function devApiLine(node: LocalNode, config: NodeConfig): string {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const parsed = parseNodeArgs(argv);
+  const profiled = applyClientProfile(argv);
+  const parsed = parseNodeArgs(profiled.argv);
   if (parsed.help) {
     console.log(nodeHelp());
     return 0;
@@ -76,7 +80,8 @@ export async function run(argv: string[]): Promise<number> {
       `warning: ${parsed.genesisFlags.join(', ')} only shape a new chain; ${resolve(config.dataDir)} already holds chain ${config.chain} at height ${node.chain.height}, so they change nothing (add --reset to start a fresh chain)\n`,
     );
   }
-  process.stdout.write(banner(node, config) + '\n');
+  const profileLines = profiled.profile === 'powerwallet' ? powerWalletLines(node.url, config.chain, config.nodeName, config.difficulty) : undefined;
+  process.stdout.write(banner(node, config, profileLines) + '\n');
 
   await new Promise<void>((done) => {
     let stopping = false;

@@ -244,3 +244,17 @@ export function makeAddress(
   const block = field(parts.block, 'block', MAX_PUBLIC_BLOCK);
   return fromBigInt((PUBLIC_TAG << 61n) | (group << 45n) | (block << 24n) | wallet);
 }
+
+/** 12 zero bytes and an address: how EVM code and the official SDK write a ThePower address in 20 bytes. */
+export const EVM_ADDRESS_LENGTH = 20;
+
+/**
+ * The 8-byte address inside its 20-byte form (12 zero bytes, then an address whose top bits
+ * are 10), as the reference node's tx:parse_address narrows it; undefined for any other 20 bytes.
+ */
+export function addressFromEvmForm(bytes: Uint8Array): Uint8Array | undefined {
+  if (bytes.length !== EVM_ADDRESS_LENGTH) return undefined;
+  for (let i = 0; i < EVM_ADDRESS_LENGTH - ADDRESS_LENGTH; i++) if (bytes[i] !== 0) return undefined;
+  if (bytes[12] >> 6 !== 0b10) return undefined;
+  return bytes.slice(EVM_ADDRESS_LENGTH - ADDRESS_LENGTH);
+}

@@ -15,6 +15,7 @@
 
 import { bytesFromInput } from '../bytes.js';
 import { TpkitError, ValidationError, type ErrorCode } from '../errors.js';
+import { addressFromEvmForm, EVM_ADDRESS_LENGTH } from './address.js';
 import { kindName, purposeName } from './constants.js';
 import { decodeMsgpack } from './msgpack-read.js';
 import type { MsgMapNode, MsgNode, MsgValue } from './msgpack-types.js';
@@ -107,6 +108,17 @@ export function address(node: MsgNode, field: string): Uint8Array {
   return bytes.slice();
 }
 
+/** A recipient: 8 bytes, or the 20-byte form of a ThePower address (the SDK's token send writes it), read as its 8 bytes. */
+function recipient(node: MsgNode, field: string): Uint8Array {
+  const bytes = bytesOf(node);
+  if (bytes?.length === EVM_ADDRESS_LENGTH) {
+    const inner = addressFromEvmForm(bytes);
+    if (inner) return inner;
+    throw fail('BODY_BAD_FIELD', field, 'expected an 8-byte address or its 20-byte form (12 zero bytes, then the address), got 20 bytes that are neither');
+  }
+  return address(node, field);
+}
+
 function toValue(node: MsgNode, field: string): MsgValue {
   try {
     return msgpackToValue(node, field);
@@ -177,7 +189,7 @@ function generic(fields: Map<string, MsgNode>, raw: MsgMapNode): GenericBody {
     kind: 'generic',
     kindNumber: 16,
     from: address(required(fields, 'f'), 'f'),
-    to: address(required(fields, 'to'), 'to'),
+    to: recipient(required(fields, 'to'), 'to'),
     seq: unsigned(required(fields, 's'), 's'),
     timestamp: safeUnsigned(required(fields, 't'), 't'),
     payload: payload(required(fields, 'p')),

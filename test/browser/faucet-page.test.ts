@@ -57,6 +57,16 @@ test('?address= fills the form; the default amount covers the SDK gas reserve; F
   assert.equal(errors, []);
 });
 
+test('a wallet\'s link names the address in its hash or as ?wallet=: the field is filled', async () => {
+  for (const link of [`#${fresh}`, `#address=${fresh}`, `?wallet=${fresh}`]) {
+    const { page, errors } = await session.newPage(`${node.url}/faucet.html${link}`);
+    await page.waitForFunction(() => (document.getElementById('faucet-amount') as HTMLInputElement).value !== '', null, WAIT);
+    assert.is(await page.inputValue('#faucet-address'), fresh, link);
+    assert.equal(errors, []);
+    await page.close();
+  }
+});
+
 test('a bad address or amount is explained on the page, and nothing is credited', async () => {
   const { page } = await session.newPage(`${node.url}/faucet.html`);
   await page.waitForFunction(() => (document.getElementById('faucet-amount') as HTMLInputElement).value !== '', null, WAIT);

@@ -58,6 +58,10 @@ export interface Sdk {
   WalletApi: (new (network: SdkNetwork) => SdkWalletApi) & {
     registerCertainChain(args: { chain: number; customSeed: string; isHTTPSNodesOnly: boolean; timeout?: number }): Promise<{ chain: number; wif: string; address: string }>;
   };
+  CryptoApi: {
+    generateSeedPhrase(): string;
+    generateKeyPairFromSeedPhrase(seedPhrase: string, block: number, group: number): Promise<{ toWIF(): string }>;
+  };
   TransactionsApi: {
     composeSimpleTransferTX(feeSettings: SdkFeeSettings, wif: string, from: string, to: string, token: string, amount: number, msg: string, seq: number, fee?: number, feeToken?: string): string;
     composeRegisterTX(wif: string, referrer?: string): Promise<string>;

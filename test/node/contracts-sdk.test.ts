@@ -77,6 +77,24 @@ test('EvmContract: scSet sends transfer, scGet reads balances through the code a
   assert.match(error.message, /: revert Token: balance too low$/);
 });
 
+test('a token added by its 0x address: the SDK sends `to` as 12 zero bytes and the 8-byte address; the node reads it as that wallet (the reference\'s tx:parse_address)', async () => {
+  const sdkModule = createRequire(import.meta.url)('@thepowereco/tssdk') as {
+    TransactionsApi: {
+      composeSCMethodCallTxBody(address: string, sc: string, toCall: unknown[], gasToken: string, gasValue: number, amountToken: string, amountValue: number, feeSettings: unknown, gasSettings: unknown): { to: Buffer } & Record<string, unknown>;
+      packAndSignTX(body: unknown, wif: string): string;
+    };
+  };
+  const { encodeFunction } = createRequire(createRequire(import.meta.url).resolve('@thepowereco/tssdk'))('./helpers/abi.helper.js') as { encodeFunction(method: string, args: unknown[], abi: unknown, hasPrefix: boolean): string };
+  const before = BigInt(String(await network.executeCall(evmKey(addressFromText(owner.address)), 'balanceOf', [evm(holder.address)], token.abi)));
+  const call = Buffer.from(encodeFunction('transfer', [evm(holder.address), 500], token.abi, true).slice(2), 'hex');
+  const body = sdkModule.TransactionsApi.composeSCMethodCallTxBody(owner.address, owner.address, ['0x0', [call]], '', 0, 'SK', 0, network.feeSettings, network.gasSettings);
+  body.to = Buffer.concat([Buffer.alloc(12), body.to]);
+  assert.is(body.to.length, 20);
+  const sent = await network.sendTxAndWaitForResponse(sdkModule.TransactionsApi.packAndSignTX(body, owner.wif));
+  assert.is(sent.res, 'ok');
+  assert.is(BigInt(String(await network.executeCall(evmKey(addressFromText(owner.address)), 'balanceOf', [evm(holder.address)], token.abi))), before + 500n);
+});
+
 test('the ERC-721 deployed by another wallet: mint and transfer with scSet, owners and URIs with scGet', async () => {
   await deploy(holder, cards, ['SDK cards', 'SDKC']);
   const core = await contracts.EvmCore.build(network);

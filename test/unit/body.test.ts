@@ -422,3 +422,23 @@ test('the nonce tail is the key "nonce" itself: a last key that merely ends in "
 });
 
 test.run();
+
+test('generic `to` in its 20-byte form (12 zero bytes, then a ThePower address) decodes to the 8 bytes; other 20 bytes are BODY_BAD_FIELD', async () => {
+  const { encodeMsgpack } = await import('../../src/codec/msgpack-write.js');
+  const from = makeAddress({ group: 10, block: 1, wallet: 1 });
+  const to = makeAddress({ group: 10, block: 1, wallet: 2 });
+  const bodyWith = (toBytes: Uint8Array) => encodeMsgpack(new Map<string, MsgValue>([['k', 16], ['t', 1], ['f', from], ['to', toBytes], ['s', 1], ['p', []]]));
+  const wide = new Uint8Array(20);
+  wide.set(to, 12);
+  const decoded = decodeBody(bodyWith(wide));
+  assert.ok(decoded.kind === 'generic' && bytesToHex(decoded.to) === bytesToHex(to));
+  const ethereum = wide.slice();
+  ethereum[0] = 1;
+  const notPower = wide.slice();
+  notPower[12] = 0x40;
+  for (const bad of [ethereum, notPower, new Uint8Array(19)]) {
+    const err = error(() => decodeBody(bodyWith(bad)));
+    assert.is(err.code, 'BODY_BAD_FIELD');
+    assert.is(err.field, 'to');
+  }
+});

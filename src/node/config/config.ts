@@ -287,6 +287,7 @@ export const NODE_FLAGS: FlagSpec[] = [
   COMMAND_FLAGS.check,
   COMMAND_FLAGS.export,
   COMMAND_FLAGS.repair,
+  COMMAND_FLAGS.for,
   COMMAND_FLAGS.help,
 ];
 

@@ -134,6 +134,7 @@ export const COMMAND_FLAGS = {
   check: { flag: '--check', help: 'check the chain in the data dir (every block, link and transaction record), report, and exit: 0 sound, 1 damaged' },
   export: { flag: '--export', value: 'file', help: 'with --check: write every intact block and its transactions to file, one JSON object a line' },
   repair: { flag: '--repair', help: 'rebuild a damaged chain in the data dir from its blocks that pass the check, the damaged store moved aside (ledger.damaged-TIME, never deleted); report what was kept and lost, and exit' },
+  for: { flag: '--for', value: 'client', help: 'start the node as an official client needs it and print the lines to paste into it: powerwallet (port 43280, difficulty 0 unless given)' },
   help: { flag: '--help', help: 'print this list' },
 } as const satisfies Record<string, CommandFlag>;
 
