@@ -12,10 +12,17 @@ export { KERNEL_NAMES, type KernelName, type MiningKernel } from './kernel-types
 
 let simdDistrusted = false;
 
-/** Leaves the SIMD binary's kernels out of availableKernels() in this thread: they failed a known-answer check (support.ts). */
+/**
+ * Leaves the SIMD binary's kernels out of availableKernels() in this thread: they failed a
+ * known-answer check (support.ts). The search tasks this thread hands out say so from then
+ * on (SearchTask.distrustSimd), so a pool's threads leave them out too.
+ */
 export function distrustSimd(): void {
   simdDistrusted = true;
 }
+
+/** True once distrustSimd() was called in this thread (or a task told it so). */
+export const simdIsDistrusted = (): boolean => simdDistrusted;
 
 /** Kernels this thread can run, the usually fastest first ('auto' measures and keeps the fastest); 'js' alone where WebAssembly is missing or refused. */
 export function availableKernels(): KernelName[] {

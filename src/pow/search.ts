@@ -17,7 +17,7 @@ import { expectBytes } from '../bytes.js';
 import { AbortError, ArgumentError, TpkitError } from '../errors.js';
 import { estimateMining } from './estimate.js';
 import { callingThreadState, modulesFor, searchOnCallingThread, type CallingThreadTally } from './calling-thread.js';
-import type { KernelName } from './kernel.js';
+import { simdIsDistrusted, type KernelName } from './kernel.js';
 import { ABORTED, RUNNING, SOLVED, type KernelChoice, type SearchState, type SearchTask, type SearchTaskResult } from './search-task.js';
 
 export interface MinerPool {
@@ -158,7 +158,7 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
     const start = first + BigInt(index) * range;
     if (start >= NONCE_LIMIT - 1n) return undefined;
     const end = start + range < NONCE_LIMIT ? start + range : NONCE_LIMIT - 1n;
-    return { body, difficulty, start, end, kernel, control, counter, sliceMs };
+    return { body, difficulty, start, end, kernel, control, counter, sliceMs, ...(simdIsDistrusted() ? { distrustSimd: true } : {}) };
   };
 
   const progress = (): MiningProgress => {
