@@ -123,9 +123,17 @@ async function isolationHeaders(): Promise<boolean | null> {
   }
 }
 
-function sharedMemoryCause(sab: boolean, isolated: boolean | null, headers: boolean | null): string | undefined {
+/**
+ * Why the page has no shared memory, from what it sees: SharedArrayBuffer, crossOriginIsolated,
+ * the isolation headers of its own response, and isSecureContext (undefined outside a browser).
+ */
+export function sharedMemoryCause(sab: boolean, isolated: boolean | null, headers: boolean | null, secure?: boolean): string | undefined {
   if (isolated === null) return sab ? undefined : 'this engine has no SharedArrayBuffer';
   if (sab && isolated) return undefined;
+  // Browsers ignore COOP/COEP on an insecure origin: its headers are beside the point.
+  if (secure === false) {
+    return 'the page is not a secure context (plain http:// from a host other than localhost): browsers give cross-origin isolation and SharedArrayBuffer only to https:// pages and to http://localhost; serve it over HTTPS';
+  }
   if (isolated || headers === true) {
     return 'the page is served with COOP/COEP headers but this browser gives it no SharedArrayBuffer (the engine\'s policy, not the server)';
   }
@@ -187,16 +195,26 @@ export async function checkMinerSupport(options: MinerSupportOptions, deps: Supp
     webAssembly: { present, usable: refused === null, ...(refusal ? { refusal } : {}) },
     simd: { present: simdPresent, correct: simdPresent ? simdProblem === undefined : null, ...(simdProblem ? { detail: simdProblem } : {}) },
     workers: { present: workersPresent, usable: workersUsable, threads: pool?.threads ?? 1, ...(workerError ? { error: workerError } : {}) },
-    sharedMemory: { sharedArrayBuffer: sab, crossOriginIsolated: isolated, isolationHeaders: headers, ...withCause(sharedMemoryCause(sab, isolated, headers)) },
+    sharedMemory: { sharedArrayBuffer: sab, crossOriginIsolated: isolated, isolationHeaders: headers, ...withCause(sharedMemoryCause(sab, isolated, headers, (globalThis as { isSecureContext?: boolean }).isSecureContext)) },
     cores,
     kernel,
     kernelReason: await kernelReason('auto', kernel),
     rates: calibration?.rates ?? {},
     threads,
     hashRate,
-    expected: { difficulty, meanMs: estimate?.meanMs ?? Infinity, medianMs: estimate?.medianMs ?? Infinity, p95Ms: estimate?.p95Ms ?? Infinity },
+    expected: {
+      difficulty, meanMs: estimate?.meanMs ?? Infinity, medianMs: estimate?.medianMs ?? Infinity, p95Ms: estimate?.p95Ms ?? Infinity,
+      basis: estimateBasis(perThread, measureMs, threads, kernel),
+    },
     elapsedMs: performance.now() - began,
   };
 }
 
 const withCause = (cause: string | undefined) => (cause ? { cause } : {});
+
+/** What `expected` rests on, in words: an estimate, from what was measured, at this moment's load. */
+export function estimateBasis(perThread: number, measureMs: number, threads: number, kernel: string): string {
+  if (!(perThread > 0)) return `no estimate: nothing was measured (measureMs ${measureMs})`;
+  const rate = perThread >= 1e6 ? `${(perThread / 1e6).toFixed(2)} MH/s` : `${(perThread / 1e3).toFixed(1)} kH/s`;
+  return `an estimate: kernel '${kernel}' measured at ${rate} on this thread over ${measureMs} ms, times ${threads} thread${threads === 1 ? '' : 's'}, under the machine's load at that moment; a busier machine, or one whose threads share cores, takes longer`;
+}

@@ -67,7 +67,11 @@ export interface MinerSupport {
   /** Expected hashes per second of all those threads (one thread's rate times their number). */
   hashRate: number;
   /** Time to a proof at `difficulty` at that rate (geometric distribution, estimate.ts); Infinity when nothing was measured. */
-  expected: { difficulty: number; meanMs: number; medianMs: number; p95Ms: number };
+  /**
+   * Time to a proof at `hashRate`, and `basis`: that it is an estimate, from which rate
+   * measured how, under the machine's load at that moment (a busier machine takes longer).
+   */
+  expected: { difficulty: number; meanMs: number; medianMs: number; p95Ms: number; basis: string };
   /** How long this diagnosis took. */
   elapsedMs: number;
 }
