@@ -9,7 +9,8 @@
 // bundler that copies no asset still gets a miner that runs. All are minified ES modules
 // with source maps. Swaps: pool.node.js (worker_threads) becomes a module that throws, since
 // the browser entries register their own default pool; and two modules become their
-// .web.ts twins (WEB_TWINS): wasm/binary.js (base64-embedded binaries) becomes the kernel
+// .web.ts twins (WEB_TWINS; pow/js-kernel.js too: the JS kernel becomes chunks loaded on first
+// need): wasm/binary.js (base64-embedded binaries) becomes the kernel
 // source each entry sets, and crypto/secp256k1.js runs on @noble/secp256k1 instead of
 // @noble/curves. The build fails if any Node built-in is bundled, if an embedded binary
 // gets anywhere but tpkit-inline.js, or if tpkit-inline.js imports anything but ./tpkit.js;
@@ -48,12 +49,14 @@ const WEB_TWINS = {
   'src/wasm/binary.js': 'src/wasm/binary.web.ts',
   // @noble/curves' secp256k1 -> @noble/secp256k1, same calls, a third of the bytes
   'src/crypto/secp256k1.js': 'src/crypto/secp256k1.web.ts',
+  // the JS kernel statically imported -> a chunk loaded when WebAssembly is refused or missing
+  'src/pow/js-kernel.js': 'src/pow/js-kernel.web.ts',
 };
 
 const webTwins = {
   name: 'web-twins',
   setup(b) {
-    b.onResolve({ filter: /(^|\/)(binary|secp256k1)\.js$/ }, (args) => {
+    b.onResolve({ filter: /(^|\/)(binary|secp256k1|js-kernel)\.js$/ }, (args) => {
       const twin = WEB_TWINS[relative(root, join(args.resolveDir, args.path)).split(sep).join('/')];
       return twin ? { path: join(root, twin) } : undefined;
     });

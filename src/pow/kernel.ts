@@ -5,7 +5,7 @@
 import { ArgumentError } from '../errors.js';
 import { loadWasm, loadWasmSync, simdSupported, wasmUsable, type WasmFlavor, type WasmModule } from '../wasm/kernel.js';
 import { isJavaScriptCore } from './engine.js';
-import { createJsKernel } from './kernel-js.js';
+import { loadJsKernel, makeJsKernel } from './js-kernel.js';
 import { KERNEL_NAMES, type KernelName, type MiningKernel } from './kernel-types.js';
 
 export { KERNEL_NAMES, type KernelName, type MiningKernel } from './kernel-types.js';
@@ -67,13 +67,13 @@ function checkName(name: KernelName): void {
 /** A fresh kernel instance, compiled synchronously (Node, workers). */
 export function createKernel(name: KernelName): MiningKernel {
   checkName(name);
-  return name === 'js' ? createJsKernel() : fromWasm(name, loadWasmSync(flavorOf(name)));
+  return name === 'js' ? makeJsKernel() : fromWasm(name, loadWasmSync(flavorOf(name)));
 }
 
 /** A fresh kernel instance, compiled asynchronously (any thread, including a browser's main one). */
 export async function loadKernel(name: KernelName): Promise<MiningKernel> {
   checkName(name);
-  return name === 'js' ? createJsKernel() : fromWasm(name, await loadWasm(flavorOf(name)));
+  return name === 'js' ? loadJsKernel() : fromWasm(name, await loadWasm(flavorOf(name)));
 }
 
 const rangeKernels = new Map<KernelName, MiningKernel>();

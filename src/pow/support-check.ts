@@ -4,13 +4,14 @@
 // Security Policy), SIMD (validated, and computing right: a known-answer search on each
 // SIMD kernel, since an engine may accept the instructions and compute them wrongly),
 // workers (started for real, with one tiny task), shared memory and cross-origin isolation
-// (and which of the two is missing), then measures this thread's kernels and turns the
-// fastest one's rate into the expected time to a proof at a difficulty.
+// (and which of the two is missing), then finds the kernel 'auto' keeps here by running
+// the same kernel race a miner thread runs, and turns its rate into the expected time to a
+// proof at a difficulty.
 
 import type { ArgumentError } from '../errors.js';
 import type { describeRefusal } from '../wasm/refusal.js';
 import type { simdSupported, wasmAvailable, wasmRefusal } from '../wasm/kernel.js';
-import type { calibrate } from './calibrate.js';
+import { measureAuto, type AutoMeasureDeps } from './auto-measure.js';
 import type { defaultMinerPool } from './default-pool.js';
 import type { estimateMining } from './estimate.js';
 import type { availableKernels, distrustSimd, loadKernel, KernelName } from './kernel.js';
@@ -27,7 +28,7 @@ import type { MinerSupport, MinerSupportOptions } from './support-types.js';
  */
 export type SupportDeps = readonly [
   typeof ArgumentError, typeof describeRefusal, typeof simdSupported, typeof wasmAvailable, typeof wasmRefusal,
-  typeof calibrate, typeof defaultMinerPool, typeof estimateMining, typeof availableKernels, typeof distrustSimd,
+  AutoMeasureDeps, typeof defaultMinerPool, typeof estimateMining, typeof availableKernels, typeof distrustSimd,
   typeof loadKernel, typeof kernelReason, number,
 ];
 
@@ -145,7 +146,7 @@ export function sharedMemoryCause(sab: boolean, isolated: boolean | null, header
 
 /** What this environment offers the miner, what mining will use, and how long a proof should take. */
 export async function checkMinerSupport(options: MinerSupportOptions, deps: SupportDeps): Promise<MinerSupport> {
-  const [ArgumentError, describeRefusal, simdSupported, wasmAvailable, wasmRefusal, calibrate, defaultMinerPool, estimateMining, availableKernels, distrustSimd, loadKernel, kernelReason, ABORTED] = deps;
+  const [ArgumentError, describeRefusal, simdSupported, wasmAvailable, wasmRefusal, autoDeps, defaultMinerPool, estimateMining, availableKernels, distrustSimd, loadKernel, kernelReason, ABORTED] = deps;
   const began = performance.now();
   const difficulty = options.difficulty ?? 16;
   if (!Number.isInteger(difficulty) || difficulty < 0 || difficulty > 64) {
@@ -182,7 +183,8 @@ export async function checkMinerSupport(options: MinerSupportOptions, deps: Supp
   const isolated = typeof isolatedFlag === 'boolean' ? isolatedFlag : null;
   const headers = isolated === null || (sab && isolated) ? null : await isolationHeaders();
 
-  const calibration = measureMs > 0 ? await calibrate({ durationMs: measureMs }) : undefined;
+  // The kernel 'auto' keeps here, found by the same race a miner thread runs (auto-measure.ts).
+  const calibration = measureMs > 0 ? await measureAuto(autoDeps, { durationMs: measureMs }) : undefined;
   const kernel = calibration?.kernel ?? availableKernels()[0];
   const perThread = calibration?.hashRate ?? 0;
   const threads = workersUsable ? (pool?.threads ?? 1) : 1;

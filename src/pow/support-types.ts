@@ -56,7 +56,7 @@ export interface MinerSupport {
   };
   /** Logical cores the engine reports (navigator.hardwareConcurrency, or the pool's size in Node). */
   cores: number;
-  /** The kernel mining runs with kernel 'auto' (the fastest measured on this thread). */
+  /** The kernel mining runs with kernel 'auto': the one its kernel race keeps here, found by running that race (auto-measure.ts). */
   kernel: KernelName;
   /** Why that kernel. */
   kernelReason: string;

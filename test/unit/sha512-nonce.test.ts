@@ -8,6 +8,7 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hexToBytes } from '../../src/bytes.js';
+import { ArgumentError } from '../../src/errors.js';
 import { leadingZeroBits } from '../../src/pow/bits.js';
 import { createKernel } from '../../src/pow/kernel.js';
 import { createJsKernel } from '../../src/pow/kernel-js.js';
@@ -69,7 +70,7 @@ test('the published proof-of-work vectors', () => {
 });
 
 test('the JS kernel finds the nonces the scalar WASM kernel finds, across a high-half step', () => {
-  const js = createJsKernel();
+  const js = createJsKernel((b) => new NonceHasher(b), ArgumentError);
   const wasm = createKernel('scalar');
   for (const length of [66, 127, 200]) {
     const body = new Uint8Array(randomBytes(length));
