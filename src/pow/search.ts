@@ -139,7 +139,13 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   // The pool's threads get the modules compiled here (compiled once per process or page);
   // meanwhile the calling thread hashes. Where its kernels cannot load, the pool alone searches.
   let local: SearchState | undefined;
-  if (options.callingThread !== false) local = await callingThreadState(kernel).catch(() => undefined);
+  // With 'auto', kernels that do not load (the lean bundle's .wasm files not copied beside it)
+  // leave the calling thread the JS kernel, so a search whose pool fails too still mines.
+  if (options.callingThread !== false) {
+    local = await callingThreadState(kernel)
+      .catch(() => (kernel === 'auto' ? callingThreadState('js') : undefined))
+      .catch(() => undefined);
+  }
   // Compiled when the pool is started (a short search may never need them).
   let modulesReady: ReturnType<typeof modulesFor> | undefined;
   const poolModules = () => (modulesReady ??= modulesFor(kernel));

@@ -52,7 +52,7 @@ export function describeRefusal(error: unknown, present: boolean): WasmRefusalIn
 export function kernelReason(choice: string, ran: string, refused: { error: unknown } | null, present: boolean): string {
   if (choice !== 'auto') return `kernel '${choice}' was asked for`;
   if (ran !== 'js') return `the fastest WebAssembly kernel measured on this engine ('auto')`;
-  if (!refused) return 'the JS kernel: the miner threads could not run WebAssembly';
+  if (!refused) return 'the JS kernel: the WebAssembly kernels did not load (their .wasm files not found beside the bundle, or the miner threads could not run them)';
   return fallbackReason(describeRefusal(refused.error, present));
 }
 
