@@ -26,7 +26,7 @@ export interface AutoMeasurement {
   kernel: KernelName;
   /** Its hashes per second on one thread, over the window's second half. */
   hashRate: number;
-  /** Hashes per second of each kernel the race ran (the others only in its probes). */
+  /** Hashes per second of each kernel 'auto' runs here (the ones the race only probed, from its probes or one slice). */
   rates: Partial<Record<KernelName, number>>;
   elapsedMs: number;
 }
@@ -88,6 +88,12 @@ export async function measureAuto(deps: AutoMeasureDeps, options: AutoMeasureOpt
     // The first half lets the engine tier the kernels up; the rates come from the second.
     if (!halfway && clock() - began >= durationMs / 2) halfway = { spent: { ...spent }, hashes: { ...hashes } };
     if (!options.clock) await yieldToEventLoop();
+  }
+  // A kernel the race did not probe in the window still gets a rate: one slice of its own.
+  for (const kernel of state.kernels) {
+    if (spent[kernel.name] !== undefined) continue;
+    kernel.init(task.body);
+    kernel.search(task.start, 1024 * kernel.lanes, task.difficulty);
   }
   const from = halfway ?? { spent: {}, hashes: {} };
   const rates: Partial<Record<KernelName, number>> = {};
