@@ -9,7 +9,8 @@
 // bundler that copies no asset still gets a miner that runs. All are minified ES modules
 // with source maps. Swaps: pool.node.js (worker_threads) becomes a module that throws, since
 // the browser entries register their own default pool; and two modules become their
-// .web.ts twins (WEB_TWINS): wasm/binary.js (base64-embedded binaries) becomes the kernel
+// .web.ts twins (WEB_TWINS; pow/js-kernel.js too: the JS kernel becomes chunks loaded on first
+// need): wasm/binary.js (base64-embedded binaries) becomes the kernel
 // source each entry sets, and crypto/secp256k1.js runs on @noble/secp256k1 instead of
 // @noble/curves. The build fails if any Node built-in is bundled, if an embedded binary
 // gets anywhere but tpkit-inline.js, or if tpkit-inline.js imports anything but ./tpkit.js;
@@ -48,12 +49,14 @@ const WEB_TWINS = {
   'src/wasm/binary.js': 'src/wasm/binary.web.ts',
   // @noble/curves' secp256k1 -> @noble/secp256k1, same calls, a third of the bytes
   'src/crypto/secp256k1.js': 'src/crypto/secp256k1.web.ts',
+  // the JS kernel statically imported -> a chunk loaded when WebAssembly is refused or missing
+  'src/pow/js-kernel.js': 'src/pow/js-kernel.web.ts',
 };
 
 const webTwins = {
   name: 'web-twins',
   setup(b) {
-    b.onResolve({ filter: /(^|\/)(binary|secp256k1)\.js$/ }, (args) => {
+    b.onResolve({ filter: /(^|\/)(binary|secp256k1|js-kernel)\.js$/ }, (args) => {
       const twin = WEB_TWINS[relative(root, join(args.resolveDir, args.path)).split(sep).join('/')];
       return twin ? { path: join(root, twin) } : undefined;
     });
@@ -107,6 +110,26 @@ const inline = await build({
   plugins: [leanAsExternal, noNodePool, webTwins],
   define: { TPKIT_MINER_WORKER_SOURCE: JSON.stringify(workerSource) },
 });
+/** The SW build has no import() left: `ws` (loaded only where there is no global WebSocket) becomes a module that has none. */
+const noWs = {
+  name: 'no-ws',
+  setup(b) {
+    b.onResolve({ filter: /^ws$/ }, () => ({ path: 'ws', namespace: 'no-ws' }));
+    b.onLoad({ filter: /.*/, namespace: 'no-ws' }, () => ({ contents: 'export const WebSocket = globalThis.WebSocket;', loader: 'js' }));
+  },
+};
+// The service-worker-safe entry (package export "./browser/sw"): the self-contained entry as
+// one file with nothing imported at run time. A service worker may not call import() (Chromium:
+// "import() is disallowed on ServiceWorkerGlobalScope"), and without code splitting esbuild
+// turns each dynamic import of our own modules into a lazily run part of the same file.
+const sw = await build({
+  ...common,
+  entryPoints: { 'tpkit-sw': join(root, 'src/browser-inline.ts') },
+  splitting: false,
+  external: [],
+  plugins: [noWs, noNodePool, webTwins],
+  define: { TPKIT_MINER_WORKER_SOURCE: JSON.stringify(workerSource) },
+});
 const result = { metafile: { inputs: { ...main.metafile.inputs, ...worker.metafile.inputs }, outputs: { ...main.metafile.outputs, ...worker.metafile.outputs } } };
 
 // TPKIT_BROWSER_METAFILE=FILE writes esbuild's metafile of the two entries: bytes per input.
@@ -125,6 +148,10 @@ for (const [file, output] of Object.entries(inline.metafile.outputs)) {
   for (const imported of output.imports) if (imported.path !== './tpkit.js') leaks.push(`${file} imports ${imported.path}, not only ./tpkit.js`);
 }
 if (!inlineInputs.some((file) => file.endsWith('src/browser-inline.ts'))) leaks.push('tpkit-inline.js was not built from src/browser-inline.ts');
+for (const [file, output] of Object.entries(sw.metafile.outputs)) {
+  if (file.endsWith('.js') && output.imports.length > 0) leaks.push(`${file} imports ${output.imports.map((i) => i.path).join(', ')}: a service worker could not load it`);
+}
+if (/\bimport\s*\(/.test(readFileSync(join(outdir, 'tpkit-sw.js'), 'utf8'))) leaks.push('tpkit-sw.js calls import(), which a service worker refuses');
 if (leaks.length > 0) {
   console.error(`build-browser: Node built-ins or embedded WASM in the browser bundle:\n  ${leaks.join('\n  ')}`);
   process.exit(1);
@@ -144,11 +171,11 @@ const staticClosure = (name, seen = new Set()) => {
   }
   return seen;
 };
-const sizes = ['tpkit.js', 'tpkit-inline.js', 'tpkit-keys.js', 'miner-worker.js', 'tpkit-scalar.wasm', 'tpkit-simd.wasm'].map((name) => {
+const sizes = ['tpkit.js', 'tpkit-inline.js', 'tpkit-sw.js', 'tpkit-keys.js', 'miner-worker.js', 'tpkit-scalar.wasm', 'tpkit-simd.wasm'].map((name) => {
   const bytes = readFileSync(join(outdir, name));
   const closure = name.endsWith('.js') ? [...staticClosure(name)] : [name];
   const withImports = closure.length > 1 ? ` (${kb(closure.reduce((sum, file) => sum + gzipped(file), 0))} gzip with ${closure.slice(1).join(', ')})` : '';
   return `${name} ${kb(bytes.length)}, ${kb(gzipSync(bytes, { level: 9 }).length)} gzip${withImports}`;
 });
-const chunks = readdirSync(outdir).filter((name) => /^tpkit-.*\.js$/.test(name) && name !== 'tpkit-keys.js' && name !== 'tpkit-inline.js');
+const chunks = readdirSync(outdir).filter((name) => /^tpkit-.*\.js$/.test(name) && name !== 'tpkit-keys.js' && name !== 'tpkit-inline.js' && name !== 'tpkit-sw.js');
 console.log(`build-browser: dist/browser: ${sizes.join('; ')}; chunks: ${chunks.join(', ')}`);

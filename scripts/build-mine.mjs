@@ -10,6 +10,8 @@
 // first call that needs it (still synchronously, so signTx stays synchronous), not at import.
 // What stays outside each file, loaded from beside it:
 //   - errors.js, so an error from either file is `instanceof` the classes the other exports;
+//   - wasm/scalar.generated.js and wasm/simd.generated.js, the binaries as base64 (170 KB):
+//     once in the package instead of once per bundle (two more modules, about 1 ms);
 //   - piscina, which the pool requires on its first task (not at import);
 //   - ws, which the live stream imports when it connects.
 // The pool finds its worker (worker-entry.cjs in dist/src/pow/) from the bundle's place.
@@ -34,12 +36,15 @@ const fromBundle = (outfile, ...parts) => {
   return path.startsWith('.') ? path : `./${path}`;
 };
 
-const sharedErrors = (outfile) => ({
-  name: 'shared-errors',
+/** Modules every bundle loads from dist/src instead of carrying a copy: path under src/ -> under dist/src/. */
+const SHARED = new Map([[errorsModule, ['errors.js']], ...['scalar', 'simd'].map((flavor) => [join(root, 'src', 'wasm', `${flavor}.generated.js`), ['wasm', `${flavor}.generated.js`]])]);
+
+const sharedModules = (outfile) => ({
+  name: 'shared-modules',
   setup(b) {
-    b.onResolve({ filter: /(^|\/)errors\.js$/ }, (args) => {
-      if (join(args.resolveDir, args.path) !== errorsModule) return undefined;
-      return { path: fromBundle(outfile, 'errors.js'), external: true };
+    b.onResolve({ filter: /(^|\/)(errors|scalar\.generated|simd\.generated)\.js$/ }, (args) => {
+      const shared = SHARED.get(join(args.resolveDir, args.path));
+      return shared ? { path: fromBundle(outfile, ...shared), external: true } : undefined;
     });
   },
 });
@@ -121,13 +126,14 @@ async function bundle({ entry, outfile, lazy, minify }) {
     minifyWhitespace: minify,
     minifySyntax: minify,
     external: [...RUNTIME],
-    plugins: [sharedErrors(outfile), workerBeside(outfile), ...(lazy ? [lazyPackages] : [])],
+    plugins: [sharedModules(outfile), workerBeside(outfile), ...(lazy ? [lazyPackages] : [])],
     logLevel: 'warning',
   });
-  const allowed = (path) => path === fromBundle(outfile, 'errors.js') || NODE_BUILTINS.has(path) || RUNTIME.has(path);
+  const sharedPaths = new Set([...SHARED.values()].map((parts) => fromBundle(outfile, ...parts)));
+  const allowed = (path) => sharedPaths.has(path) || NODE_BUILTINS.has(path) || RUNTIME.has(path);
   const imports = Object.values(result.metafile.outputs).flatMap((output) => output.imports ?? []);
   const unexpected = imports.filter((i) => !allowed(i.path));
-  if (unexpected.length > 0) throw new Error(`build-mine: ${relative(root, outfile)} imports ${unexpected.map((i) => i.path).join(', ')}; only errors.js, piscina, ws and Node built-ins may stay outside`);
+  if (unexpected.length > 0) throw new Error(`build-mine: ${relative(root, outfile)} imports ${unexpected.map((i) => i.path).join(', ')}; only errors.js, the generated binaries, piscina, ws and Node built-ins may stay outside`);
   const inputs = Object.keys(result.metafile.inputs).length;
   const bytes = result.metafile.outputs[relative(process.cwd(), outfile)]?.bytes;
   console.log(`build-mine: ${relative(root, outfile)} (${inputs} modules in one file${bytes ? `, ${(bytes / 1024).toFixed(0)} KiB` : ''})`);

@@ -1,7 +1,9 @@
-// Builds dist/web: the wallet playground as self-contained static files. The page's own
-// files are copied as written (plain ES modules, no build step of their own), and the
-// browser bundle it imports is copied beside them under browser/, so the folder can be
-// served from anywhere. `tpkit node` serves the same page at `/`.
+// Builds dist/web: the wallet playground's static files, copied as written (plain ES
+// modules, no build step of their own). The page imports the browser bundle as
+// ./browser/tpkit.js, which is dist/browser itself, not a copy: `tpkit node` serves the page
+// at `/` and dist/browser at `/browser/` (src/node/http/static.ts), and a server of your own
+// maps `browser/` beside the page to dist/browser the same way. One tree of the bundle keeps
+// the installed package small.
 
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -23,7 +25,7 @@ for (const name of BUNDLE_FILES) {
 }
 
 rmSync(out, { recursive: true, force: true });
-mkdirSync(join(out, 'browser'), { recursive: true });
+mkdirSync(out, { recursive: true });
 
 const copied = [];
 for (const name of readdirSync(source)) {
@@ -35,13 +37,4 @@ if (!copied.includes('index.html')) {
   console.error('build-web: web/index.html is missing');
   process.exit(1);
 }
-// The whole bundle folder: its two entry files and whatever they load (source maps, chunks).
-let bytes = 0;
-for (const name of readdirSync(bundle)) {
-  const from = join(bundle, name);
-  if (!statSync(from).isFile()) continue;
-  copyFileSync(from, join(out, 'browser', name));
-  bytes += statSync(from).size;
-  copied.push(`browser/${name}`);
-}
-console.log(`build-web: dist/web (${copied.length} files, bundle ${(bytes / 1024).toFixed(0)} KiB): ${copied.join(', ')}`);
+console.log(`build-web: dist/web (${copied.length} files, the bundle served from dist/browser): ${copied.join(', ')}`);

@@ -5,17 +5,24 @@
 import { ArgumentError } from '../errors.js';
 import { loadWasm, loadWasmSync, simdSupported, wasmUsable, type WasmFlavor, type WasmModule } from '../wasm/kernel.js';
 import { isJavaScriptCore } from './engine.js';
-import { createJsKernel } from './kernel-js.js';
+import { loadJsKernel, makeJsKernel } from './js-kernel.js';
 import { KERNEL_NAMES, type KernelName, type MiningKernel } from './kernel-types.js';
 
 export { KERNEL_NAMES, type KernelName, type MiningKernel } from './kernel-types.js';
 
 let simdDistrusted = false;
 
-/** Leaves the SIMD binary's kernels out of availableKernels() in this thread: they failed a known-answer check (support.ts). */
+/**
+ * Leaves the SIMD binary's kernels out of availableKernels() in this thread: they failed a
+ * known-answer check (support.ts). The search tasks this thread hands out say so from then
+ * on (SearchTask.distrustSimd), so a pool's threads leave them out too.
+ */
 export function distrustSimd(): void {
   simdDistrusted = true;
 }
+
+/** True once distrustSimd() was called in this thread (or a task told it so). */
+export const simdIsDistrusted = (): boolean => simdDistrusted;
 
 /** Kernels this thread can run, the usually fastest first ('auto' measures and keeps the fastest); 'js' alone where WebAssembly is missing or refused. */
 export function availableKernels(): KernelName[] {
@@ -60,13 +67,13 @@ function checkName(name: KernelName): void {
 /** A fresh kernel instance, compiled synchronously (Node, workers). */
 export function createKernel(name: KernelName): MiningKernel {
   checkName(name);
-  return name === 'js' ? createJsKernel() : fromWasm(name, loadWasmSync(flavorOf(name)));
+  return name === 'js' ? makeJsKernel() : fromWasm(name, loadWasmSync(flavorOf(name)));
 }
 
 /** A fresh kernel instance, compiled asynchronously (any thread, including a browser's main one). */
 export async function loadKernel(name: KernelName): Promise<MiningKernel> {
   checkName(name);
-  return name === 'js' ? createJsKernel() : fromWasm(name, await loadWasm(flavorOf(name)));
+  return name === 'js' ? loadJsKernel() : fromWasm(name, await loadWasm(flavorOf(name)));
 }
 
 const rangeKernels = new Map<KernelName, MiningKernel>();

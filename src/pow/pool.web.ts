@@ -94,8 +94,14 @@ class MinerWorker {
   #next = 0;
   /** Set when the worker fails, resolving to the error (once known: why a script did not load takes a request). */
   #failing: Promise<TpkitError> | undefined;
-  /** Which kernel 'auto' keeps in this worker's short runs, carried from search to search. */
-  readonly race = new KernelRace(kernelsFor('auto'), PROBE_RUNS, 1.02, 1);
+  #race = new KernelRace(kernelsFor('auto'), PROBE_RUNS, 1.02, 1);
+
+  /** Which kernel 'auto' keeps in this worker's short runs, carried from search to search (anew once the page's kernels change: SIMD distrusted). */
+  get race(): KernelRace {
+    const names = kernelsFor('auto');
+    if (names.join() !== this.#race.names.join()) this.#race = new KernelRace(names, PROBE_RUNS, 1.02, 1);
+    return this.#race;
+  }
 
   constructor(url: string | URL) {
     // A script that does not load, or an exception outside a task: this worker is done. If

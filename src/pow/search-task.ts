@@ -48,6 +48,8 @@ export interface SearchTask {
    * adopts these instead (each binary compiled once per process or page).
    */
   modules?: Partial<Record<WasmFlavor, WebAssembly.Module>>;
+  /** The SIMD kernels failed a known-answer check on the calling thread: leave them out here too. */
+  distrustSimd?: boolean;
 }
 
 export interface SearchTaskResult {

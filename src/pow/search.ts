@@ -17,7 +17,7 @@ import { expectBytes } from '../bytes.js';
 import { AbortError, ArgumentError, TpkitError } from '../errors.js';
 import { estimateMining } from './estimate.js';
 import { callingThreadState, modulesFor, searchOnCallingThread, type CallingThreadTally } from './calling-thread.js';
-import type { KernelName } from './kernel.js';
+import { simdIsDistrusted, type KernelName } from './kernel.js';
 import { ABORTED, RUNNING, SOLVED, type KernelChoice, type SearchState, type SearchTask, type SearchTaskResult } from './search-task.js';
 
 export interface MinerPool {
@@ -139,7 +139,13 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   // The pool's threads get the modules compiled here (compiled once per process or page);
   // meanwhile the calling thread hashes. Where its kernels cannot load, the pool alone searches.
   let local: SearchState | undefined;
-  if (options.callingThread !== false) local = await callingThreadState(kernel).catch(() => undefined);
+  // With 'auto', kernels that do not load (the lean bundle's .wasm files not copied beside it)
+  // leave the calling thread the JS kernel, so a search whose pool fails too still mines.
+  if (options.callingThread !== false) {
+    local = await callingThreadState(kernel)
+      .catch(() => (kernel === 'auto' ? callingThreadState('js') : undefined))
+      .catch(() => undefined);
+  }
   // Compiled when the pool is started (a short search may never need them).
   let modulesReady: ReturnType<typeof modulesFor> | undefined;
   const poolModules = () => (modulesReady ??= modulesFor(kernel));
@@ -158,7 +164,7 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
     const start = first + BigInt(index) * range;
     if (start >= NONCE_LIMIT - 1n) return undefined;
     const end = start + range < NONCE_LIMIT ? start + range : NONCE_LIMIT - 1n;
-    return { body, difficulty, start, end, kernel, control, counter, sliceMs };
+    return { body, difficulty, start, end, kernel, control, counter, sliceMs, ...(simdIsDistrusted() ? { distrustSimd: true } : {}) };
   };
 
   const progress = (): MiningProgress => {

@@ -4,13 +4,14 @@
 // Security Policy), SIMD (validated, and computing right: a known-answer search on each
 // SIMD kernel, since an engine may accept the instructions and compute them wrongly),
 // workers (started for real, with one tiny task), shared memory and cross-origin isolation
-// (and which of the two is missing), then measures this thread's kernels and turns the
-// fastest one's rate into the expected time to a proof at a difficulty.
+// (and which of the two is missing), then finds the kernel 'auto' keeps here by running
+// the same kernel race a miner thread runs, and turns its rate into the expected time to a
+// proof at a difficulty.
 
 import type { ArgumentError } from '../errors.js';
 import type { describeRefusal } from '../wasm/refusal.js';
 import type { simdSupported, wasmAvailable, wasmRefusal } from '../wasm/kernel.js';
-import type { calibrate } from './calibrate.js';
+import { measureAuto, type AutoMeasureDeps } from './auto-measure.js';
 import type { defaultMinerPool } from './default-pool.js';
 import type { estimateMining } from './estimate.js';
 import type { availableKernels, distrustSimd, loadKernel, KernelName } from './kernel.js';
@@ -27,7 +28,7 @@ import type { MinerSupport, MinerSupportOptions } from './support-types.js';
  */
 export type SupportDeps = readonly [
   typeof ArgumentError, typeof describeRefusal, typeof simdSupported, typeof wasmAvailable, typeof wasmRefusal,
-  typeof calibrate, typeof defaultMinerPool, typeof estimateMining, typeof availableKernels, typeof distrustSimd,
+  AutoMeasureDeps, typeof defaultMinerPool, typeof estimateMining, typeof availableKernels, typeof distrustSimd,
   typeof loadKernel, typeof kernelReason, number,
 ];
 
@@ -123,9 +124,17 @@ async function isolationHeaders(): Promise<boolean | null> {
   }
 }
 
-function sharedMemoryCause(sab: boolean, isolated: boolean | null, headers: boolean | null): string | undefined {
+/**
+ * Why the page has no shared memory, from what it sees: SharedArrayBuffer, crossOriginIsolated,
+ * the isolation headers of its own response, and isSecureContext (undefined outside a browser).
+ */
+export function sharedMemoryCause(sab: boolean, isolated: boolean | null, headers: boolean | null, secure?: boolean): string | undefined {
   if (isolated === null) return sab ? undefined : 'this engine has no SharedArrayBuffer';
   if (sab && isolated) return undefined;
+  // Browsers ignore COOP/COEP on an insecure origin: its headers are beside the point.
+  if (secure === false) {
+    return 'the page is not a secure context (plain http:// from a host other than localhost): browsers give cross-origin isolation and SharedArrayBuffer only to https:// pages and to http://localhost; serve it over HTTPS';
+  }
   if (isolated || headers === true) {
     return 'the page is served with COOP/COEP headers but this browser gives it no SharedArrayBuffer (the engine\'s policy, not the server)';
   }
@@ -137,7 +146,7 @@ function sharedMemoryCause(sab: boolean, isolated: boolean | null, headers: bool
 
 /** What this environment offers the miner, what mining will use, and how long a proof should take. */
 export async function checkMinerSupport(options: MinerSupportOptions, deps: SupportDeps): Promise<MinerSupport> {
-  const [ArgumentError, describeRefusal, simdSupported, wasmAvailable, wasmRefusal, calibrate, defaultMinerPool, estimateMining, availableKernels, distrustSimd, loadKernel, kernelReason, ABORTED] = deps;
+  const [ArgumentError, describeRefusal, simdSupported, wasmAvailable, wasmRefusal, autoDeps, defaultMinerPool, estimateMining, availableKernels, distrustSimd, loadKernel, kernelReason, ABORTED] = deps;
   const began = performance.now();
   const difficulty = options.difficulty ?? 16;
   if (!Number.isInteger(difficulty) || difficulty < 0 || difficulty > 64) {
@@ -174,7 +183,8 @@ export async function checkMinerSupport(options: MinerSupportOptions, deps: Supp
   const isolated = typeof isolatedFlag === 'boolean' ? isolatedFlag : null;
   const headers = isolated === null || (sab && isolated) ? null : await isolationHeaders();
 
-  const calibration = measureMs > 0 ? await calibrate({ durationMs: measureMs }) : undefined;
+  // The kernel 'auto' keeps here, found by the same race a miner thread runs (auto-measure.ts).
+  const calibration = measureMs > 0 ? await measureAuto(autoDeps, { durationMs: measureMs }) : undefined;
   const kernel = calibration?.kernel ?? availableKernels()[0];
   const perThread = calibration?.hashRate ?? 0;
   const threads = workersUsable ? (pool?.threads ?? 1) : 1;
@@ -187,16 +197,26 @@ export async function checkMinerSupport(options: MinerSupportOptions, deps: Supp
     webAssembly: { present, usable: refused === null, ...(refusal ? { refusal } : {}) },
     simd: { present: simdPresent, correct: simdPresent ? simdProblem === undefined : null, ...(simdProblem ? { detail: simdProblem } : {}) },
     workers: { present: workersPresent, usable: workersUsable, threads: pool?.threads ?? 1, ...(workerError ? { error: workerError } : {}) },
-    sharedMemory: { sharedArrayBuffer: sab, crossOriginIsolated: isolated, isolationHeaders: headers, ...withCause(sharedMemoryCause(sab, isolated, headers)) },
+    sharedMemory: { sharedArrayBuffer: sab, crossOriginIsolated: isolated, isolationHeaders: headers, ...withCause(sharedMemoryCause(sab, isolated, headers, (globalThis as { isSecureContext?: boolean }).isSecureContext)) },
     cores,
     kernel,
     kernelReason: await kernelReason('auto', kernel),
     rates: calibration?.rates ?? {},
     threads,
     hashRate,
-    expected: { difficulty, meanMs: estimate?.meanMs ?? Infinity, medianMs: estimate?.medianMs ?? Infinity, p95Ms: estimate?.p95Ms ?? Infinity },
+    expected: {
+      difficulty, meanMs: estimate?.meanMs ?? Infinity, medianMs: estimate?.medianMs ?? Infinity, p95Ms: estimate?.p95Ms ?? Infinity,
+      basis: estimateBasis(perThread, measureMs, threads, kernel),
+    },
     elapsedMs: performance.now() - began,
   };
 }
 
 const withCause = (cause: string | undefined) => (cause ? { cause } : {});
+
+/** What `expected` rests on, in words: an estimate, from what was measured, at this moment's load. */
+export function estimateBasis(perThread: number, measureMs: number, threads: number, kernel: string): string {
+  if (!(perThread > 0)) return `no estimate: nothing was measured (measureMs ${measureMs})`;
+  const rate = perThread >= 1e6 ? `${(perThread / 1e6).toFixed(2)} MH/s` : `${(perThread / 1e3).toFixed(1)} kH/s`;
+  return `an estimate: kernel '${kernel}' measured at ${rate} on this thread over ${measureMs} ms, times ${threads} thread${threads === 1 ? '' : 's'}, under the machine's load at that moment; a busier machine, or one whose threads share cores, takes longer`;
+}

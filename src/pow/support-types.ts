@@ -56,7 +56,7 @@ export interface MinerSupport {
   };
   /** Logical cores the engine reports (navigator.hardwareConcurrency, or the pool's size in Node). */
   cores: number;
-  /** The kernel mining runs with kernel 'auto' (the fastest measured on this thread). */
+  /** The kernel mining runs with kernel 'auto': the one its kernel race keeps here, found by running that race (auto-measure.ts). */
   kernel: KernelName;
   /** Why that kernel. */
   kernelReason: string;
@@ -67,7 +67,11 @@ export interface MinerSupport {
   /** Expected hashes per second of all those threads (one thread's rate times their number). */
   hashRate: number;
   /** Time to a proof at `difficulty` at that rate (geometric distribution, estimate.ts); Infinity when nothing was measured. */
-  expected: { difficulty: number; meanMs: number; medianMs: number; p95Ms: number };
+  /**
+   * Time to a proof at `hashRate`, and `basis`: that it is an estimate, from which rate
+   * measured how, under the machine's load at that moment (a busier machine takes longer).
+   */
+  expected: { difficulty: number; meanMs: number; medianMs: number; p95Ms: number; basis: string };
   /** How long this diagnosis took. */
   elapsedMs: number;
 }

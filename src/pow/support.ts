@@ -5,12 +5,12 @@
 
 import { ArgumentError } from '../errors.js';
 import { simdSupported, wasmAvailable, wasmRefusal } from '../wasm/kernel.js';
-import { calibrate } from './calibrate.js';
 import { defaultMinerPool } from './default-pool.js';
 import { estimateMining } from './estimate.js';
 import { availableKernels, distrustSimd, loadKernel } from './kernel.js';
 import { kernelReason } from './mine-body.js';
-import { ABORTED } from './search-task.js';
+import { ABORTED, createSearchState, runSearchTask } from './search-task.js';
+import { kernelsFor } from './task-runner.js';
 import type { MinerSupport, MinerSupportOptions } from './support-types.js';
 
 export type { MinerSupport, MinerSupportOptions } from './support-types.js';
@@ -19,7 +19,7 @@ export type { MinerSupport, MinerSupportOptions } from './support-types.js';
 export async function minerSupport(options: MinerSupportOptions = {}): Promise<MinerSupport> {
   const [{ checkMinerSupport }, { describeRefusal }] = await Promise.all([import('./support-check.js'), import('../wasm/refusal.js')]);
   return checkMinerSupport(options, [
-    ArgumentError, describeRefusal, simdSupported, wasmAvailable, wasmRefusal, calibrate, defaultMinerPool, estimateMining,
+    ArgumentError, describeRefusal, simdSupported, wasmAvailable, wasmRefusal, { ArgumentError, loadKernel, kernelsFor, createSearchState, runSearchTask }, defaultMinerPool, estimateMining,
     availableKernels, distrustSimd, loadKernel, kernelReason, ABORTED,
   ]);
 }

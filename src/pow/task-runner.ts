@@ -5,7 +5,7 @@
 // modules the calling thread compiled, which the thread adopts instead of compiling.
 
 import { adoptWasmModules } from '../wasm/kernel.js';
-import { availableKernels, loadKernel, type KernelName } from './kernel.js';
+import { availableKernels, distrustSimd, loadKernel, type KernelName } from './kernel.js';
 import {
   createSearchState, runSearchTask, type KernelChoice, type RunOptions, type SearchState, type SearchTask, type SearchTaskResult,
 } from './search-task.js';
@@ -20,18 +20,22 @@ export function kernelsFor(choice: KernelChoice): KernelName[] {
 }
 
 /**
- * One search state per kernel choice for the thread's lifetime: which kernel 'auto' keeps,
- * and each kernel's slice size, carry over from one search to the next.
+ * One search state per kernel list for the thread's lifetime: which kernel 'auto' keeps,
+ * and each kernel's slice size, carry over from one search to the next. Keyed by the
+ * kernels a choice runs now, not the choice: once the SIMD kernels are distrusted, 'auto'
+ * gets a state without them instead of the one it had.
  */
 export function createStateCache(): (choice: KernelChoice) => Promise<SearchState> {
-  const states = new Map<KernelChoice, Promise<SearchState>>();
+  const states = new Map<string, Promise<SearchState>>();
   return (choice) => {
-    let found = states.get(choice);
+    const names = kernelsFor(choice);
+    const key = names.join(',');
+    let found = states.get(key);
     if (!found) {
-      found = Promise.all(kernelsFor(choice).map(loadKernel)).then(createSearchState);
+      found = Promise.all(names.map(loadKernel)).then(createSearchState);
       // A failed load is not kept: the next task tries again.
-      found.catch(() => states.delete(choice));
-      states.set(choice, found);
+      found.catch(() => states.delete(key));
+      states.set(key, found);
     }
     return found;
   };
@@ -46,6 +50,7 @@ export async function createTaskRunner(warm = false): Promise<TaskRunner> {
   if (warm) await state('auto');
   return async (task, options) => {
     if (task.modules) adoptWasmModules(task.modules);
+    if (task.distrustSimd) distrustSimd();
     return runSearchTask(await state(task.kernel), task, options);
   };
 }

@@ -22,7 +22,8 @@ const fresh = addressToText(makeAddress({ group: 10, block: 1, wallet: 4242 }));
 
 const setup = browserSetup(async () => {
   for (const file of ['faucet.html', 'faucet.js', 'browser/tpkit.js']) {
-    if (!existsSync(WEB_DIR + file)) throw new Error(`dist/web/${file} is missing: run npm run build`);
+    // The page's browser/ is dist/browser itself (the node serves it there; dist/web holds no copy).
+    if (!existsSync(WEB_DIR + (file.startsWith('browser/') ? '../' : '') + file)) throw new Error(`dist/web/${file} is missing: run npm run build`);
   }
   node = await startTestNode({ accounts: 1 });
   session = await openBrowser();

@@ -43,7 +43,8 @@ const waitStatus = (id: string) =>
 
 const setup = browserSetup(async () => {
   for (const file of ['index.html', 'official-keys-panel.js', 'browser/tpkit.js']) {
-    if (!existsSync(WEB_DIR + file)) throw new Error(`dist/web/${file} is missing: run npm run build`);
+    // The page's browser/ is dist/browser itself (the node serves it there; dist/web holds no copy).
+    if (!existsSync(WEB_DIR + (file.startsWith('browser/') ? '../' : '') + file)) throw new Error(`dist/web/${file} is missing: run npm run build`);
   }
   node = await startTestNode({ difficulty: 12, accounts: 1 });
   session = await openBrowser();

@@ -60,7 +60,8 @@ const minerActivity = (p: Page) =>
 
 test.before(async () => {
   for (const file of ['index.html', 'app.js', 'browser/tpkit.js', 'browser/miner-worker.js']) {
-    if (!existsSync(WEB_DIR + file)) throw new Error(`dist/web/${file} is missing: run npm run build (scripts/build-web.mjs writes dist/web)`);
+    // The page's browser/ is dist/browser itself (the node serves it there; dist/web holds no copy).
+    if (!existsSync(WEB_DIR + (file.startsWith('browser/') ? '../' : '') + file)) throw new Error(`dist/web/${file} is missing: run npm run build (scripts/build-web.mjs writes dist/web)`);
   }
   node = await startTestNode({ difficulty: 12 });
   session = await openBrowser();

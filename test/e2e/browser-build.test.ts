@@ -24,13 +24,13 @@ test('the .wasm files beside the bundle are the binaries the Node entry embeds',
   }
 });
 
-test('no script but tpkit-inline.js carries a WASM binary, and each is minified with a source map beside it', () => {
+test('no script but tpkit-inline.js (and tpkit-sw.js, the same entry in one file) carries a WASM binary, and each is minified with a source map beside it', () => {
   const scripts = readdirSync(dist).filter((name) => name.endsWith('.js'));
   assert.ok(scripts.includes('tpkit.js') && scripts.includes('miner-worker.js') && scripts.includes('tpkit-inline.js'), scripts.join(', '));
   for (const name of scripts) {
     const script = read(name).toString('utf8');
-    if (name === 'tpkit-inline.js') {
-      for (const flavor of ['scalar', 'simd'] as const) assert.ok(script.includes(JSON.stringify(EMBEDDED[flavor])), `tpkit-inline.js carries the ${flavor} binary`);
+    if (name === 'tpkit-inline.js' || name === 'tpkit-sw.js') {
+      for (const flavor of ['scalar', 'simd'] as const) assert.ok(script.includes(JSON.stringify(EMBEDDED[flavor])), `${name} carries the ${flavor} binary`);
       continue;
     }
     // The binaries' base64 starts with the magic number and version: AGFzbQEAAAA.
