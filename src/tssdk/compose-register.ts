@@ -45,17 +45,18 @@ export interface MinedRegisterTx {
 export const DEFAULT_MAX_DIFFICULTY = 28;
 
 /**
- * `current.register.diff` of the node's settings: GET /api/settings as the node answers it
- * (`{ ok, settings }`) or as the SDK's getNodeSettings returns it (the inner object). A chain
+ * `current.register.diff` of the node's settings, in each form a wallet holds them: GET
+ * /api/settings as the node answers it (`{ ok, settings }`), the SDK 2.1's getNodeSettings (the
+ * `settings` object) or the SDK 2.2's (its `current` section, known by its `allocblock`). A chain
  * whose settings have `current` but no register section asks for none.
  */
 export function registerDifficulty(answer: unknown): number {
-  const outer = answer as { settings?: unknown; current?: unknown } | null;
-  const settings = (outer?.current === undefined ? outer?.settings : outer) as { current?: { register?: { diff?: unknown } } } | undefined;
-  if (typeof settings?.current !== 'object' || settings.current === null) {
-    throw new TpkitError('BAD_RESPONSE', 'Node settings hold no current section', { details: 'expected GET /api/settings or its "settings" object', field: 'current' });
+  const outer = answer as { settings?: { current?: unknown }; current?: unknown; allocblock?: unknown } | null;
+  const current = (outer?.current ?? outer?.settings?.current ?? (outer?.allocblock !== undefined ? outer : undefined)) as { register?: { diff?: unknown } } | undefined;
+  if (typeof current !== 'object' || current === null) {
+    throw new TpkitError('BAD_RESPONSE', 'Node settings hold no current section', { details: 'expected GET /api/settings, its "settings" object or its "current" section', field: 'current' });
   }
-  const diff = settings.current.register?.diff ?? 0;
+  const diff = current.register?.diff ?? 0;
   const value = typeof diff === 'string' && /^\d+$/.test(diff) ? Number(diff) : diff;
   if (!(typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_MINE_DIFFICULTY)) {
     throw new TpkitError('BAD_RESPONSE', 'Node settings hold no usable difficulty', { details: `current.register.diff = ${JSON.stringify(diff)}`, field: 'current.register.diff' });

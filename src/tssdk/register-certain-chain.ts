@@ -4,7 +4,7 @@
 
 import { AbortError, ArgumentError, TpkitError } from '../errors.js';
 import { composeMinedRegisterTX, registerDifficulty, type ProofOfWorkOptions } from './compose-register.js';
-import type { TssdkModule, TssdkNetwork } from './sdk-shape.js';
+import type { TssdkKeyPair, TssdkModule, TssdkNetwork } from './sdk-shape.js';
 
 export interface RegisterCertainChainArgs extends ProofOfWorkOptions {
   chain: number;
@@ -56,6 +56,16 @@ function statusAddress(txid: string, status: unknown): string | undefined {
 }
 
 /**
+ * The key the SDK's own registration derives, so the wallet is the one it would have made: 2.1
+ * passes block and group, 2.2 a path with the block first (told apart by the function's arity).
+ */
+function keyPairOf(sdk: TssdkModule, seed: string, block: number, group: number) {
+  const derive = sdk.CryptoApi.generateKeyPairFromSeedPhrase;
+  if (derive.length >= 3) return (derive as (s: string, b: number, g: number) => Promise<TssdkKeyPair>).call(sdk.CryptoApi, seed, block, group);
+  return (derive as (s: string, path: string) => Promise<TssdkKeyPair>).call(sdk.CryptoApi, seed, `m/44/31337'/0'/${block}'/${group}'`);
+}
+
+/**
  * In place of `WalletApi.registerCertainChain(args)`: `registerCertainChain(tssdk, args)`, where
  * `tssdk` is the wallet's `import * as tssdk from '@thepowereco/tssdk'`.
  */
@@ -72,15 +82,16 @@ export async function registerCertainChain(sdk: TssdkModule, args: RegisterCerta
     network = new sdk.NetworkApi(chain, args.isHTTPSNodesOnly ?? true);
     await network.bootstrap();
   }
-  const settings = (await network.getNodeSettings()) as { current?: { allocblock?: { block?: unknown; group?: unknown } } };
-  const alloc = settings?.current?.allocblock;
+  // SDK 2.1 answers GET /api/settings whole; SDK 2.2 unwraps `current`.
+  type Alloc = { allocblock?: { block?: unknown; group?: unknown } };
+  const settings = (await network.getNodeSettings()) as (Alloc & { current?: Alloc }) | null;
+  const alloc = settings?.current?.allocblock ?? settings?.allocblock;
   if (typeof alloc?.block !== 'number' || typeof alloc.group !== 'number') {
     throw new TpkitError('BAD_RESPONSE', 'Node settings hold no allocation block', { details: `current.allocblock = ${JSON.stringify(alloc)}`, field: 'current.allocblock' });
   }
   const difficulty = registerDifficulty(settings);
   args.onDifficulty?.(difficulty);
-  // The SDK's own derivation, so the seed opens the same wallet in the SDK's login.
-  const keyPair = await sdk.CryptoApi.generateKeyPairFromSeedPhrase(seed, alloc.block, alloc.group);
+  const keyPair = await keyPairOf(sdk, seed, alloc.block, alloc.group);
   const wif = keyPair.toWIF();
   const { tx } = await composeMinedRegisterTX(wif, { ...args, difficulty });
   if (signal?.aborted) throw new AbortError('registration aborted before it was sent');

@@ -22,6 +22,10 @@ export interface TssdkModule {
   NetworkApi: new (chain: number, isHTTPSNodesOnly?: boolean) => TssdkNetwork;
   CryptoApi: {
     generateSeedPhrase(): string;
-    generateKeyPairFromSeedPhrase(seedPhrase: string, block: number, group: number): Promise<TssdkKeyPair>;
+    /**
+     * SDK 2.1: (phrase, block, group), deriving m/44/31337'/0'/{group}'/{block}'.
+     * SDK 2.2: (phrase, derivationPath), its registration passing m/44/31337'/0'/{block}'/{group}'.
+     */
+    generateKeyPairFromSeedPhrase: ((seedPhrase: string, block: number, group: number) => Promise<TssdkKeyPair>) | ((seedPhrase: string, derivationPath: string) => Promise<TssdkKeyPair>);
   };
 }

@@ -8,6 +8,9 @@ import { base64ToBytes, bytesToHex } from '../../src/bytes.js';
 import { decodeBody } from '../../src/codec/body-decode.js';
 import { decodeTx } from '../../src/codec/container.js';
 import { publicKeyOf } from '../../src/crypto/keys.js';
+import { mnemonicToSecretKey } from '../../src/keys/mnemonic.js';
+import { HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync } from '@scure/bip39';
 import { verifyTx } from '../../src/crypto/sign-tx.js';
 import { powBits } from '../../src/pow/bits.js';
 import { composeMinedRegisterTX, registerCertainChain, registerDifficulty, type TssdkModule } from '../../src/tssdk.js';
@@ -73,6 +76,35 @@ for (const difficulty of [16, 20]) {
   });
 }
 
+test('the SDK 2.2 shape: settings unwrapped to current, keys derived from a path with the block first; the wallet is the one 2.2 would make', async () => {
+  await nodeAt(16);
+  // SDK 2.2 (PowerTools, not on npm): getNodeSettings answers `current`, and
+  // generateKeyPairFromSeedPhrase(phrase, path) derives at the path its registration passes.
+  const paths: string[] = [];
+  class NetworkApi22 extends (sdk.NetworkApi as unknown as new (chain: number, https?: boolean) => { getNodeSettings(): Promise<{ current: unknown }> }) {
+    override async getNodeSettings() {
+      return (await super.getNodeSettings()).current as never;
+    }
+  }
+  const sdk22 = {
+    NetworkApi: NetworkApi22,
+    CryptoApi: {
+      generateSeedPhrase: () => SEED,
+      async generateKeyPairFromSeedPhrase(phrase: string, path: string) {
+        paths.push(path);
+        const key = HDKey.fromMasterSeed(mnemonicToSeedSync(phrase)).derive(path).privateKey!;
+        return { toWIF: () => toWif(key) };
+      },
+    },
+  } as unknown as TssdkModule;
+  const result = await registerCertainChain(sdk22, { chain: 1, customSeed: SEED, isHTTPSNodesOnly: false, timeout: 60 });
+  assert.equal(paths, ["m/44/31337'/0'/1'/10'"], 'block 1 first, then group 10, as 2.2 registers');
+  assert.equal(fromWif(result.wif), mnemonicToSecretKey(SEED, { block: 1, group: 10 }, 'block-group'));
+  const network = new sdk.NetworkApi(1, false);
+  await network.bootstrap();
+  assert.is((await network.getWallet(result.address)).pubkey, bytesToHex(publicKeyOf(fromWif(result.wif)), true));
+});
+
 test('composeMinedRegisterTX in place of composeRegisterTX: the SDK\'s fields plus a nonce, signed by the WIF\'s key, sent by the SDK\'s createTransaction', async () => {
   await nodeAt(16);
   const network = new sdk.NetworkApi(1, false);
@@ -119,8 +151,9 @@ test('registerDifficulty reads GET /api/settings as the node answers it and as t
   const raw = (await node.get('/api/settings')).body;
   assert.is(registerDifficulty(raw), 20);
   assert.is(registerDifficulty(raw.settings), 20);
+  assert.is(registerDifficulty(raw.settings.current), 20, 'the SDK 2.2 unwraps current');
   assert.is(registerDifficulty({ current: {} }), 0, 'no register section: no proof of work');
-  for (const bad of [null, {}, { ok: true }, { current: { register: { diff: -1 } } }, { current: { register: { diff: 'x' } } }]) {
+  for (const bad of [null, {}, { ok: true }, { current: { register: { diff: -1 } } }, { current: { register: { diff: 'x' } } }, { register: { diff: 16 } }]) {
     let code: string | undefined;
     try {
       registerDifficulty(bad);
