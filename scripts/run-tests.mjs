@@ -111,7 +111,11 @@ const meanLoad = loads.reduce((a, b) => a + b, 0) / loads.length;
 const top = [...took].sort((a, b) => b.s - a.s).slice(0, 15);
 console.log(`\nlongest files: ${top.map((t) => `${sourceName(t.file)} ${t.s.toFixed(0)} s${isHeavy(t.file) ? ' (alone)' : ''}`).join(', ')}`);
 if (values.record) {
-  writeTimes(times, took.filter((t) => t.ok), meanLoad);
+  writeTimes(
+    times,
+    took.filter((t) => t.ok),
+    meanLoad,
+  );
   console.log(`recorded ${took.filter((t) => t.ok).length} files' times in scripts/test-times.json`);
 }
 console.log(

@@ -38,7 +38,7 @@ export function readTimes() {
     return JSON.parse(readFileSync(TIMES_FILE, 'utf8'));
   } catch (err) {
     if (err.code === 'ENOENT') return { measuredOn: 'never', load: null, files: {} };
-    throw new Error(`scripts/test-times.json is not valid JSON: ${err.message}`);
+    throw new Error(`scripts/test-times.json is not valid JSON: ${err.message}`, { cause: err });
   }
 }
 
