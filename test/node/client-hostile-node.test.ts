@@ -3,70 +3,16 @@
 // Each is refused with its own code, before anything is mined, signed or sent on.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { getEventListeners } from 'node:events';
 import { createClient, DifficultyTooHighError, registerWallet, transfer } from '../../src/client/index.js';
 import { sendContractCall } from '../../src/client/contract.js';
-import { addressToText, makeAddress } from '../../src/codec/address.js';
-import { encodeTxid } from '../../src/codec/txid.js';
 import { decodeBody } from '../../src/codec/body-decode.js';
 import { decodeTx } from '../../src/codec/container.js';
 import { closeSharedMinerPool } from '../../src/pow/pool.node.js';
 import { rejection } from '../helpers/helpers.js';
 import { TpkitError } from '../../src/errors.js';
 import { TxFailedError } from '../../src/client/client-errors.js';
-
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-
-interface Hostile {
-  url: string;
-  /** Every request as `METHOD path`. */
-  requests: string[];
-  /** Sockets the server saw closed by the client. */
-  closed: () => number;
-  close(): Promise<void>;
-}
-
-async function hostile(handler: Handler): Promise<Hostile> {
-  const requests: string[] = [];
-  let closed = 0;
-  const server: Server = createServer((req, res) => {
-    requests.push(`${req.method} ${req.url}`);
-    res.on('close', () => (closed += 1));
-    handler(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    closed: () => closed,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-const sendJson = (res: ServerResponse, body: unknown, status = 200) => {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(typeof body === 'string' ? body : JSON.stringify(body));
-};
-
-const ADDR = addressToText(makeAddress({ group: 10, block: 1, wallet: 7 }));
-const OTHER = addressToText(makeAddress({ group: 10, block: 1, wallet: 8 }));
-const TXID = encodeTxid({ chain: 1, height: 5, timeNs: 1_700_000_000_000_000_000n, node: 'tpkit' });
-const KEY = '11'.repeat(32);
-
-/** Resolves when `check` holds, polling; fails the test after `ms` instead of hanging it. */
-async function eventually(check: () => boolean, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { ADDR, KEY, OTHER, TXID, eventually, hostile, sendJson, type Handler } from '../helpers/hostile-node.js';
 
 test('an endless answer is abandoned past maxResponseBytes with RESPONSE_TOO_LARGE, and the connection closed', async () => {
   const node = await hostile((_req, res) => {
