@@ -6,7 +6,12 @@
 // `if (...) throw/return` line gone), removed call (a statement call gone), removed await,
 // swapped arguments (two plain arguments exchanged), constant (a number literal moved by one),
 // state not restored (a reset in `finally`/`catch` or a delete/clear gone), resource not
-// released (a clearTimeout, close, removeEventListener, cancel... gone).
+// released (a clearTimeout, close, removeEventListener, cancel... gone). The bug shapes people
+// write and operators miss: listener left (a release inside an expression, or `once: true`,
+// gone), offset (a term `+ x.offsetMs` dropped or its sign turned), first-vs-last (find and
+// findLast, indexOf and lastIndexOf, `??=` and `=` in a loop swapped), buffer shared (a copy
+// dropped: `.slice()`, `.slice(a, b)` made `.subarray(a, b)`, `Uint8Array.from(x)` made `x`),
+// overwrite (the 'wx' flag of an open or write made 'w').
 //
 // Each site is found on a masked copy of the line (strings, templates and comments blanked),
 // so operators never touch text. A mutation is { id, family, file, line, find, replace }, with
@@ -15,7 +20,22 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-export const FAMILIES = ['comparison', 'boundary', 'removed-check', 'removed-call', 'removed-await', 'swapped-args', 'constant', 'state-not-restored', 'resource-not-released'];
+export const FAMILIES = [
+  'comparison',
+  'boundary',
+  'removed-check',
+  'removed-call',
+  'removed-await',
+  'swapped-args',
+  'constant',
+  'state-not-restored',
+  'resource-not-released',
+  'listener-left',
+  'offset',
+  'first-vs-last',
+  'buffer-shared',
+  'overwrite',
+];
 
 /** A seeded PRNG in [0, 1): the same seed draws the same mutations. */
 export function seededRandom(seed) {
@@ -114,7 +134,40 @@ function lineMutations(line, masked, context) {
   if ((context.inFinally || context.inCatch) && statement && !/^\s*(throw|return|if)\b/.test(masked)) add('state-not-restored', `${indent}// (restore removed)`);
   else if (RESTORE.test(masked) && statement) add('state-not-restored', `${indent}// (restore removed)`);
   if (statement && RELEASE.test(masked)) add('resource-not-released', `${indent}// (release removed)`);
+  for (const r of shapeMutations(line, masked, statement, context)) add(r.family, r.replace);
   return found;
+}
+
+// A release call inside an expression (`() => clearTimeout(t)`, `finally { x.off(...) }` on one
+// line): a whole-statement release is resource-not-released's.
+const INLINE_RELEASE = /\b(clearTimeout|clearInterval)\([^()]*\)|[\w$#.]+\.(removeEventListener|removeListener|off)\([^()]*\)/g;
+// A name that holds an offset: the clock's, a view's, a cursor's.
+const OFFSET_TERM = / ([+-]) ([\w$#.]*(?:[oO]ffset|[sS]kew)[\w$]*)(?![\w$(])/g;
+const FIRST_LAST = { '.find(': '.findLast(', '.findLast(': '.find(', '.findIndex(': '.findLastIndex(', '.findLastIndex(': '.findIndex(', '.indexOf(': '.lastIndexOf(', '.lastIndexOf(': '.indexOf(' };
+
+/** The bug shapes beyond operators: listener left, offset, first-vs-last, buffer shared, overwrite. */
+function shapeMutations(line, masked, statement, context) {
+  const out = [];
+  const push = (family, list) => {
+    for (const replace of list) out.push({ family, replace });
+  };
+  if (!statement) push('listener-left', atMatches(line, masked, INLINE_RELEASE, () => 'undefined'));
+  push('listener-left', atMatches(line, masked, /,?\s*\bonce: true\b/g, () => ''));
+  push('offset', atMatches(line, masked, OFFSET_TERM, () => ''));
+  push('offset', atMatches(line, masked, OFFSET_TERM, (m) => m.replace(/^ ([+-])/, (_, op) => ` ${op === '+' ? '-' : '+'}`)));
+  push('first-vs-last', atMatches(line, masked, /\.(findLastIndex|findIndex|findLast|find|lastIndexOf|indexOf)\(/g, (m) => FIRST_LAST[m]));
+  push('first-vs-last', atMatches(line, masked, / \?\?= /g, () => ' = '));
+  // An assignment in a loop that keeps the last value: made to keep the first.
+  if (context.inLoop && statement) push('first-vs-last', atMatches(line, masked, /^(\s*[\w$#.]+(?:\[[\w$#.]+\])?) = (?!=)/g, (m) => m.replace(/ = $/, ' ??= ')));
+  push('buffer-shared', atMatches(line, masked, /\.slice\(\)/g, () => ''));
+  // Only on names that hold bytes: a string or an array has no subarray, and would not build.
+  push('buffer-shared', atMatches(line, masked, /\b[\w$#]*(?:[bB]ytes|[bB]uf|[bB]uffer|[dD]ata|[rR]aw|[bB]ody|[pP]ayload|[cC]hunk|[sS]ig)\.slice\((?=[^()]+\))/g, (m) => m.replace('.slice(', '.subarray(')));
+  push('buffer-shared', atMatches(line, masked, /\b(Uint8Array|Buffer)\.from\(([\w$#.]+)\)/g, (m) => m.slice(m.indexOf('(') + 1, -1)));
+  // The flag is text, blanked in the masked line: found in the line itself, where the mask keeps its quotes.
+  for (const m of line.matchAll(/(['"])wx\1/g)) {
+    if (masked[m.index] === m[1] && masked.slice(m.index + 1, m.index + 3) === '  ') out.push({ family: 'overwrite', replace: `${line.slice(0, m.index)}${m[1]}w${m[1]}${line.slice(m.index + 4)}` });
+  }
+  return out;
 }
 
 /** Every mutation site of a TypeScript source, with `find` unique in the file. */
@@ -134,6 +187,7 @@ export function sitesOf(file, text) {
     const context = {
       inFinally: blocks.some((b) => b.kind === 'finally'),
       inCatch: blocks.some((b) => b.kind === 'catch'),
+      inLoop: blocks.some((b) => b.kind === 'loop'),
       afterStatement: /[;{}]\s*$|^\s*$/.test(previous),
       beforeElse: /^\s*else\b/.test(lines[after] ?? ''),
     };
@@ -153,7 +207,7 @@ export function sitesOf(file, text) {
     for (const ch of masked) {
       if (ch === '{') {
         depth++;
-        const kind = /\bfinally\s*\{\s*$/.test(masked) ? 'finally' : /\bcatch\s*(\([^)]*\))?\s*\{\s*$/.test(masked) ? 'catch' : 'other';
+        const kind = /\bfinally\s*\{\s*$/.test(masked) ? 'finally' : /\bcatch\s*(\([^)]*\))?\s*\{\s*$/.test(masked) ? 'catch' : /^\s*(for|while)\b.*\{\s*$/.test(masked) ? 'loop' : 'other';
         if (kind !== 'other' && !blocks.some((b) => b.depth === depth)) blocks.push({ kind, depth });
       } else if (ch === '}') {
         while (blocks.length && blocks[blocks.length - 1].depth >= depth) blocks.pop();

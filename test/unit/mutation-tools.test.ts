@@ -86,6 +86,37 @@ test('a line before an else is changed but never removed: without it the else wo
   assert.ok(on(5).includes('removed-call'));
 });
 
+test('the bug shapes people write are drawn: listener left, offset, first-vs-last, buffer shared, overwrite', async () => {
+  const { sitesOf } = await load('mutation-operators.mjs');
+  const source = [
+    'function f(signal: AbortSignal, raw: Uint8Array, list: number[], path: string) {',
+    "  signal.addEventListener('abort', stop, { once: true });",
+    '  const done = () => clearTimeout(timer);',
+    '  const at = setMs - (this.now() - this.clockOffsetMs);',
+    '  const hit = list.find((n) => n > 1);',
+    '  for (const n of list) {',
+    '    seen = n;',
+    '  }',
+    '  const copy = raw.slice();',
+    '  const part = rawBytes.slice(1, 3);',
+    "  const fd = openSync(path, 'wx', 0o600);",
+    "  const s = 'wx';",
+    '}',
+    '',
+  ].join('\n');
+  const sites = sitesOf('f.ts', source) as { line: number; family: string; mutated: string }[];
+  const on = (line: number, family: string) => sites.filter((s) => s.line === line && s.family === family).map((s) => s.mutated);
+  assert.equal(on(2, 'listener-left'), ["signal.addEventListener('abort', stop, { });"]);
+  assert.equal(on(3, 'listener-left'), ['const done = () => undefined;']);
+  assert.equal(on(4, 'offset'), ['const at = setMs - (this.now());', 'const at = setMs - (this.now() + this.clockOffsetMs);']);
+  assert.equal(on(5, 'first-vs-last'), ['const hit = list.findLast((n) => n > 1);']);
+  assert.equal(on(7, 'first-vs-last'), ['seen ??= n;'], 'an assignment in a loop keeps the first');
+  assert.equal(on(9, 'buffer-shared'), ['const copy = raw;']);
+  assert.equal(on(10, 'buffer-shared'), ['const part = rawBytes.subarray(1, 3);']);
+  assert.equal(on(11, 'overwrite'), ["const fd = openSync(path, 'w', 0o600);"]);
+  assert.equal(on(12, 'overwrite'), ["const s = 'w';"], 'a lone flag string is the same bug');
+});
+
 test('source maps decode to the positions Node itself finds', () => {
   for (const script of ['dist/src/node/http/server.js', 'dist/src/index.js']) {
     const payload = JSON.parse(readFileSync(join(ROOT, `${script}.map`), 'utf8'));
