@@ -2,20 +2,12 @@
 // runs again the same; and the one check that every failure is a TpkitError with a known code.
 import * as assert from 'uvu/assert';
 import { ERROR_CODES, TpkitError } from '../../src/errors.js';
+import { generator } from '../../src/node/dev/faults.js';
 
 export type Random = () => number;
 
-/** mulberry32: the same seed gives the same cases. */
-export function seeded(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (the node's fault draw uses the same): the same seed gives the same cases. */
+export const seeded = (seed: number): Random => generator(seed);
 
 /** A whole number in [low, high]. */
 export const int = (next: Random, low: number, high: number): number => low + Math.floor(next() * (high - low + 1));
