@@ -6,11 +6,12 @@
 // `if (...) throw/return` line gone), removed call (a statement call gone), removed await,
 // swapped arguments (two plain arguments exchanged), constant (a number literal moved by one),
 // state not restored (a reset in `finally`/`catch` or a delete/clear gone), resource not
-// released (a clearTimeout, close, removeEventListener, cancel... gone). And the shapes of bugs
-// people write, which operators rarely make: copy dropped (a `.slice()` or `Uint8Array.from`
-// that made a buffer the caller's own, gone), first vs last (find/findLast, `??=` against `=`,
-// `[0]` against `.at(-1)`), off by an offset (a `± …offset…` term gone from a sum), overwrite
-// (the exclusive 'wx' flag of a new file made 'w'), loop left early (`continue` made `return`).
+// released (a clearTimeout, close, removeEventListener, cancel... gone). The bug shapes people
+// write and operators miss: listener left (a release inside an expression, or `once: true`,
+// gone), offset (a term `+ x.offsetMs` dropped or its sign turned), first-vs-last (find and
+// findLast, indexOf and lastIndexOf, `??=` and `=` in a loop swapped), buffer shared (a copy
+// dropped: `.slice()`, `.slice(a, b)` made `.subarray(a, b)`, `Uint8Array.from(x)` made `x`),
+// overwrite (the 'wx' flag of an open or write made 'w').
 //
 // Each site is found on a masked copy of the line (strings, templates and comments blanked),
 // so operators never touch text. A mutation is { id, family, file, line, find, replace }, with
@@ -20,8 +21,20 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 export const FAMILIES = [
-  'comparison', 'boundary', 'removed-check', 'removed-call', 'removed-await', 'swapped-args', 'constant', 'state-not-restored', 'resource-not-released',
-  'copy-dropped', 'first-vs-last', 'off-by-offset', 'overwrite', 'loop-left-early',
+  'comparison',
+  'boundary',
+  'removed-check',
+  'removed-call',
+  'removed-await',
+  'swapped-args',
+  'constant',
+  'state-not-restored',
+  'resource-not-released',
+  'listener-left',
+  'offset',
+  'first-vs-last',
+  'buffer-shared',
+  'overwrite',
 ];
 
 /** A seeded PRNG in [0, 1): the same seed draws the same mutations. */
@@ -87,7 +100,6 @@ function atMatches(line, masked, re, replaceWith) {
 }
 
 const COMPARISON = { ' === ': ' !== ', ' !== ': ' === ', ' == ': ' != ', ' != ': ' == ', ' < ': ' > ', ' > ': ' < ', ' <= ': ' >= ', ' >= ': ' <= ' };
-const FIRST_LAST = { '.find(': '.findLast(', '.findLast(': '.find(', '.findIndex(': '.findLastIndex(', '.findLastIndex(': '.findIndex(' };
 const BOUNDARY = { ' < ': ' <= ', ' <= ': ' < ', ' > ': ' >= ', ' >= ': ' > ' };
 const RELEASE = /\b(clearTimeout|clearInterval|removeEventListener|removeListener|removeAllListeners|closeSync|unlinkSync|rmSync|release|unref|unsubscribe)\(|\.(close|destroy|cancel|end|off|terminate|abort|releaseLock|delete)\(/;
 const RESTORE = /^\s*(this\.)?[#\w$.[\]]+\s*(=\s*(undefined|null|false|0|''|\[\])|-=\s*[\w$.]+|--)\s*;\s*$|\.(delete|clear)\(/;
@@ -122,19 +134,40 @@ function lineMutations(line, masked, context) {
   if ((context.inFinally || context.inCatch) && statement && !/^\s*(throw|return|if)\b/.test(masked)) add('state-not-restored', `${indent}// (restore removed)`);
   else if (RESTORE.test(masked) && statement) add('state-not-restored', `${indent}// (restore removed)`);
   if (statement && RELEASE.test(masked)) add('resource-not-released', `${indent}// (release removed)`);
-  for (const r of atMatches(line, masked, /\.slice\(\)/g, () => '')) add('copy-dropped', r);
-  for (const r of atMatches(line, masked, /\bUint8Array\.from\(([\w$.#]+)\)/g, (m) => /\(([\w$.#]+)\)/.exec(m)[1])) add('copy-dropped', r);
-  for (const r of atMatches(line, masked, /\.(find|findLast|findIndex|findLastIndex)\(/g, (m) => FIRST_LAST[m])) add('first-vs-last', r);
-  for (const r of atMatches(line, masked, / \?\?= /g, () => ' = ')) add('first-vs-last', r);
-  for (const r of atMatches(line, masked, /\[0\]|\.at\(-1\)/g, (m) => (m === '[0]' ? '.at(-1)' : '[0]'))) add('first-vs-last', r);
-  for (const r of atMatches(line, masked, / [+-] (\(?[\w$.#]*[oO]ffset[\w$.#]*\)?)(?=[\s),;\]])/g, () => '')) add('off-by-offset', r);
-  for (const m of line.matchAll(/(['"])wx\1/g)) {
-    // Only the flag of an open or a write (a `flag:` member or open's second argument), not text.
-    const before = line.slice(0, m.index);
-    if (masked[m.index] === m[1] && (/flag:\s*$/.test(before) || /\bopen(Sync)?\([^()]*,\s*$/.test(before))) add('overwrite', line.slice(0, m.index) + `${m[1]}w${m[1]}` + line.slice(m.index + 4));
-  }
-  if (/^\s*(if\s*\(.*\)\s*)?continue;\s*$/.test(masked)) add('loop-left-early', line.replace('continue;', 'return;'));
+  for (const r of shapeMutations(line, masked, statement, context)) add(r.family, r.replace);
   return found;
+}
+
+// A release call inside an expression (`() => clearTimeout(t)`, `finally { x.off(...) }` on one
+// line): a whole-statement release is resource-not-released's.
+const INLINE_RELEASE = /\b(clearTimeout|clearInterval)\([^()]*\)|[\w$#.]+\.(removeEventListener|removeListener|off)\([^()]*\)/g;
+// A name that holds an offset: the clock's, a view's, a cursor's.
+const OFFSET_TERM = / ([+-]) ([\w$#.]*(?:[oO]ffset|[sS]kew)[\w$]*)(?![\w$(])/g;
+const FIRST_LAST = { '.find(': '.findLast(', '.findLast(': '.find(', '.findIndex(': '.findLastIndex(', '.findLastIndex(': '.findIndex(', '.indexOf(': '.lastIndexOf(', '.lastIndexOf(': '.indexOf(' };
+
+/** The bug shapes beyond operators: listener left, offset, first-vs-last, buffer shared, overwrite. */
+function shapeMutations(line, masked, statement, context) {
+  const out = [];
+  const push = (family, list) => {
+    for (const replace of list) out.push({ family, replace });
+  };
+  if (!statement) push('listener-left', atMatches(line, masked, INLINE_RELEASE, () => 'undefined'));
+  push('listener-left', atMatches(line, masked, /,?\s*\bonce: true\b/g, () => ''));
+  push('offset', atMatches(line, masked, OFFSET_TERM, () => ''));
+  push('offset', atMatches(line, masked, OFFSET_TERM, (m) => m.replace(/^ ([+-])/, (_, op) => ` ${op === '+' ? '-' : '+'}`)));
+  push('first-vs-last', atMatches(line, masked, /\.(findLastIndex|findIndex|findLast|find|lastIndexOf|indexOf)\(/g, (m) => FIRST_LAST[m]));
+  push('first-vs-last', atMatches(line, masked, / \?\?= /g, () => ' = '));
+  // An assignment in a loop that keeps the last value: made to keep the first.
+  if (context.inLoop && statement) push('first-vs-last', atMatches(line, masked, /^(\s*[\w$#.]+(?:\[[\w$#.]+\])?) = (?!=)/g, (m) => m.replace(/ = $/, ' ??= ')));
+  push('buffer-shared', atMatches(line, masked, /\.slice\(\)/g, () => ''));
+  // Only on names that hold bytes: a string or an array has no subarray, and would not build.
+  push('buffer-shared', atMatches(line, masked, /\b[\w$#]*(?:[bB]ytes|[bB]uf|[bB]uffer|[dD]ata|[rR]aw|[bB]ody|[pP]ayload|[cC]hunk|[sS]ig)\.slice\((?=[^()]+\))/g, (m) => m.replace('.slice(', '.subarray(')));
+  push('buffer-shared', atMatches(line, masked, /\b(Uint8Array|Buffer)\.from\(([\w$#.]+)\)/g, (m) => m.slice(m.indexOf('(') + 1, -1)));
+  // The flag is text, blanked in the masked line: found in the line itself, where the mask keeps its quotes.
+  for (const m of line.matchAll(/(['"])wx\1/g)) {
+    if (masked[m.index] === m[1] && masked.slice(m.index + 1, m.index + 3) === '  ') out.push({ family: 'overwrite', replace: `${line.slice(0, m.index)}${m[1]}w${m[1]}${line.slice(m.index + 4)}` });
+  }
+  return out;
 }
 
 /** Every mutation site of a TypeScript source, with `find` unique in the file. */
@@ -154,6 +187,7 @@ export function sitesOf(file, text) {
     const context = {
       inFinally: blocks.some((b) => b.kind === 'finally'),
       inCatch: blocks.some((b) => b.kind === 'catch'),
+      inLoop: blocks.some((b) => b.kind === 'loop'),
       afterStatement: /[;{}]\s*$|^\s*$/.test(previous),
       beforeElse: /^\s*else\b/.test(lines[after] ?? ''),
     };
@@ -173,7 +207,7 @@ export function sitesOf(file, text) {
     for (const ch of masked) {
       if (ch === '{') {
         depth++;
-        const kind = /\bfinally\s*\{\s*$/.test(masked) ? 'finally' : /\bcatch\s*(\([^)]*\))?\s*\{\s*$/.test(masked) ? 'catch' : 'other';
+        const kind = /\bfinally\s*\{\s*$/.test(masked) ? 'finally' : /\bcatch\s*(\([^)]*\))?\s*\{\s*$/.test(masked) ? 'catch' : /^\s*(for|while)\b.*\{\s*$/.test(masked) ? 'loop' : 'other';
         if (kind !== 'other' && !blocks.some((b) => b.depth === depth)) blocks.push({ kind, depth });
       } else if (ch === '}') {
         while (blocks.length && blocks[blocks.length - 1].depth >= depth) blocks.pop();

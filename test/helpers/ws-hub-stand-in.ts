@@ -73,3 +73,15 @@ export async function serve(options?: Parameters<typeof attachWsHub>[3], logger 
 }
 
 export const closed = (c: HubClient) => new Promise<number>((r) => (c.socket.readyState === WebSocket.CLOSED ? r(-1) : c.socket.once('close', (code) => r(code))));
+
+/** Runs `run` against a hub of its own, stopped afterwards whatever happens. */
+export async function withHub(run: (s: Hub) => Promise<void>, options?: Parameters<typeof attachWsHub>[3], logger?: ReturnType<typeof createLogger>): Promise<void> {
+  const s = await serve(options, logger);
+  try {
+    await run(s);
+  } finally {
+    await s.stop();
+  }
+}
+
+export type Hub = Awaited<ReturnType<typeof serve>>;

@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addressToText, makeAddress } from '../../src/codec/address.js';
 import { base64ToBytes, bytesToHex } from '../../src/bytes.js';
-import { open, serve, until, type HubClient } from '../helpers/ws-hub-stand-in.js';
+import { open, until, withHub, type HubClient } from '../helpers/ws-hub-stand-in.js';
 import { notify, pay, register, transfer } from '../helpers/node-helpers.js';
 import { mulberry32 } from '../helpers/helpers.js';
 
@@ -34,8 +34,7 @@ async function ask(c: HubClient, message: string): Promise<Record<string, unknow
 }
 
 test('acknowledgements: each form in the reference list shape, an id echoed only when a string or a number', async () => {
-  const s = await serve();
-  try {
+  await withHub(async (s) => {
     const c = await open(s.port);
     assert.equal(await ask(c, '{"sub":"blockstat","id":true}'), { ok: true, subscribe: ['new_block', 'stat', 'json'], moresubs: 99 });
     assert.equal(await ask(c, JSON.stringify({ sub: 'addr', addr: watchedText, get: 'bal', id: 'b' })), { ok: true, subscribe: ['address', watchedText, ['bal']], moresubs: 98, id: 'b' });
@@ -46,14 +45,11 @@ test('acknowledgements: each form in the reference list shape, an id echoed only
     assert.equal(await ask(c, '{"sub":"tx","id":{"a":1}}'), { ok: true, subscribe: ['tx', 'any'], moresubs: 94 });
     assert.not.ok(c.messages.some((m) => 'tx' in m), 'a pending transaction is not answered');
     c.socket.close();
-  } finally {
-    await s.stop();
-  }
+  });
 });
 
 test('malformed subscriptions: SUBSCRIPTION_INVALID 10050 with what was expected, and the connection goes on', async () => {
-  const s = await serve();
-  try {
+  await withHub(async (s) => {
     const c = await open(s.port);
     for (const [message, details] of [
       ['null', 'expected a JSON object such as {"sub":"block"}'],
@@ -72,14 +68,11 @@ test('malformed subscriptions: SUBSCRIPTION_INVALID 10050 with what was expected
     }
     assert.is((await ask(c, '{"sub":"block"}')).moresubs, 99, 'nothing malformed was held');
     c.socket.close();
-  } finally {
-    await s.stop();
-  }
+  });
 });
 
 test('each block: every subscriber gets what it asked for, in the order it asked; a txid once; an address only when touched', async () => {
-  const s = await serve();
-  try {
+  await withHub(async (s) => {
     const stats = await open(s.port);
     const balances = await open(s.port);
     const idle = await open(s.port);
@@ -113,9 +106,7 @@ test('each block: every subscriber gets what it asked for, in the order it asked
     assert.is((await ask(stats, '{"sub":"block"}')).moresubs, 97, 'blockstat, any tx and block are held');
     assert.is(idle.messages.length, 0, 'a connection without subscriptions gets nothing');
     for (const c of [stats, balances, idle]) c.socket.close();
-  } finally {
-    await s.stop();
-  }
+  });
 });
 
 test('subscriptions to wallets that do not exist yet hold up nothing: every later subscription and client still gets each block', async () => {
@@ -152,8 +143,7 @@ test('subscriptions to wallets that do not exist yet hold up nothing: every late
 });
 
 test('an address\'s transactions: those it sends (of any kind), those sent to it, and the register that made it; never an Ethereum one', async () => {
-  const s = await serve();
-  try {
+  await withHub(async (s) => {
     const key = new Uint8Array(32).fill(7);
     const sender = makeAddress({ group: 10, block: 1, wallet: 79 });
     const raw = (b64: string) => base64ToBytes(b64);
@@ -185,14 +175,11 @@ test('an address\'s transactions: those it sends (of any kind), those sent to it
     ]);
     assert.equal(pushed[0].txs.reg.extdata, { 'addr.txt': watchedText, addr: hexOf(watched) }, 'the register names the wallet it made');
     c.socket.close();
-  } finally {
-    await s.stop();
-  }
+  });
 });
 
 test('a frame the stream cannot read (bad UTF-8) closes that connection with 1007; the hub goes on', async () => {
-  const s = await serve();
-  try {
+  await withHub(async (s) => {
     const c = await open(s.port);
     const code = new Promise<number>((r) => c.socket.once('close', (n) => r(n)));
     // A masked text frame (mask key zero) whose two bytes are not UTF-8.
@@ -202,14 +189,11 @@ test('a frame the stream cannot read (bad UTF-8) closes that connection with 100
     const d = await open(s.port);
     assert.is((await ask(d, '{"sub":"block"}')).moresubs, 99);
     d.socket.close();
-  } finally {
-    await s.stop();
-  }
+  });
 });
 
 test('an address\'s message is built once per block and the same one goes to every subscriber', async () => {
-  const s = await serve({ limits: { connectionsPerAddress: 3 } });
-  try {
+  await withHub(async (s) => {
     const hex = bytesToHex(watched);
     const wallets = s.stand.chain.wallets as Map<string, unknown>;
     let reads = 0;
@@ -222,9 +206,7 @@ test('an address\'s message is built once per block and the same one goes to eve
     for (const c of readers) assert.equal(c.messages[1], { address: watchedText, balance: { amount: { SK: 5 }, seq: 3, t: 1700, lastblk: '00AB' } });
     assert.is(reads, 1, 'the wallet is read for the first subscriber only');
     for (const c of readers) c.socket.close();
-  } finally {
-    await s.stop();
-  }
+  }, { limits: { connectionsPerAddress: 3 } });
 });
 
 test.run();

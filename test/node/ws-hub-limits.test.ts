@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { WebSocket } from 'ws';
 import { CLOSE_TOO_SLOW, MAX_SUBSCRIPTIONS } from '../../src/node/api/ws-hub.js';
 import { DEFAULT_WS_LIMITS } from '../../src/node/config/config.js';
-import { closed, open, serve, until } from '../helpers/ws-hub-stand-in.js';
+import { closed, open, serve, until, withHub } from '../helpers/ws-hub-stand-in.js';
 import { createLogger } from '../../src/node/base/log.js';
 
 test('the documented bounds: 100 subscriptions, 128 connections, 64 per address, 4 MiB unsent, 1008 for a slow reader', () => {
@@ -17,8 +17,7 @@ test('the documented bounds: 100 subscriptions, 128 connections, 64 per address,
 });
 
 test('100 distinct subscriptions are held; the 101st is SUBSCRIPTION_LIMIT with its id; a held one is acknowledged again', async () => {
-  const s = await serve();
-  try {
+  await withHub(async (s) => {
     const c = await open(s.port);
     c.socket.send('{"sub":"block"}');
     assert.equal(await c.next((m) => m.ok === true), { ok: true, subscribe: ['new_block', 'full', 'json'], moresubs: 99 });
@@ -36,14 +35,11 @@ test('100 distinct subscriptions are held; the 101st is SUBSCRIPTION_LIMIT with 
     assert.is(any.error, 'SUBSCRIPTION_LIMIT', 'a new kind is one more');
     assert.not.ok(c.messages.some((m) => m.error === 'SUBSCRIPTION_INVALID'), 'ping, the reference keep-alive, is answered by nothing');
     c.socket.close();
-  } finally {
-    await s.stop();
-  }
+  });
 });
 
 test('a settled transaction is answered at once and not held; a pending one is held', async () => {
-  const s = await serve();
-  try {
+  await withHub(async (s) => {
     const c = await open(s.port);
     c.socket.send('{"sub":"tx","txid":"settled-1"}');
     assert.equal(await c.next((m) => 'tx' in m), { tx: 'settled-1', res: { ok: true, res: 'ok' } });
@@ -51,14 +47,11 @@ test('a settled transaction is answered at once and not held; a pending one is h
     c.socket.send('{"sub":"blockstat"}');
     assert.is((await c.next((m) => (m.subscribe as unknown[])?.[1] === 'stat')).moresubs, 99, 'the settled one was let go');
     c.socket.close();
-  } finally {
-    await s.stop();
-  }
+  });
 });
 
 test('connections: per address and in all, refused 429 WS_CONNECTION_LIMIT in JSON; a closed one frees its place', async () => {
-  const s = await serve({ limits: { connections: 3, connectionsPerAddress: 2 } });
-  try {
+  await withHub(async (s) => {
     const a = await open(s.port);
     const b = await open(s.port, '/ws');
     const err = await open(s.port).then(() => undefined, (e: { status: number; body: Record<string, unknown> }) => e);
@@ -75,11 +68,8 @@ test('connections: per address and in all, refused 429 WS_CONNECTION_LIMIT in JS
     assert.is(again?.status, 429, 'the freed place is taken again');
     b.socket.close();
     c.socket.close();
-  } finally {
-    await s.stop();
-  }
-  const one = await serve({ limits: { connections: 3, connectionsPerAddress: 1 } });
-  try {
+  }, { limits: { connections: 3, connectionsPerAddress: 2 } });
+  await withHub(async (one) => {
     for (let i = 0; i < 3; i++) {
       const c = await open(one.port);
       const gone = closed(c);
@@ -87,24 +77,18 @@ test('connections: per address and in all, refused 429 WS_CONNECTION_LIMIT in JS
       await gone;
       await until('the place to be freed', () => one.hub.connections === 0);
     }
-  } finally {
-    await one.stop();
-  }
-  const all = await serve({ limits: { connections: 2, connectionsPerAddress: 5 } });
-  try {
+  }, { limits: { connections: 3, connectionsPerAddress: 1 } });
+  await withHub(async (all) => {
     await open(all.port);
     await open(all.port);
     const err = await open(all.port).then(() => undefined, (e: { status: number; body: Record<string, unknown> }) => e);
     assert.is(err?.status, 429);
     assert.is(err?.body.msg, 'Too many live-stream connections: the node holds 2, its limit (--ws-max-connections); close one or retry later');
-  } finally {
-    await all.stop();
-  }
+  }, { limits: { connections: 2, connectionsPerAddress: 5 } });
 });
 
 test('a message of 4 KiB is read; one byte more closes the connection', async () => {
-  const s = await serve();
-  try {
+  await withHub(async (s) => {
     const c = await open(s.port);
     const at = JSON.stringify({ sub: 'block', pad: '' });
     c.socket.send(JSON.stringify({ sub: 'block', pad: 'x'.repeat(4096 - at.length) }));
@@ -112,14 +96,11 @@ test('a message of 4 KiB is read; one byte more closes the connection', async ()
     const code = closed(c);
     c.socket.send(JSON.stringify({ sub: 'block', pad: 'x'.repeat(4097 - at.length) }));
     assert.is(await code, 1009);
-  } finally {
-    await s.stop();
-  }
+  });
 });
 
 test('other paths are 404 in JSON; a refused Host is 403', async () => {
-  const s = await serve();
-  try {
+  await withHub(async (s) => {
     const err = await open(s.port, '/api/wsx').then(() => undefined, (e: { status: number; body: Record<string, unknown> }) => e);
     assert.is(err?.status, 404);
     assert.is(err?.body.details, 'no WebSocket at /api/wsx; use /api/ws');
@@ -129,14 +110,11 @@ test('other paths are 404 in JSON; a refused Host is 403', async () => {
       socket.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
     });
     assert.is(host, 403);
-  } finally {
-    await s.stop();
-  }
+  });
 });
 
 test('a socket that fails while its upgrade is refused is destroyed; the error reaches no one else', async () => {
-  const s = await serve();
-  try {
+  await withHub(async (s) => {
     // The hub's own listener runs first; this one then fails the socket as a reset peer would.
     const seen = new Promise<{ destroyed: boolean; threw: unknown }>((resolve) =>
       s.server.once('upgrade', (_req, socket: import('node:stream').Duplex) => {
@@ -155,14 +133,11 @@ test('a socket that fails while its upgrade is refused is destroyed; the error r
     const d = await open(s.port);
     assert.is(s.hub.connections, 1, 'the hub goes on');
     d.socket.close();
-  } finally {
-    await s.stop();
-  }
+  });
 });
 
 test('a reset is told once to each connection with subscriptions, and to no other', async () => {
-  const s = await serve();
-  try {
+  await withHub(async (s) => {
     const subscribed = await open(s.port);
     const idle = await open(s.port);
     subscribed.socket.send('{"sub":"block"}');
@@ -174,9 +149,7 @@ test('a reset is told once to each connection with subscriptions, and to no othe
     assert.not.ok(idle.messages.some((m) => 'reset' in m), 'it had no subscription then');
     subscribed.socket.close();
     idle.socket.close();
-  } finally {
-    await s.stop();
-  }
+  });
 });
 
 test('close() ends every connection and stops listening to the chain', async () => {
@@ -200,8 +173,7 @@ test('close() ends every connection and stops listening to the chain', async () 
 
 test('a reader that takes nothing is closed once older data passes the bound; one that reads is kept', async () => {
   const warnings: string[] = [];
-  const s = await serve({ limits: { bufferedBytes: 64 * 1024, connectionsPerAddress: 2 } }, createLogger('warn', (line) => warnings.push(line)));
-  try {
+  await withHub(async (s) => {
     const stalled = await open(s.port);
     const reader = await open(s.port);
     for (const c of [stalled, reader]) {
@@ -235,9 +207,7 @@ test('a reader that takes nothing is closed once older data passes the bound; on
     reader.socket.close();
     await until('every place to be freed', () => s.hub.connections === 0);
     assert.is(s.hub.addresses, 0, 'no address is held once its last connection closed');
-  } finally {
-    await s.stop();
-  }
+  }, { limits: { bufferedBytes: 64 * 1024, connectionsPerAddress: 2 } }, createLogger('warn', (line) => warnings.push(line)));
 });
 
 /** Makes every hub-side socket report `bytes` unsent (undefined: what it really holds) until restored. */

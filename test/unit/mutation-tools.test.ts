@@ -86,37 +86,35 @@ test('a line before an else is changed but never removed: without it the else wo
   assert.ok(on(5).includes('removed-call'));
 });
 
-test('the bug shapes people write are drawn too: a copy dropped, first for last, an offset left out, a file overwritten, a loop left early', async () => {
+test('the bug shapes people write are drawn: listener left, offset, first-vs-last, buffer shared, overwrite', async () => {
   const { sitesOf } = await load('mutation-operators.mjs');
   const source = [
-    'function f(a: Uint8Array, list: number[], offsetMs: number) {',
-    '  const b = a.slice();',
-    '  const c = Uint8Array.from(a);',
-    '  const x = list.find((v) => v > 1);',
-    '  cache ??= build();',
-    '  const last = list.at(-1);',
-    '  const t = now() - offsetMs;',
-    "  writeFileSync(p, s, { flag: 'wx' });",
-    "  const fd = openSync(p, 'wx');",
-    '  for (const v of list) {',
-    '    if (v > 2) continue;',
+    'function f(signal: AbortSignal, raw: Uint8Array, list: number[], path: string) {',
+    "  signal.addEventListener('abort', stop, { once: true });",
+    '  const done = () => clearTimeout(timer);',
+    '  const at = setMs - (this.now() - this.clockOffsetMs);',
+    '  const hit = list.find((n) => n > 1);',
+    '  for (const n of list) {',
+    '    seen = n;',
     '  }',
-    "  log('wx');",
+    '  const copy = raw.slice();',
+    '  const part = rawBytes.slice(1, 3);',
+    "  const fd = openSync(path, 'wx', 0o600);",
+    "  const s = 'wx';",
     '}',
     '',
   ].join('\n');
   const sites = sitesOf('f.ts', source) as { line: number; family: string; mutated: string }[];
   const on = (line: number, family: string) => sites.filter((s) => s.line === line && s.family === family).map((s) => s.mutated);
-  assert.equal(on(2, 'copy-dropped'), ['const b = a;']);
-  assert.equal(on(3, 'copy-dropped'), ['const c = a;']);
-  assert.equal(on(4, 'first-vs-last'), ['const x = list.findLast((v) => v > 1);']);
-  assert.equal(on(5, 'first-vs-last'), ['cache = build();']);
-  assert.equal(on(6, 'first-vs-last'), ['const last = list[0];']);
-  assert.equal(on(7, 'off-by-offset'), ['const t = now();']);
-  assert.equal(on(8, 'overwrite'), ["writeFileSync(p, s, { flag: 'w' });"]);
-  assert.equal(on(9, 'overwrite'), ["const fd = openSync(p, 'w');"]);
-  assert.equal(on(11, 'loop-left-early'), ['if (v > 2) return;']);
-  assert.equal(on(13, 'overwrite'), [], 'text that reads wx is no flag');
+  assert.equal(on(2, 'listener-left'), ["signal.addEventListener('abort', stop, { });"]);
+  assert.equal(on(3, 'listener-left'), ['const done = () => undefined;']);
+  assert.equal(on(4, 'offset'), ['const at = setMs - (this.now());', 'const at = setMs - (this.now() + this.clockOffsetMs);']);
+  assert.equal(on(5, 'first-vs-last'), ['const hit = list.findLast((n) => n > 1);']);
+  assert.equal(on(7, 'first-vs-last'), ['seen ??= n;'], 'an assignment in a loop keeps the first');
+  assert.equal(on(9, 'buffer-shared'), ['const copy = raw;']);
+  assert.equal(on(10, 'buffer-shared'), ['const part = rawBytes.subarray(1, 3);']);
+  assert.equal(on(11, 'overwrite'), ["const fd = openSync(path, 'w', 0o600);"]);
+  assert.equal(on(12, 'overwrite'), ["const s = 'w';"], 'a lone flag string is the same bug');
 });
 
 test('source maps decode to the positions Node itself finds', () => {

@@ -22,7 +22,7 @@ const ACTIONS = new Set<FaultAction>(['error', 'delay', 'drop', 'hold']);
 const PATH = /^[\w.*~-]+(\/[\w.*~-]+)*$/;
 
 /** mulberry32: a small, well-mixed 32-bit generator; enough to draw reproducible coin flips. */
-function generator(seed: number): () => number {
+export function generator(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
