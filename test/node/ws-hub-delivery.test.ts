@@ -110,8 +110,7 @@ test('each block: every subscriber gets what it asked for, in the order it asked
 });
 
 test('subscriptions to wallets that do not exist yet hold up nothing: every later subscription and client still gets each block', async () => {
-  const s = await serve();
-  try {
+  await withHub(async (s) => {
     const random = mulberry32(0x775b);
     const nowhere = (i: number) => addressToText(makeAddress({ group: 10, block: 1, wallet: 90_000 + i }));
     // Four clients, opened in turn; each takes 1-4 subscriptions in a random order, some to
@@ -137,9 +136,7 @@ test('subscriptions to wallets that do not exist yet hold up nothing: every late
       assert.is(c.messages.length, expected[i], `client ${i}: one message per subscription the block concerns`);
     });
     for (const c of clients) c.socket.close();
-  } finally {
-    await s.stop();
-  }
+  });
 });
 
 test('an address\'s transactions: those it sends (of any kind), those sent to it, and the register that made it; never an Ethereum one', async () => {
