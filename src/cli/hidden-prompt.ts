@@ -6,8 +6,11 @@
 
 import { TpkitError } from '../errors.js';
 
-/** Input arriving this soon after the terminal goes raw was waiting already: typed before the prompt. */
-const TYPED_AHEAD_MS = 40;
+/**
+ * Input arriving this soon after the terminal goes raw was waiting already: typed before the
+ * prompt. 40 ms let a line typed ahead through on a loaded machine (it reached the process later).
+ */
+const TYPED_AHEAD_MS = 150;
 
 /** Typed after a prompt's line ended, or while the terminal was held: the next prompt's answer. */
 let pending = '';

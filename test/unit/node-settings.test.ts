@@ -23,7 +23,7 @@ test('one key and one flag per setting; every flag of --help comes from the tabl
   const flags = SETTINGS.flatMap((s) => (s.flag ? [s.flag] : []));
   assert.is(new Set(flags).size, flags.length, 'flags are unique');
   for (const flag of flags) assert.ok(NODE_FLAGS.some((f) => f.flag === flag), flag);
-  assert.equal(NODE_FLAGS.map((f) => f.flag).filter((f) => !flags.includes(f)), ['--config', '--reset', '--check', '--export', '--repair', '--help']);
+  assert.equal(NODE_FLAGS.map((f) => f.flag).filter((f) => !flags.includes(f)), ['--config', '--reset', '--check', '--export', '--repair', '--for', '--help']);
   const help = nodeHelp();
   for (const s of SETTINGS) {
     if (!s.flag || !s.value) continue;
