@@ -46,6 +46,16 @@ export interface NodeLimits {
    * node ever builds (GET /api/block, the live stream's block message).
    */
   maxBlockBytes: number;
+  /** Gas one contract view may use at most (a larger request is lowered to it). */
+  viewGasCap: number;
+  /** Milliseconds one contract view may run before it is stopped. */
+  viewTimeoutMs: number;
+  /** Contract views waiting beyond the running one before more are refused. */
+  viewQueue: number;
+  /** Gas of one block's contract transactions together, and of one alone at most. */
+  blockGasLimit: number;
+  /** Milliseconds one contract transaction of a block may run before it fails. */
+  blockTxTimeoutMs: number;
   /** Milliseconds a reader may take nothing of a streamed answer before its connection is closed. */
   stallTimeoutMs: number;
   /** Live-stream connections in all, and from one remote address. */
