@@ -27,6 +27,8 @@ export interface RunOptions {
   timeoutMs: number;
   /** A queued run is dropped, a running one stopped, when this aborts (ABORTED). */
   signal?: AbortSignal;
+  /** Called when the run leaves the queue for the thread. */
+  onStart?: () => void;
 }
 
 interface Job {
@@ -154,6 +156,7 @@ export class EvmThread {
         const out: ToEvmThread = { type: 'run', message, accounts: keys.map((k) => [k, ledger.account(k)]), code: keys.map((k) => [k, ledger.code(k)]) };
         this.timer = setTimeout(() => this.stop(job, timeoutError(job.options.timeoutMs)), job.options.timeoutMs);
         worker.postMessage(out);
+        job.options.onStart?.();
       },
       (err: unknown) => {
         if (this.running !== job) return;

@@ -4,6 +4,7 @@
 // bounded queue. The threads start on first use (loading the EVM packages).
 
 import type { NodeLimits } from '../config/config.js';
+import { TpkitError } from '../../errors.js';
 import { evmKey } from '../evm/address.js';
 import { ContractState } from '../evm/contract-state.js';
 import { decodeEthTx } from '../evm/eth-tx.js';
@@ -30,6 +31,10 @@ export interface ViewMessage {
   gasLimit: bigint;
 }
 
+function shuttingDown(): TpkitError {
+  return new TpkitError('NODE_SHUTTING_DOWN', 'The node is shutting down', { details: 'it runs no contract any more' });
+}
+
 export class ChainEvm {
   /** Contract code and storage, EVM accounts, the heights with events (evm/contract-state.ts). */
   contracts = new ContractState();
@@ -38,7 +43,8 @@ export class ChainEvm {
   /** What eth_chainId answers and CHAINID gives: the chain number + 10^9, as the reference. */
   readonly ethChainId: bigint;
   private threads: Promise<EvmThreads> | undefined;
-  private closed = false;
+  /** Set by close: no thread starts again. */
+  closed = false;
 
   constructor(
     chain: number,
@@ -55,6 +61,7 @@ export class ChainEvm {
 
   /** The EVM threads, started on first use. */
   evm(): Promise<EvmThreads> {
+    if (this.closed) return Promise.reject(shuttingDown());
     const make = (name: string, maxQueue: number) => EvmThread.create({ chainId: this.ethChainId, blockGasLimit: this.blockGasLimit, maxQueue, name });
     this.threads ??= Promise.all([make('block', Number.MAX_SAFE_INTEGER), make('view', this.limits.viewQueue)]).then(
       ([block, view]) => {
@@ -79,11 +86,11 @@ export class ChainEvm {
    * A view at the head: its gas lowered to the cap as geth does, stopped past the time bound
    * (EVM_TIMEOUT), dropped or stopped when `signal` aborts (the client hung up).
    */
-  async view(m: ViewMessage, height: number, signal?: AbortSignal): Promise<EvmRun> {
+  async view(m: ViewMessage, height: number, signal?: AbortSignal, onStart?: () => void): Promise<EvmRun> {
     const { view } = await this.evm();
     const cap = BigInt(this.limits.viewGasCap);
     const message = { ...m, gasLimit: m.gasLimit > cap ? cap : m.gasLimit, height: BigInt(height), timestamp: BigInt(Math.floor(Date.now() / 1000)) };
-    return view.run(this.ledger(), message, { timeoutMs: this.limits.viewTimeoutMs, ...(signal ? { signal } : {}) });
+    return view.run(this.ledger(), message, { timeoutMs: this.limits.viewTimeoutMs, ...(signal ? { signal } : {}), ...(onStart ? { onStart } : {}) });
   }
 
   /** Whether a transaction runs on the EVM: a deploy, an Ethereum one, or a call to a wallet with code. */

@@ -323,7 +323,7 @@ export class Chain {
 
   /** A view at the head, within the view bounds (chain-evm.ts). */
   view(message: ViewMessage, signal?: AbortSignal): Promise<EvmRun> {
-    return this.evmPart.view(message, this.height, signal);
+    return this.evmPart.view(message, this.height, signal, () => this.logger.debug(`view of ${message.to ?? 'a deploy'} running at height ${this.height}`));
   }
 
   /** Whether a transaction runs on the EVM: a deploy, an Ethereum one, or a call to a wallet with code. */
@@ -454,7 +454,7 @@ export class Chain {
       block = await this.buildOn(txs, mints);
     } catch (err) {
       // Closing stopped a contract run: the block is dropped, its transactions stay pending on disk.
-      if (this.closed) return undefined;
+      if (this.closed || this.evmPart.closed) return undefined;
       throw err;
     }
     const { record, head, statuses } = block;
@@ -576,6 +576,11 @@ export class Chain {
   /** The wallet address a key hex owns, if any. */
   ownerOf(keyHex: string): string | undefined {
     return this.owners.get(keyHex);
+  }
+
+  /** Stops the EVM threads: a running view or block transaction ends now (shutdown). */
+  stopEvm(): Promise<void> {
+    return this.evmPart.close();
   }
 
   /** Stops making blocks, lets the current one finish and writes what is pending. */
