@@ -100,6 +100,9 @@ function logsReply(record: BlockRecord, logs: BlockLogs | undefined): Reply {
   return reply({ result: 'ok', log: { blkid: record.hash, height: record.header.height, logs: packed }, events, ok: true });
 }
 
+/** Why a view ends without a result: stopped (time bound, hang-up, shutdown) or never queued. */
+const STOPPED_VIEW = new Set(['EVM_TIMEOUT', 'EVM_BUSY', 'ABORTED', 'NODE_SHUTTING_DOWN']);
+
 /** The chain as the JSON-RPC handlers see it; `signal` cancels the request's views (the client hung up). */
 export function ethChain(chain: ContractChain, signal?: AbortSignal): EthChain {
   const txHashes = async (record: BlockRecord): Promise<string[]> => {
@@ -130,7 +133,7 @@ export function ethChain(chain: ContractChain, signal?: AbortSignal): EthChain {
         return await chain.view(m, signal);
       } catch (err) {
         // geth's answer to a view it stopped or could not queue: -32000 and the reason.
-        if (err instanceof TpkitError && (err.code === 'EVM_TIMEOUT' || err.code === 'EVM_BUSY')) throw new RpcError(-32000, err.shortMessage);
+        if (err instanceof TpkitError && STOPPED_VIEW.has(err.code)) throw new RpcError(-32000, err.shortMessage);
         throw err;
       }
     },
