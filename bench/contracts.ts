@@ -1,10 +1,13 @@
 // Contracts under load, beside plain transfers in the same run and on the same node: SK
 // transfers included per second on a chain without contracts, ERC-20 transfers (generic
 // transactions calling test/contracts/Token.sol) included per second, SK transfers again once
-// contracts exist and the EVM is loaded, and eth_call / execute/call latency.
+// contracts exist and the EVM is loaded, eth_call / execute/call latency, and the latency of
+// GET /api/node/status while a block of contract transactions that fill the block gas limit
+// (3 x 10^7 gas of an endless loop, each run out of gas) is built.
 //
 // Run: npm run build && node dist/bench/contracts.js [--txs 8000] [--wallets 200]
 //      [--concurrency 32] [--block-time 250 | --instant] [--memory] [--calls 2000]
+//      [--node-main path/to/dist/src/cli/main.js]   (another build's node, to compare)
 //
 // The node runs as a child process (`tpkit node`), the generator in this one, as in
 // node-load.ts (whose lean HTTP client and native signer it uses).
@@ -36,10 +39,11 @@ interface Options {
   instant: boolean;
   memory: boolean;
   calls: number;
+  nodeMain: string | undefined;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { txs: 8_000, wallets: 200, concurrency: 32, blockTime: 250, instant: false, memory: false, calls: 2_000 };
+  const o: Options = { txs: 8_000, wallets: 200, concurrency: 32, blockTime: 250, instant: false, memory: false, calls: 2_000, nodeMain: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => Number(argv[++i]);
@@ -50,6 +54,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--instant') o.instant = true;
     else if (a === '--memory') o.memory = true;
     else if (a === '--calls') o.calls = next();
+    else if (a === '--node-main') o.nodeMain = argv[++i];
     else throw new Error(`unknown option ${a}`);
   }
   if (o.wallets < o.concurrency) throw new Error('--wallets must be at least --concurrency (one in-flight transaction per wallet keeps seq order)');
@@ -93,7 +98,7 @@ async function main(): Promise<void> {
   }));
   const args = ['--config', configFile, '--port', '0', '--log-level', 'warn', ...(o.memory ? ['--memory'] : ['--data-dir', join(dir, 'data')])];
   args.push(...(o.instant ? ['--instant'] : ['--block-time', String(o.blockTime)]));
-  const { child, url, port } = await spawnBenchNode(args);
+  const { child, url, port } = await spawnBenchNode(args, [], o.nodeMain);
   console.log(`node: ${url} (${o.instant ? 'instant blocks' : `block time ${o.blockTime} ms`}, ${o.memory ? 'in memory' : 'LevelDB'}), ${o.concurrency} connections, ${o.wallets} wallets`);
   const connections = await Promise.all(Array.from({ length: o.concurrency }, () => RawConnection.open(port)));
   // Control requests go on a fresh connection each time: the node may close an idle keep-alive one.
@@ -188,6 +193,36 @@ async function main(): Promise<void> {
     latencies.sort();
     console.log(`  ${label.padEnd(44)} ${o.calls} calls: p50 ${percentile(latencies, 0.5).toFixed(2)} ms, p99 ${percentile(latencies, 0.99).toFixed(2)} ms`);
   }
+  // Heavy contract transactions: an endless loop at wallet 1, called by wallets 2..4 with
+  // 10^4 SK of gas each (10^7 gas): 3 x 10^7 gas, the default block gas limit, in one block.
+  const looper = wallets[1];
+  looper.seq++;
+  const spin = deployBody({ from: looper.address, seq: looper.seq, timestamp: t, code: hexToBytes('0x635b600056600052600460' + '1cf3'), payload: [{ purpose: 'gas', currency: 'SK', amount: 100 }, { purpose: 'srcfee', currency: 'SK', amount: 10_000 }] });
+  if ((await (await fresh()).request(signed(spin, looper, t))).status !== 200) throw new Error('deploying the loop failed');
+  await settle();
+  const heavy = [2, 3, 4].map((i) => {
+    const w = wallets[i];
+    w.seq++;
+    const at = Date.now() + i;
+    return signed(genericBody({ from: w.address, to: looper.address, seq: w.seq, timestamp: at, payload: [{ purpose: 'gas', currency: 'SK', amount: 10_000 }, { purpose: 'srcfee', currency: 'SK', amount: 300 }] }), w, at);
+  });
+  const probe = await RawConnection.open(port);
+  const statusTimes: number[] = [];
+  const started = performance.now();
+  for (const tx of heavy) if ((await (await fresh()).request(tx)).status !== 200) throw new Error('a heavy transaction was refused');
+  const done = settle();
+  let settled = false;
+  void done.then(() => (settled = true));
+  while (!settled) {
+    const s = performance.now();
+    await probe.request(statusRequest);
+    statusTimes.push(performance.now() - s);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  await done;
+  probe.close();
+  const sortedStatus = Float64Array.from(statusTimes).sort();
+  console.log(`  ${'status while 3 x 10^7 gas of loops run'.padEnd(44)} ${statusTimes.length} probes in ${((performance.now() - started) / 1000).toFixed(2)} s: p50 ${percentile(sortedStatus, 0.5).toFixed(2)} ms, p99 ${percentile(sortedStatus, 0.99).toFixed(2)} ms, max ${sortedStatus[sortedStatus.length - 1].toFixed(0)} ms`);
   console.log(`  SK rate with contracts on the chain vs without: ${((skAfter / skBefore - 1) * 100).toFixed(1)} %; ERC-20 / SK: ${((erc20 / skBefore) * 100).toFixed(0)} %`);
   console.log(`  load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 

@@ -12,8 +12,8 @@ export interface SpawnedNode {
 }
 
 /** `tpkit node ARGS` (after the runtime's own flags), its stdout read until "listening on URL". */
-export async function spawnBenchNode(args: string[], runtimeFlags: string[] = []): Promise<SpawnedNode> {
-  const child = spawn(process.execPath, [...runtimeFlags, TPKIT_MAIN, 'node', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function spawnBenchNode(args: string[], runtimeFlags: string[] = [], main = TPKIT_MAIN): Promise<SpawnedNode> {
+  const child = spawn(process.execPath, [...runtimeFlags, main, 'node', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {

@@ -77,6 +77,8 @@ export const ERROR_CODES = {
   HTTP_MALFORMED: 'The request is not valid HTTP/1.1 (request line, headers, Host) or uses a method the node never serves.',
   REQUEST_ABORTED: 'The client closed the connection before the request body was complete.',
   REQUEST_TIMEOUT: 'The request headers or body did not arrive in time.',
+  EVM_TIMEOUT: 'A contract view ran past its time bound (limits.viewTimeoutMs, as geth\'s --rpc.evmtimeout) and was stopped.',
+  EVM_BUSY: 'The node holds as many contract views waiting as it allows (limits.viewQueue): retry later.',
   NODE_INTERNAL: 'The node failed unexpectedly while handling the request.',
   SUBSCRIPTION_INVALID: 'A live-update subscription message is malformed or names nothing the node knows.',
   SUBSCRIPTION_LIMIT: 'The connection holds as many subscriptions as the node allows.',

@@ -160,7 +160,11 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
       (closing ??= (async () => {
         hub.close();
         control.close();
-        await server.close();
+        const served = server.close();
+        // A view or block transaction may never end by itself: stopped now, so its request
+        // is answered (NODE_SHUTTING_DOWN) and the server can finish closing.
+        await chain.stopEvm();
+        await served;
         await chain.close();
       })()),
   };

@@ -9,6 +9,9 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex } from '../../src/bytes.js';
 import { addressFromText } from '../../src/codec/address.js';
 import { createContractRoutes, ethChain, type ContractChain } from '../../src/node/api/contract-routes.js';
+import { timeoutError } from '../../src/node/evm/evm-thread.js';
+import { RpcError } from '../../src/node/evm/jsonrpc.js';
+import { TpkitError } from '../../src/errors.js';
 import type { RequestContext } from '../../src/node/http/server.js';
 import type { BlockRecord } from '../../src/node/ledger/block.js';
 import type { BlockLogs, StoredLog } from '../../src/node/evm/logs.js';
@@ -58,7 +61,8 @@ const slots = new Map([
   [slotKey(2n), new Uint8Array([0x0f, 0x42, 0x40])],
   [slotKey(0x1234n), new Uint8Array([1])],
 ]);
-const viewRuns: { height: bigint; timestamp: bigint }[] = [];
+const viewRuns: { gasLimit: bigint; signal: AbortSignal | undefined }[] = [];
+let viewFailure: Error | undefined;
 
 const chain = {
   ethChainId: 1_000_000_001n,
@@ -70,14 +74,11 @@ const chain = {
   },
   gasRates: new Map(),
   store: { get: async (key: string) => stored.get(key) },
-  evm: async () => ({
-    view: {
-      run: async (_ledger: unknown, m: { height: bigint; timestamp: bigint }) => {
-        viewRuns.push(m);
-        return { result: 'return' };
-      },
-    },
-  }),
+  view: async (m: { gasLimit: bigint }, signal?: AbortSignal) => {
+    if (viewFailure) throw viewFailure;
+    viewRuns.push({ gasLimit: m.gasLimit, signal });
+    return { result: 'return' };
+  },
   evmLedger: () => ({}),
   blockAt: async (height: number) => blocks[height],
   blockByHash: async (h: string) => blocks.find((b) => b.hash === h.toUpperCase()),
@@ -132,14 +133,22 @@ test('misses are undefined: an unknown hash, a receipt whose block is gone, a tr
   assert.is(await eth.transaction('dd'.repeat(32)), undefined);
 });
 
-test('a view runs at the head height and at the current time in whole seconds', async () => {
+test("a view goes to the chain's bounded view with the request's signal; a stopped or refused view is geth's -32000", async () => {
   viewRuns.length = 0;
-  const before = Math.floor(Date.now() / 1000);
-  await eth.view({ caller: '11'.repeat(20), data: new Uint8Array(0), value: 0n, gasLimit: 1n });
-  const after = Math.floor(Date.now() / 1000);
-  assert.is(viewRuns.length, 1);
-  assert.is(viewRuns[0].height, 3n);
-  assert.ok(viewRuns[0].timestamp >= BigInt(before) && viewRuns[0].timestamp <= BigInt(after), `${viewRuns[0].timestamp} not within ${before}..${after}`);
+  const hangUp = new AbortController();
+  await ethChain(chain, hangUp.signal).view({ caller: '11'.repeat(20), data: new Uint8Array(0), value: 0n, gasLimit: 7n });
+  assert.equal(viewRuns, [{ gasLimit: 7n, signal: hangUp.signal }]);
+  for (const err of [timeoutError(5000), new TpkitError('EVM_BUSY', 'busy')]) {
+    viewFailure = err;
+    const refused = await eth.view({ caller: '11'.repeat(20), data: new Uint8Array(0), value: 0n, gasLimit: 1n }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(refused instanceof RpcError);
+    assert.equal([refused.code, refused.message], [-32000, err.shortMessage]);
+  }
+  viewFailure = undefined;
+  assert.is(timeoutError(5000).shortMessage, 'execution aborted (timeout = 5s)');
 });
 
 const { address, routes } = createContractRoutes(chain, silentLogger);

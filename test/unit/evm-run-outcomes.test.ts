@@ -19,7 +19,7 @@ const R = '4e'.repeat(20);
 let runner: EvmRunner;
 
 test.before(async () => {
-  runner = await EvmRunner.create(1_000_000_001n);
+  runner = await EvmRunner.create(1_000_000_001n, 30_000_000n);
 });
 
 /** A state in memory with the given code and accounts, and the ledger that reads it. */
@@ -112,14 +112,14 @@ test('a contract created inside a call that then reverted leaves no code; one cr
   assert.equal([...run.changes.code.values()], [new Uint8Array([0])], 'only T\'s contract');
 });
 
-test('the block a run sees: height, time in seconds, chain id, gas limit 10^8, no coinbase, base fee, randomness or gas price; the caller is the origin', async () => {
+test('the block a run sees: height, time in seconds, chain id, gas limit as the runner was given (the block gas limit), no coinbase, base fee, randomness or gas price; the caller is the origin', async () => {
   // NUMBER, TIMESTAMP, CHAINID, GASLIMIT, COINBASE, BASEFEE, PREVRANDAO, GASPRICE, ORIGIN, CALLER: one word each.
   const ops = ['43', '42', '46', '45', '41', '48', '44', '3a', '32', '33'];
   const push2 = (n: number) => '61' + n.toString(16).padStart(4, '0');
   const code = ops.map((op, i) => op + push2(32 * i) + '52').join('') + push2(32 * ops.length) + push1(0) + 'f3';
   const run = await runner.run(world({ [O]: code }).ledger, message(O, { height: 12n, timestamp: 1_700_000_123n }));
   const words = bytesToHex(run.returnData).match(/.{64}/g)!.map((w) => BigInt('0x' + w));
-  assert.equal(words, [12n, 1_700_000_123n, 1_000_000_001n, 100_000_000n, 0n, 0n, 0n, 0n, BigInt('0x' + caller), BigInt('0x' + caller)]);
+  assert.equal(words, [12n, 1_700_000_123n, 1_000_000_001n, 30_000_000n, 0n, 0n, 0n, 0n, BigInt('0x' + caller), BigInt('0x' + caller)]);
 });
 
 test('events in the order emitted, across calls, with the address that emitted each; those of a reverted call dropped', async () => {

@@ -8,7 +8,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes } from '../../bytes.js';
 import { addressToText, parseAddress } from '../../codec/address.js';
 import { encodeMsgpack } from '../../codec/msgpack-write.js';
-import { ValidationError } from '../../errors.js';
+import { TpkitError, ValidationError } from '../../errors.js';
 import type { BlockRecord } from '../ledger/block.js';
 import type { Reply, RequestContext, Route } from '../http/server.js';
 import { addressSubPath } from './unserved-routes.js';
@@ -21,9 +21,10 @@ import { logsKey, receiptKey } from '../store/keys.js';
 import { decodeEthTx, isEthTx } from '../evm/eth-tx.js';
 import { executeCallAnswer, parseExecuteCall } from '../evm/execute-call.js';
 import { gasPrice } from '../evm/gas.js';
-import { handleJsonRpc, type EthBlock, type EthChain, type EthReceipt } from '../evm/jsonrpc.js';
+import { handleJsonRpc, RpcError, type EthBlock, type EthChain, type EthReceipt } from '../evm/jsonrpc.js';
 import type { BlockLogs } from '../evm/logs.js';
-import type { EvmRunner } from '../evm/runner.js';
+import type { EvmRun } from '../evm/runner.js';
+import type { EvmThread } from '../evm/evm-thread.js';
 import { slotKey, type EvmLedger } from '../evm/state.js';
 import { EVM_CURRENCY } from '../evm/ledger-view.js';
 import type { GasRate } from '../evm/gas.js';
@@ -35,8 +36,10 @@ export interface ContractChain {
   readonly contracts: ContractState;
   readonly gasRates: ReadonlyMap<string, GasRate>;
   readonly store: Store;
-  evm(): Promise<{ view: EvmRunner }>;
+  evm(): Promise<{ view: EvmThread }>;
   evmLedger(): EvmLedger;
+  /** A view at the head within the view bounds: gas cap, time bound, cancelled by `signal`. */
+  view(message: { caller: string; to?: string; data: Uint8Array; value: bigint; gasLimit: bigint }, signal?: AbortSignal): Promise<EvmRun>;
   blockAt(height: number): Promise<BlockRecord | undefined>;
   blockByHash(hashHex: string): Promise<BlockRecord | undefined>;
   txContainer(txid: string): Promise<Uint8Array | undefined>;
@@ -97,8 +100,11 @@ function logsReply(record: BlockRecord, logs: BlockLogs | undefined): Reply {
   return reply({ result: 'ok', log: { blkid: record.hash, height: record.header.height, logs: packed }, events, ok: true });
 }
 
-/** The chain as the JSON-RPC handlers see it. */
-export function ethChain(chain: ContractChain): EthChain {
+/** Why a view ends without a result: stopped (time bound, hang-up, shutdown) or never queued. */
+const STOPPED_VIEW = new Set(['EVM_TIMEOUT', 'EVM_BUSY', 'ABORTED', 'NODE_SHUTTING_DOWN']);
+
+/** The chain as the JSON-RPC handlers see it; `signal` cancels the request's views (the client hung up). */
+export function ethChain(chain: ContractChain, signal?: AbortSignal): EthChain {
   const txHashes = async (record: BlockRecord): Promise<string[]> => {
     const out: string[] = [];
     for (const txid of record.txs) {
@@ -123,8 +129,13 @@ export function ethChain(chain: ContractChain): EthChain {
     block: async (ref) => ethBlock(typeof ref === 'number' ? await chain.blockAt(ref) : await chain.blockByHash(ref)),
     ledger: () => chain.evmLedger(),
     async view(m) {
-      const { view } = await chain.evm();
-      return view.run(chain.evmLedger(), { ...m, height: BigInt(chain.height), timestamp: BigInt(Math.floor(Date.now() / 1000)) });
+      try {
+        return await chain.view(m, signal);
+      } catch (err) {
+        // geth's answer to a view it stopped or could not queue: -32000 and the reason.
+        if (err instanceof TpkitError && STOPPED_VIEW.has(err.code)) throw new RpcError(-32000, err.shortMessage);
+        throw err;
+      }
     },
     gasPrice: () => gasPrice(chain.gasRates.get(EVM_CURRENCY)),
     async logs(from, to) {
@@ -163,7 +174,6 @@ export function ethChain(chain: ContractChain): EthChain {
 
 /** The routes, and the handler of address/{a}/{sub} (the main routes own address/{a}/seq). */
 export function createContractRoutes(chain: ContractChain, logger: Logger): { routes: Route[]; address: Route['handler'] } {
-  const eth = ethChain(chain);
   const address: Route['handler'] = (ctx) => {
     const sub = ctx.params[1];
     if (sub !== 'code' && sub !== 'state' && sub !== 'statejson' && sub !== 'statekeys') addressSubPath(ctx.params);
@@ -192,7 +202,7 @@ export function createContractRoutes(chain: ContractChain, logger: Logger): { ro
       handler: async (ctx) => {
         const { view } = await chain.evm();
         const request = parseExecuteCall(jsonBody(ctx), view.library);
-        const run = await view.run(chain.evmLedger(), { ...request, height: BigInt(chain.height), timestamp: BigInt(Math.floor(Date.now() / 1000)) });
+        const run = await chain.view(request, ctx.signal);
         return reply(executeCallAnswer(run, request.caller) as { [key: string]: JsonValue });
       },
     },
@@ -207,7 +217,7 @@ export function createContractRoutes(chain: ContractChain, logger: Logger): { ro
         } catch {
           return { json: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON' } }) };
         }
-        const answer = await handleJsonRpc(eth, body, (err) => logger.error(`jsonrpc: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+        const answer = await handleJsonRpc(ethChain(chain, ctx.signal), body, (err) => logger.error(`jsonrpc: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
         return { json: answer === undefined ? '' : JSON.stringify(answer) };
       },
     },

@@ -5,28 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { closest } from '../../closest-name.js';
 import { ValidationError } from '../../errors.js';
-import { LOG_LEVELS, type LogLevel } from '../base/log.js';
+import type { LogLevel } from '../base/log.js';
 import { allowHostEntry } from '../http/host-policy.js';
 import { allowOriginEntry } from '../http/origin-policy.js';
+import { amount, configValue, currency, integer, invalid, logLevel, setAt, text, type FeeRateConfig, type GenesisWalletConfig } from './config-values.js';
 import { COMMAND_FLAGS, defaultWords, nestedKeys, SETTINGS, settingByKey, topLevelKeys, type Setting } from './settings.js';
 
 export { DEFAULT_HTTP_PORT, DEFAULT_HTTPS_PORT, DEFAULT_WS_LIMITS, defaultVerifyThreads } from './settings.js';
 
-export interface FeeRateConfig {
-  base: bigint;
-  baseextra: bigint;
-  kb: bigint;
-}
-
-export interface GenesisWalletConfig {
-  /** Text (`AA…`) or `0x` hex address. */
-  address: string;
-  /** Compressed public key, hex; a wallet without one can receive but not send. */
-  publicKey?: string;
-  amount: Record<string, bigint>;
-  seq?: bigint;
-  t?: number;
-}
+export type { FeeRateConfig, GenesisWalletConfig } from './config-values.js';
 
 export interface NodeLimits {
   /** Largest HTTP request body accepted, in bytes. */
@@ -46,6 +33,16 @@ export interface NodeLimits {
    * node ever builds (GET /api/block, the live stream's block message).
    */
   maxBlockBytes: number;
+  /** Gas one contract view may use at most (a larger request is lowered to it). */
+  viewGasCap: number;
+  /** Milliseconds one contract view may run before it is stopped. */
+  viewTimeoutMs: number;
+  /** Contract views waiting beyond the running one before more are refused. */
+  viewQueue: number;
+  /** Gas of one block's contract transactions together, and of one alone at most. */
+  blockGasLimit: number;
+  /** Milliseconds one contract transaction of a block may run before it fails. */
+  blockTxTimeoutMs: number;
   /** Milliseconds a reader may take nothing of a streamed answer before its connection is closed. */
   stallTimeoutMs: number;
   /** Live-stream connections in all, and from one remote address. */
@@ -111,105 +108,6 @@ export function defaultConfig(): NodeConfig {
   return config as unknown as NodeConfig;
 }
 
-function setAt(target: Record<string, unknown>, key: string, value: unknown): void {
-  const [head, tail] = key.split('.');
-  if (tail === undefined) target[head] = value;
-  else (target[head] as Record<string, unknown>)[tail] = value;
-}
-
-function invalid(field: string, message: string): ValidationError {
-  return new ValidationError('CONFIG_INVALID', `${field}: ${message}`, { field });
-}
-
-/** A value as a message shows it: JSON, or a bigint's digits (JSON.stringify throws on one). */
-function shown(value: unknown): string {
-  return typeof value === 'bigint' ? `${value}n` : String(JSON.stringify(value));
-}
-
-function integer(field: string, value: unknown, min: number, max: number): number {
-  const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw invalid(field, `expected an integer from ${min} to ${max}, got ${shown(value)}`);
-  }
-  return n;
-}
-
-function amount(field: string, value: unknown): bigint {
-  if (typeof value === 'bigint' && value >= 0n) return value;
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
-  if (typeof value === 'string' && /^\d+$/.test(value.trim())) return BigInt(value.trim());
-  throw invalid(field, `expected a non-negative integer (a string for values above 2^53), got ${shown(value)}`);
-}
-
-function text(field: string, value: unknown): string {
-  if (typeof value !== 'string' || value.length === 0) throw invalid(field, `expected a non-empty string, got ${shown(value)}`);
-  return value;
-}
-
-const CURRENCY_RE = /^[\x21-\x7e]{1,32}$/;
-
-function currency(field: string, value: string): string {
-  if (!CURRENCY_RE.test(value)) throw invalid(field, `expected a currency name of printable ASCII, got ${JSON.stringify(value)}`);
-  return value;
-}
-
-function feeRate(field: string, value: unknown): FeeRateConfig {
-  if (typeof value !== 'object' || value === null) throw invalid(field, 'expected {base, baseextra, kb}');
-  const v = value as Record<string, unknown>;
-  return { base: amount(`${field}.base`, v.base), baseextra: amount(`${field}.baseextra`, v.baseextra ?? 0), kb: amount(`${field}.kb`, v.kb) };
-}
-
-function balances(field: string, value: unknown): Record<string, bigint> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(field, 'expected an object of currency to amount');
-  const out: Record<string, bigint> = {};
-  for (const [cur, v] of Object.entries(value)) out[currency(`${field}.${cur}`, cur)] = amount(`${field}.${cur}`, v);
-  return out;
-}
-
-/** Checks one config value of `setting`, named `field` in messages. */
-function configValue(setting: Setting, field: string, value: unknown): unknown {
-  switch (setting.type) {
-    case 'integer':
-      return integer(field, value, setting.min!, setting.max!);
-    case 'boolean':
-      return Boolean(value);
-    case 'text':
-      return text(field, value);
-    case 'log-level':
-      return logLevel(field, value);
-    case 'hosts':
-      return list(field, value).map((v, i) => allowHostEntry(v, `${field}[${i}]`));
-    case 'origins':
-      return list(field, value).map((v, i) => allowOriginEntry(v, `${field}[${i}]`));
-    case 'fees':
-      if (value === null) return {};
-      if (typeof value !== 'object' || Array.isArray(value)) throw invalid(field, 'expected an object of currency to {base, baseextra, kb}');
-      return Object.fromEntries(Object.entries(value).map(([cur, v]) => [currency(`${field}.${cur}`, cur), feeRate(`${field}.${cur}`, v)]));
-    case 'balances':
-      return balances(field, value);
-    case 'wallets':
-      return wallets(field, value);
-    case 'alloc-block':
-      throw new Error('allocBlock is read by applyConfigObject');
-  }
-}
-
-function wallets(field: string, value: unknown): GenesisWalletConfig[] {
-  if (!Array.isArray(value)) throw invalid(field, 'expected an array');
-  return value.map((w, i) => {
-    const f = `${field}[${i}]`;
-    if (typeof w !== 'object' || w === null) throw invalid(f, 'expected {address, publicKey?, amount}');
-    const r = w as Record<string, unknown>;
-    return {
-      address: text(`${f}.address`, r.address),
-      publicKey: r.publicKey === undefined ? undefined : text(`${f}.publicKey`, r.publicKey),
-      amount: r.amount === undefined ? {} : balances(`${f}.amount`, r.amount),
-      seq: r.seq === undefined ? undefined : amount(`${f}.seq`, r.seq),
-      t: r.t === undefined ? undefined : integer(`${f}.t`, r.t, 0, Number.MAX_SAFE_INTEGER),
-    };
-  });
-}
-
 /** A key that is no setting: refused with the valid keys and the closest one. */
 function unknownKey(field: string, key: string, known: readonly string[], what: string): ValidationError {
   const guess = closest(key, known);
@@ -253,16 +151,6 @@ export function applyConfigObject(config: NodeConfig, raw: unknown, source: stri
     }
   }
   return out;
-}
-
-function list(field: string, value: unknown): string[] {
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw invalid(field, 'expected an array of strings');
-  return value as string[];
-}
-
-function logLevel(field: string, value: unknown): LogLevel {
-  if (!LOG_LEVELS.includes(value as LogLevel)) throw invalid(field, `expected one of ${LOG_LEVELS.join(', ')}, got ${shown(value)}`);
-  return value as LogLevel;
 }
 
 /** A flag's value as every command's --help writes it: an upper-case word (FILE, N). */

@@ -6,7 +6,8 @@
 //   call "0x<8 hex digits>", args [v, …]      that selector, static arguments
 // Static arguments are integers (numbers, decimal or 0x strings), addresses, booleans and
 // bytesN, one 32-byte word each; anything dynamic goes ABI-encoded through "0x0".
-// Optional: `from` (default 0x8000000000000000, as the reference), `gas` (default 10^8),
+// Optional: `from` (default 0x8000000000000000, as the reference), `gas` (default and most:
+// the node's view gas cap, limits.viewGasCap; a larger one is lowered to it, as geth does),
 // `value`. The answer: `result` ("return", "revert" or "error"), `bin` (0x + hex of the return
 // or revert data), `gas_used`, `log` (the events the call would emit), and for a revert its
 // `signature` and `decode` when it is Error(string) or Panic(uint256).
@@ -27,8 +28,9 @@ export interface ExecuteCall {
 }
 
 const DEFAULT_FROM = '0x8000000000000000';
-const DEFAULT_GAS = 100_000_000n;
-const MAX_GAS = 100_000_000n;
+/** No gas given: as much as the view gas cap allows (the chain lowers it to the cap). */
+const DEFAULT_GAS = (1n << 64n) - 1n;
+const MAX_GAS = (1n << 64n) - 1n;
 
 function bad(field: string, details: string): ValidationError {
   return new ValidationError('BAD_REQUEST_PARAM', `Invalid "${field}"`, { field, details });

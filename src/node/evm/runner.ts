@@ -2,11 +2,12 @@
 // Ethereum transaction's call or create) against an EvmLedger and returns what it did: its
 // end (return, revert, or an EVM error), the return data, the gas it used, its logs and the
 // state it changed. A reverted or failed run changes nothing. Runs on one runner go one at a
-// time: the EVM keeps per-run state, and a view must not interleave with a block's call.
+// time: the EVM keeps per-run state, and a view must not interleave with a block's call. It
+// lives in an EVM thread (evm-worker.ts), never on the node's main thread.
 
 import { bytesToHex, hexToBytes } from '../../bytes.js';
 import { loadEvm, type EvmAddressObject, type EvmInstance, type EvmLib } from './load.js';
-import { emptyChanges, LedgerStateManager, type EvmChanges, type EvmLedger } from './state.js';
+import { emptyChanges, LedgerStateManager, type AsyncEvmLedger, type EvmChanges } from './state.js';
 
 /** An event as the EVM emitted it: the contract's EVM key, topics and data. */
 export interface EvmLog {
@@ -57,30 +58,32 @@ export class EvmRunner {
     private readonly state: LedgerStateManager,
     /** The chain configuration Ethereum transactions are decoded with. */
     readonly common: unknown,
+    /** What GASLIMIT answers: the node's block gas limit. */
+    private readonly blockGasLimit: bigint,
   ) {
     this.coinbase = new lib.Address(new Uint8Array(20));
   }
 
   /** `chainId` is what CHAINID answers and what Ethereum transactions are signed for. */
-  static async create(chainId: bigint): Promise<EvmRunner> {
+  static async create(chainId: bigint, blockGasLimit = 30_000_000n): Promise<EvmRunner> {
     const lib = await loadEvm();
     const common = lib.createCustomCommon({ chainId: Number(chainId) }, lib.Mainnet);
     const state = new LedgerStateManager(lib);
     const evm = await lib.createEVM({ common, stateManager: state });
-    return new EvmRunner(lib, evm, state, common);
+    return new EvmRunner(lib, evm, state, common, blockGasLimit);
   }
 
   get library(): EvmLib {
     return this.lib;
   }
 
-  run(ledger: EvmLedger, message: EvmMessage): Promise<EvmRun> {
+  run(ledger: AsyncEvmLedger, message: EvmMessage): Promise<EvmRun> {
     const next = this.tail.then(() => this.runNow(ledger, message));
     this.tail = next.catch(() => undefined);
     return next;
   }
 
-  private async runNow(ledger: EvmLedger, m: EvmMessage): Promise<EvmRun> {
+  private async runNow(ledger: AsyncEvmLedger, m: EvmMessage): Promise<EvmRun> {
     const { Address } = this.lib;
     this.state.begin(ledger);
     // Each run starts cold, as each Ethereum transaction does: the EVM keeps the addresses and
@@ -99,7 +102,7 @@ export class EvmRunner {
         gasPrice: 0n,
         isStatic: m.isStatic,
         skipNonceIncrement: !m.bumpNonce,
-        block: blockOf(m.height, m.timestamp, this.coinbase),
+        block: blockOf(m.height, m.timestamp, this.coinbase, this.blockGasLimit),
       });
       const exec = result.execResult;
       const used = exec.executionGasUsed;
@@ -135,7 +138,7 @@ export class EvmRunner {
 }
 
 /** The block header fields the EVM reads; the coinbase (COINBASE) is the zero address. */
-function blockOf(height: bigint, timestamp: bigint, coinbase: EvmAddressObject) {
+function blockOf(height: bigint, timestamp: bigint, coinbase: EvmAddressObject, gasLimit: bigint) {
   return {
     header: {
       number: height,
@@ -143,12 +146,9 @@ function blockOf(height: bigint, timestamp: bigint, coinbase: EvmAddressObject) 
       timestamp,
       difficulty: 0n,
       prevRandao: new Uint8Array(32),
-      gasLimit: BLOCK_GAS_LIMIT,
+      gasLimit,
       baseFeePerGas: 0n,
       getBlobGasPrice: () => 0n,
     },
   };
 }
-
-/** What GASLIMIT answers, and the most gas one message may use. */
-export const BLOCK_GAS_LIMIT = 100_000_000n;

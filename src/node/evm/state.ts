@@ -23,6 +23,13 @@ export interface EvmLedger {
   storage(key: string, slot: string): Uint8Array | undefined;
 }
 
+/** The same reads answered later: the EVM thread asks the main thread for each (evm-thread.ts). */
+export interface AsyncEvmLedger {
+  account(key: string): Promise<EvmAccount | undefined> | EvmAccount | undefined;
+  code(key: string): Promise<Uint8Array | undefined> | Uint8Array | undefined;
+  storage(key: string, slot: string): Promise<Uint8Array | undefined> | Uint8Array | undefined;
+}
+
 /** Everything a transaction changed; `undefined` in storage means the slot went back to zero. */
 export interface EvmChanges {
   accounts: Map<string, EvmAccount>;
@@ -68,21 +75,21 @@ type Undo = () => void;
 /**
  * The StateManagerInterface of @ethereumjs/evm over an EvmLedger, with its own journal. Built
  * once per EVM instance; `begin` points it at a ledger for the next run, `finish` returns the
- * run's changes. Everything it does is in memory, so each method resolves at once.
+ * run's changes. Reads the overlay does not hold wait for the ledger (another thread's answer).
  */
 export class LedgerStateManager {
-  private ledger: EvmLedger = { account: () => undefined, code: () => undefined, storage: () => undefined };
+  private ledger: AsyncEvmLedger = { account: () => undefined, code: () => undefined, storage: () => undefined };
   private changes = emptyChanges();
   private journal: Undo[][] = [];
   private readonly codeHashes = new Map<Uint8Array, Uint8Array>();
   readonly originalStorageCache = {
-    get: async (address: { toString(): string }, key: Uint8Array) => this.ledger.storage(keyOf(address), bytesToHex(key)) ?? new Uint8Array(0),
+    get: async (address: { toString(): string }, key: Uint8Array) => (await this.ledger.storage(keyOf(address), bytesToHex(key))) ?? new Uint8Array(0),
     clear: () => {},
   };
 
   constructor(private readonly lib: EvmLib) {}
 
-  begin(ledger: EvmLedger): void {
+  begin(ledger: AsyncEvmLedger): void {
     this.ledger = ledger;
     this.changes = emptyChanges();
     this.journal = [];
@@ -96,17 +103,17 @@ export class LedgerStateManager {
   }
 
   /** The run's reads as the EVM makes them: the overlay first, then the ledger. */
-  readAccount(key: string): EvmAccount | undefined {
-    return this.changes.accounts.get(key) ?? this.ledger.account(key);
+  async readAccount(key: string): Promise<EvmAccount | undefined> {
+    return this.changes.accounts.get(key) ?? (await this.ledger.account(key));
   }
 
-  readCode(key: string): Uint8Array | undefined {
-    return this.changes.code.get(key) ?? this.ledger.code(key);
+  async readCode(key: string): Promise<Uint8Array | undefined> {
+    return this.changes.code.get(key) ?? (await this.ledger.code(key));
   }
 
-  private readStorage(key: string, slot: string): Uint8Array | undefined {
+  private async readStorage(key: string, slot: string): Promise<Uint8Array | undefined> {
     const slots = this.changes.storage.get(key);
-    return slots?.has(slot) ? slots.get(slot) : this.ledger.storage(key, slot);
+    return slots?.has(slot) ? slots.get(slot) : await this.ledger.storage(key, slot);
   }
 
   private record(undo: Undo): void {
@@ -132,8 +139,8 @@ export class LedgerStateManager {
 
   async getAccount(address: { toString(): string }): Promise<object | undefined> {
     const key = keyOf(address);
-    const account = this.readAccount(key);
-    const code = this.readCode(key);
+    const account = await this.readAccount(key);
+    const code = await this.readCode(key);
     if (!account && !code) return undefined;
     return new this.lib.Account(account?.nonce ?? 0n, account?.balance ?? 0n, this.lib.KECCAK256_RLP, this.codeHash(code), code?.length ?? 0);
   }
@@ -146,12 +153,12 @@ export class LedgerStateManager {
   /** Accounts are never removed from the ledger: a deleted one is left empty. */
   async deleteAccount(address: { toString(): string }): Promise<void> {
     const key = keyOf(address);
-    if (this.readAccount(key)) this.setAccount(key, { balance: 0n, nonce: 0n });
+    if (await this.readAccount(key)) this.setAccount(key, { balance: 0n, nonce: 0n });
   }
 
   async modifyAccountFields(address: { toString(): string }, fields: { nonce?: bigint; balance?: bigint }): Promise<void> {
     const key = keyOf(address);
-    const current = this.readAccount(key) ?? { balance: 0n, nonce: 0n };
+    const current = (await this.readAccount(key)) ?? { balance: 0n, nonce: 0n };
     this.setAccount(key, { balance: fields.balance ?? current.balance, nonce: fields.nonce ?? current.nonce });
   }
 
@@ -161,19 +168,19 @@ export class LedgerStateManager {
     const before = this.changes.code.get(key);
     this.changes.code.set(key, value.slice());
     this.record(() => (had ? this.changes.code.set(key, before!) : this.changes.code.delete(key)));
-    if (!this.readAccount(key)) this.setAccount(key, { balance: 0n, nonce: 0n });
+    if (!(await this.readAccount(key))) this.setAccount(key, { balance: 0n, nonce: 0n });
   }
 
   async getCode(address: { toString(): string }): Promise<Uint8Array> {
-    return this.readCode(keyOf(address)) ?? new Uint8Array(0);
+    return (await this.readCode(keyOf(address))) ?? new Uint8Array(0);
   }
 
   async getCodeSize(address: { toString(): string }): Promise<number> {
-    return this.readCode(keyOf(address))?.length ?? 0;
+    return (await this.readCode(keyOf(address)))?.length ?? 0;
   }
 
   async getStorage(address: { toString(): string }, key: Uint8Array): Promise<Uint8Array> {
-    return this.readStorage(keyOf(address), bytesToHex(key)) ?? new Uint8Array(0);
+    return (await this.readStorage(keyOf(address), bytesToHex(key))) ?? new Uint8Array(0);
   }
 
   async putStorage(address: { toString(): string }, key: Uint8Array, value: Uint8Array): Promise<void> {

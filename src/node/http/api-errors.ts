@@ -75,6 +75,9 @@ export const API_ERRORS: Partial<Record<ErrorCode, ApiErrorSpec>> = {
   ORIGIN_NOT_ALLOWED: { status: 403, code: 10061 },
   CONTENT_TYPE_UNSUPPORTED: { status: 415, code: 10062 },
   WS_CONNECTION_LIMIT: { status: 429, code: 10063 },
+  EVM_TIMEOUT: { status: 504, code: 10064 },
+  EVM_BUSY: { status: 503, code: 10065 },
+  ABORTED: { status: 400, code: 10066 },
   NODE_INTERNAL: { status: 500, code: 10099 },
 };
 

@@ -26,6 +26,8 @@ export interface RequestContext {
   body: Uint8Array;
   /** 'bin' when the path ended in `.bin` (the reference's raw request format), else 'json'. */
   format: 'json' | 'bin';
+  /** Aborts when the client closes the connection before the answer is sent (long work stops). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -281,8 +283,12 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
     }
     const run = (body: Uint8Array) => {
       let reply: Reply | Promise<Reply>;
+      const hangUp = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) hangUp.abort();
+      });
       try {
-        reply = route.handler({ method, params: match.params, query, headers: req.headers, body, format });
+        reply = route.handler({ method, params: match.params, query, headers: req.headers, body, format, signal: hangUp.signal });
       } catch (err) {
         sendError(req, res, err, logger, cors);
         return;

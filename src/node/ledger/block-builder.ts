@@ -21,8 +21,9 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Logger } from '../base/log.js';
 import type { ContractState } from '../evm/contract-state.js';
 import type { GasRate } from '../evm/gas.js';
-import type { EvmRunner } from '../evm/runner.js';
-import { EvmBlock } from './contract-tx.js';
+import type { EvmThread } from '../evm/evm-thread.js';
+import { EvmBlock, type BlockEvmLimits } from './contract-tx.js';
+import { TpkitError } from '../../errors.js';
 import { encodeWallet, storedWallet, walletStateBytes, ZERO_HASH, type Wallet } from './wallet.js';
 
 /** Development money: credited in the next block, outside any transaction (dev API faucet). */
@@ -58,7 +59,8 @@ export interface BlockInput {
   evm: {
     contracts: ContractState;
     gasRates: ReadonlyMap<string, GasRate>;
-    runner(): Promise<EvmRunner>;
+    runner(): Promise<EvmThread>;
+    limits: BlockEvmLimits;
     runsEvm(tx: NodeTx, block?: EvmBlock): boolean;
   };
   logger: Logger;
@@ -97,9 +99,11 @@ export async function buildBlock(input: BlockInput): Promise<BuiltBlock> {
     const tx = txs[i];
     if (input.evm.runsEvm(tx, evm)) {
       try {
-        evm ??= new EvmBlock(await input.evm.runner(), input.evm.contracts, input.evm.gasRates, height, Math.floor(Math.max(now, parent.time) / 1000));
+        evm ??= new EvmBlock(await input.evm.runner(), input.evm.limits, input.evm.contracts, input.evm.gasRates, height, Math.floor(Math.max(now, parent.time) / 1000));
         outcomes.push(tx.body.kind === 'ether' ? await evm.applyEther(draft, tx, i, draft.feeTotals) : await evm.applyPower(draft, tx, i, now, input.fees, bytesToHex(keccak_256(tx.raw))));
       } catch (err) {
+        // The node is closing: the block is abandoned, its transactions stay pending on disk.
+        if (err instanceof TpkitError && err.code === 'NODE_SHUTTING_DOWN') throw err;
         // The EVM packages went missing, or the EVM itself failed: this transaction fails, the block goes on.
         input.logger.error(`${tx.txid}: the EVM failed: ${(err as Error).message}`);
         outcomes.push({ ok: false, reason: 'evm_unavailable' });

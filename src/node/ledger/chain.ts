@@ -28,14 +28,12 @@ import { restorePending, Submissions } from './submission.js';
 import type { SubmissionContext } from './validate.js';
 import { InlineVerifier, WorkerVerifier, type SignatureVerifier } from './verifier.js';
 import { decodeWallet, encodeWallet, ZERO_HASH, type Wallet } from './wallet.js';
-import { evmKey } from '../evm/address.js';
 import { ContractState } from '../evm/contract-state.js';
-import { decodeEthTx } from '../evm/eth-tx.js';
-import { DEFAULT_GAS_RATES, gasRates, type GasRate } from '../evm/gas.js';
-import { walletLedger } from '../evm/ledger-view.js';
-import { EvmRunner } from '../evm/runner.js';
+import type { GasRate } from '../evm/gas.js';
+import type { EvmRun } from '../evm/runner.js';
 import type { EvmLedger } from '../evm/state.js';
-import type { EvmBlock } from './contract-tx.js';
+import { ChainEvm, type EvmThreads, type ViewMessage } from './chain-evm.js';
+import { fitBlockGas, type EvmBlock } from './contract-tx.js';
 
 export type { Mint } from './block-builder.js';
 
@@ -104,14 +102,8 @@ export class Chain {
   feeAddress: Uint8Array = new Uint8Array(8);
   /** True when this start created the chain (genesis), false when it resumed one. */
   fresh = false;
-  /** Contract code and storage, EVM accounts, the heights with events (evm/contract-state.ts). */
-  contracts = new ContractState();
-  /** What a unit of each currency buys in gas (the settings' current.gas). */
-  readonly gasRates: Map<string, GasRate> = gasRates(DEFAULT_GAS_RATES);
-  /** What eth_chainId answers and CHAINID gives: the chain number + 10^9, as the reference. */
-  readonly ethChainId: bigint;
-  /** The EVM, loaded on first use: one runner for blocks, one for views. */
-  private runners: Promise<{ block: EvmRunner; view: EvmRunner }> | undefined;
+  /** Contract state, gas rates and the EVM threads (chain-evm.ts). */
+  readonly evmPart: ChainEvm;
 
   private readonly clock: NodeClock;
   private readonly logger: Logger;
@@ -144,7 +136,7 @@ export class Chain {
     this.clock = new NodeClock(options.clock ?? Date.now, config.chain, config.nodeName);
     this.logger = options.logger ?? silentLogger;
     this.statusCacheEntries = options.statusCacheEntries ?? STATUS_CACHE;
-    this.ethChainId = BigInt(config.chain) + 1_000_000_000n;
+    this.evmPart = new ChainEvm(config.chain, config.limits, (a) => this.wallets.get(a));
     this.fees = feeRates(config);
     this.accounts = devAccounts(config);
     const onThreadFailure = (err: Error) => this.logger.warn(`signature threads failed to start (${err.message}): signatures are checked on the main thread from now on`);
@@ -172,7 +164,7 @@ export class Chain {
       },
       runsEvm: (tx) => this.runsEvm(tx),
       loadEvm: () => this.evm(),
-      ethTx: (raw) => this.ethTx(raw),
+      ethTx: (raw) => this.evmPart.ethTx(raw),
       evmNonce: (key) => this.evmLedger().account(key)?.nonce ?? 0n,
     });
     this.producer = new BlockProducer({
@@ -242,14 +234,14 @@ export class Chain {
       this.wallets.set(key.slice(2), w);
       this.noteOwner(key.slice(2), undefined, w);
     }
-    this.contracts = await ContractState.load(this.store);
+    this.evmPart.contracts = await ContractState.load(this.store);
     // Wallets stored before heights were kept: the height of their last block, from its hash.
     for (const w of this.wallets.values()) {
       if (w.height >= 0) continue;
       const h = await this.store.get(hashKey(bytesToHex(w.lastblk, true)));
       w.height = h ? Number(text.decode(h)) : 0;
     }
-    const pending = await restorePending(this.store, this.submissionContext(), this.logger, (raw) => this.ethTx(raw));
+    const pending = await restorePending(this.store, this.submissionContext(), this.logger, (raw) => this.evmPart.ethTx(raw));
     for (const tx of pending) {
       this.mempool.add(tx);
       this.clock.noteIssued(tx.timeNs);
@@ -307,37 +299,36 @@ export class Chain {
     return this.submissions.submitEth(raw);
   }
 
-  /** The EVM runners, created on first use (loading the EVM packages). */
-  evm(): Promise<{ block: EvmRunner; view: EvmRunner }> {
-    this.runners ??= Promise.all([EvmRunner.create(this.ethChainId), EvmRunner.create(this.ethChainId)]).then(
-      ([block, view]) => ({ block, view }),
-      (err) => {
-        this.runners = undefined;
-        throw err;
-      },
-    );
-    return this.runners;
+  get contracts(): ContractState {
+    return this.evmPart.contracts;
+  }
+
+  get gasRates(): Map<string, GasRate> {
+    return this.evmPart.gasRates;
+  }
+
+  get ethChainId(): bigint {
+    return this.evmPart.ethChainId;
+  }
+
+  /** The EVM threads, started on first use (loading the EVM packages). */
+  evm(): Promise<EvmThreads> {
+    return this.evmPart.evm();
   }
 
   /** The committed state as the EVM reads it. */
   evmLedger(): EvmLedger {
-    return walletLedger(this.contracts, (a) => this.wallets.get(a));
+    return this.evmPart.ledger();
+  }
+
+  /** A view at the head, within the view bounds (chain-evm.ts). */
+  view(message: ViewMessage, signal?: AbortSignal): Promise<EvmRun> {
+    return this.evmPart.view(message, this.height, signal, () => this.logger.debug(`view of ${message.to ?? 'a deploy'} running at height ${this.height}`));
   }
 
   /** Whether a transaction runs on the EVM: a deploy, an Ethereum one, or a call to a wallet with code. */
   runsEvm(tx: NodeTx, block?: EvmBlock): boolean {
-    const b = tx.body;
-    if (b.kind === 'deploy' || b.kind === 'ether') return true;
-    if (b.kind !== 'generic' || (this.contracts.code.size === 0 && !block)) return false;
-    const key = evmKey(b.to);
-    return (block?.code(key) ?? this.contracts.code.get(key)) !== undefined;
-  }
-
-  /** An Ethereum transaction as the mempool keeps it (its hash is its body hash). */
-  private async ethTx(raw: Uint8Array): Promise<NodeTx> {
-    const { block } = await this.evm();
-    const body = decodeEthTx(raw, block.library, block.common, this.ethChainId);
-    return { txid: '', timeNs: 0n, raw, bodyLength: raw.length, bodyHash: body.hash, body, signers: [] };
+    return this.evmPart.runsEvm(tx, block);
   }
 
   /** The wallet index by key follows a wallet whose key is new or changed. */
@@ -428,12 +419,9 @@ export class Chain {
     this.producer.schedule();
   }
 
-  /** Builds and commits one block from the front of the mempool, then makes it visible. */
-  private async produce(options: { force?: boolean; mints?: Mint[] } = {}): Promise<BlockRecord | undefined> {
-    const txs = this.mempool.peek(this.config.limits.maxBlockTxs, this.config.limits.maxBlockBytes);
-    const mints = options.mints ?? [];
-    if (txs.length === 0 && !options.force) return undefined;
-    const block = await buildBlock({
+  /** The block of `txs` and `mints` on the head, not yet committed (block-builder.ts). */
+  private buildOn(txs: NodeTx[], mints: Mint[]): ReturnType<typeof buildBlock> {
+    return buildBlock({
       config: this.config,
       fees: this.fees,
       feeAddress: this.feeAddress,
@@ -448,10 +436,27 @@ export class Chain {
         contracts: this.contracts,
         gasRates: this.gasRates,
         runner: async () => (await this.evm()).block,
+        limits: { gasLimit: this.evmPart.blockGasLimit, txTimeoutMs: this.config.limits.blockTxTimeoutMs },
         runsEvm: (tx, block) => this.runsEvm(tx, block),
       },
       logger: this.logger,
     });
+  }
+
+  /** Builds and commits one block from the front of the mempool, then makes it visible. */
+  private async produce(options: { force?: boolean; mints?: Mint[] } = {}): Promise<BlockRecord | undefined> {
+    // What does not fit the block gas limit waits for the next block.
+    const txs = fitBlockGas(this.mempool.peek(this.config.limits.maxBlockTxs, this.config.limits.maxBlockBytes), this.gasRates, this.evmPart.blockGasLimit);
+    const mints = options.mints ?? [];
+    if (txs.length === 0 && !options.force) return undefined;
+    let block: Awaited<ReturnType<typeof buildBlock>>;
+    try {
+      block = await this.buildOn(txs, mints);
+    } catch (err) {
+      // Closing stopped a contract run: the block is dropped, its transactions stay pending on disk.
+      if (this.closed || this.evmPart.closed) return undefined;
+      throw err;
+    }
     const { record, head, statuses } = block;
     try {
       await this.writes.run(() => this.store.batch(block.ops, { sync: this.store.persistent }));
@@ -573,11 +578,18 @@ export class Chain {
     return this.owners.get(keyHex);
   }
 
+  /** Stops the EVM threads: a running view or block transaction ends now (shutdown). */
+  stopEvm(): Promise<void> {
+    return this.evmPart.close();
+  }
+
   /** Stops making blocks, lets the current one finish and writes what is pending. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.producer.stop();
+    // A running view or block transaction is stopped, not waited for: a contract may never end.
+    await this.evmPart.close();
     await this.producer.idle();
     await this.submissions.idle();
     await this.writes.idle();

@@ -5,7 +5,8 @@
 // whole gas payment are taken and the seq moves on, and the EVM runs. A run that returns
 // commits its state, balances and events; one that reverts or fails undoes them, but the seq,
 // the fee and the gas it used stay spent, as on the reference node and on Ethereum. Unused gas
-// goes back in whole units; used gas joins the block's fees.
+// goes back in whole units; used gas joins the block's fees. A run past the block transaction
+// time bound is stopped: it fails ("timeout") and uses all its gas, and the block goes on.
 
 import { bytesToHex } from '../../bytes.js';
 import { canPay, charge, checkSender, fail, type BlockDraft, type TxOutcome } from './apply.js';
@@ -19,8 +20,18 @@ import { intrinsicGas } from '../evm/jsonrpc.js';
 import { EVM_CURRENCY, splitChanges, walletLedger } from '../evm/ledger-view.js';
 import { storedLog, type StoredLog } from '../evm/logs.js';
 import { revertReason } from '../evm/revert.js';
-import { BLOCK_GAS_LIMIT, type EvmRun, type EvmRunner } from '../evm/runner.js';
-import { emptyChanges, mergeChanges, type EvmChanges } from '../evm/state.js';
+import type { EvmThread } from '../evm/evm-thread.js';
+import type { EvmMessage, EvmRun } from '../evm/runner.js';
+import { emptyChanges, mergeChanges, type EvmChanges, type EvmLedger } from '../evm/state.js';
+import { TpkitError } from '../../errors.js';
+
+/** The bounds a block puts on its contract transactions. */
+export interface BlockEvmLimits {
+  /** Gas of one block, and the most one transaction may use. */
+  gasLimit: bigint;
+  /** Milliseconds one transaction's run may take. */
+  txTimeoutMs: number;
+}
 
 /** The EVM's share of a block being built. */
 export class EvmBlock {
@@ -29,7 +40,8 @@ export class EvmBlock {
   readonly receipts: { hash: string; json: string }[] = [];
 
   constructor(
-    readonly runner: EvmRunner,
+    readonly runner: EvmThread,
+    readonly limits: BlockEvmLimits,
     readonly state: ContractState,
     readonly gasRates: ReadonlyMap<string, GasRate>,
     readonly height: number,
@@ -58,6 +70,16 @@ export class EvmBlock {
     }
     const receipt = { hash, txid: tx.txid, height: this.height, index: txIndex, from: caller, to, status: run.end === 'return' ? 1 : 0, gasUsed: run.gasUsed.toString(), ...(created ? { created } : {}) };
     this.receipts.push({ hash, json: JSON.stringify(receipt) });
+  }
+
+  /** One run, stopped past the time bound: then a failure that used all its gas. */
+  private async run(ledger: EvmLedger, message: EvmMessage): Promise<EvmRun> {
+    try {
+      return await this.runner.run(ledger, message, { timeoutMs: this.limits.txTimeoutMs });
+    } catch (err) {
+      if (!(err instanceof TpkitError) || err.code !== 'EVM_TIMEOUT') throw err;
+      return { end: 'error', error: 'timeout', returnData: new Uint8Array(0), gasUsed: message.gasLimit, logs: [], changes: emptyChanges() };
+    }
   }
 
   code(key: string): Uint8Array | undefined {
@@ -92,10 +114,10 @@ export class EvmBlock {
 
     const caller = evmKey(body.from);
     const bought = gasFor(gasItem.amount, rate);
-    const gasLimit = bought < BLOCK_GAS_LIMIT ? bought : BLOCK_GAS_LIMIT;
+    const gasLimit = bought < this.limits.gasLimit ? bought : this.limits.gasLimit;
     const deploy = body.kind === 'deploy';
     const to = deploy ? caller : evmKey(body.to);
-    const run = await this.runner.run(this.ledger(draft), {
+    const run = await this.run(this.ledger(draft), {
       caller,
       to,
       data: deploy ? new Uint8Array(0) : body.call ?? new Uint8Array(0),
@@ -129,17 +151,19 @@ export class EvmBlock {
     if (body.nonce !== account.nonce) return fail(body.nonce < account.nonce ? 'nonce_too_low' : 'nonce_too_high');
     const intrinsic = intrinsicGas(body.data, body.to === undefined);
     if (body.gasLimit < intrinsic) return fail('intrinsic_gas_too_low');
+    // Refused at submission; one that got in before the limit was lowered fails here, unrun.
+    if (body.gasLimit > this.limits.gasLimit) return fail('exceeds_block_gas_limit');
     const maxCost = body.gasLimit * body.gasPrice;
     if (account.balance < maxCost + body.value) return fail('insufficient_fund');
     // The gas is paid up front from the account; the run sees what is left.
     const before = { balance: account.balance - maxCost, nonce: account.nonce };
     this.setAccount(draft, body.from, before);
-    const run = await this.runner.run(this.ledger(draft), {
+    const run = await this.run(this.ledger(draft), {
       caller: body.from,
       ...(body.to === undefined ? {} : { to: body.to }),
       data: body.data,
       value: body.value,
-      gasLimit: body.gasLimit - intrinsic < BLOCK_GAS_LIMIT ? body.gasLimit - intrinsic : BLOCK_GAS_LIMIT,
+      gasLimit: body.gasLimit - intrinsic,
       bumpNonce: true,
       height: BigInt(this.height),
       timestamp: BigInt(this.timestamp),
@@ -186,4 +210,31 @@ function moveOthers(draft: BlockDraft, from: string, to: string, transfers: Payl
 function runFailure(run: EvmRun): TxOutcome {
   if (run.end === 'revert') return { ok: false, reason: 'revert', revert: revertReason(run.returnData).text, spent: true };
   return { ok: false, reason: run.error === 'out_of_gas' ? 'insufficient_gas' : run.error ?? 'evm_error', spent: true };
+}
+
+/**
+ * The gas a transaction may use in a block, counted before it runs: an Ethereum
+ * transaction's limit, the gas a deploy or call buys (at most the block's limit), else 0.
+ */
+export function txGas(tx: NodeTx, gasRates: ReadonlyMap<string, GasRate>, blockLimit: bigint): bigint {
+  const b = tx.body;
+  if (b.kind === 'ether') {
+    const limit = (b as unknown as EthTxBody).gasLimit;
+    return limit > blockLimit ? 0n : limit;
+  }
+  if (b.kind !== 'deploy' && b.kind !== 'generic') return 0n;
+  const item = b.payload.find((p) => p.purpose === PURPOSE_GAS && gasRates.has(p.currency) && p.amount > 0n);
+  if (!item) return 0n;
+  const bought = gasFor(item.amount, gasRates.get(item.currency)!);
+  return bought < blockLimit ? bought : blockLimit;
+}
+
+/** The longest front of `txs` whose gas fits one block; the first always goes (it fits alone). */
+export function fitBlockGas(txs: NodeTx[], gasRates: ReadonlyMap<string, GasRate>, blockLimit: bigint): NodeTx[] {
+  let used = 0n;
+  for (let i = 0; i < txs.length; i++) {
+    used += txGas(txs[i], gasRates, blockLimit);
+    if (used > blockLimit) return txs.slice(0, i);
+  }
+  return txs;
 }
