@@ -10,6 +10,7 @@ import { addressToText, parseAddress } from '../../codec/address.js';
 import { encodeMsgpack } from '../../codec/msgpack-write.js';
 import { ValidationError } from '../../errors.js';
 import type { BlockRecord } from '../ledger/block.js';
+import type { NodeTx } from '../ledger/node-tx.js';
 import type { Reply, RequestContext, Route } from '../http/server.js';
 import { addressSubPath } from './unserved-routes.js';
 import { toJson, type JsonValue } from '../base/json.js';
@@ -18,12 +19,12 @@ import type { Store } from '../store/store.js';
 import { evmKey } from '../evm/address.js';
 import type { ContractState } from '../evm/contract-state.js';
 import { logsKey, receiptKey } from '../store/keys.js';
-import { decodeEthTx, isEthTx } from '../evm/eth-tx.js';
+import { decodeEthTx, isEthTx, type EthTxBody } from '../evm/eth-tx.js';
 import { executeCallAnswer, parseExecuteCall } from '../evm/execute-call.js';
 import { gasPrice } from '../evm/gas.js';
 import { handleJsonRpc, type EthBlock, type EthChain, type EthReceipt } from '../evm/jsonrpc.js';
 import type { BlockLogs } from '../evm/logs.js';
-import type { EvmRunner } from '../evm/runner.js';
+import { BLOCK_GAS_LIMIT, type EvmRunner } from '../evm/runner.js';
 import { slotKey, type EvmLedger } from '../evm/state.js';
 import { EVM_CURRENCY } from '../evm/ledger-view.js';
 import type { GasRate } from '../evm/gas.js';
@@ -42,6 +43,9 @@ export interface ContractChain {
   txContainer(txid: string): Promise<Uint8Array | undefined>;
   submitEth(raw: Uint8Array): Promise<{ hash: string }>;
   statusJson(txid: string): Promise<string | null>;
+  readonly config: { minGasPrice: number; limits: { maxLogResults: number; maxLogBlockRange: number } };
+  /** Transactions waiting for a block, Ethereum ones by hash and in account nonce order. */
+  readonly mempool: { txidForBody(hash: string): string | undefined; get(txid: string): NodeTx | undefined; eth: { pendingNonce(key: string): bigint } };
 }
 
 const text = new TextDecoder();
@@ -124,16 +128,26 @@ export function ethChain(chain: ContractChain): EthChain {
     ledger: () => chain.evmLedger(),
     async view(m) {
       const { view } = await chain.evm();
-      return view.run(chain.evmLedger(), { ...m, height: BigInt(chain.height), timestamp: BigInt(Math.floor(Date.now() / 1000)) });
+      // A create (no `to`) derives its address from the caller's nonce, which the run must then
+      // move on as a transaction does; a view's changes are dropped anyway.
+      const create = m.to === undefined ? { bumpNonce: true } : {};
+      return view.run(chain.evmLedger(), { ...m, ...create, height: BigInt(chain.height), timestamp: BigInt(Math.floor(Date.now() / 1000)) });
     },
-    gasPrice: () => gasPrice(chain.gasRates.get(EVM_CURRENCY)),
-    async logs(from, to) {
-      const out: BlockLogs[] = [];
+    gasPrice: () => {
+      const min = BigInt(chain.config.minGasPrice);
+      const rated = gasPrice(chain.gasRates.get(EVM_CURRENCY));
+      return rated > min ? rated : min;
+    },
+    get logLimits() {
+      return { results: chain.config.limits.maxLogResults, blocks: chain.config.limits.maxLogBlockRange };
+    },
+    blockGasLimit: BLOCK_GAS_LIMIT,
+    pendingNonce: (key) => chain.mempool.eth.pendingNonce(key),
+    async *logs(from, to) {
       for (const h of chain.contracts.logHeightsIn(from, to)) {
         const logs = await blockLogs(chain.store, h);
-        if (logs) out.push({ ...logs, hash: logs.hash.toLowerCase() });
+        if (logs) yield { ...logs, hash: logs.hash.toLowerCase() };
       }
-      return out;
     },
     async sendRawTransaction(raw) {
       return (await chain.submitEth(raw)).hash;
@@ -149,7 +163,14 @@ export function ethChain(chain: ContractChain): EthChain {
     },
     async transaction(hash) {
       const bytes = await chain.store.get(receiptKey(hash));
-      if (!bytes) return undefined;
+      if (!bytes) {
+        // Acknowledged and still waiting for a block (or for an earlier nonce): shown without one.
+        const txid = chain.mempool.txidForBody(hash);
+        const waiting = txid === undefined ? undefined : chain.mempool.get(txid);
+        if (waiting?.body.kind !== 'ether') return undefined;
+        const t = waiting.body as unknown as EthTxBody;
+        return { ...t, to: t.to ?? null, gas: t.gasLimit, input: bytesToHex(t.data) };
+      }
       const r = JSON.parse(text.decode(bytes)) as { txid: string; height: number; index: number };
       const raw = await chain.txContainer(r.txid);
       const record = await chain.blockAt(r.height);

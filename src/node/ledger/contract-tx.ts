@@ -15,7 +15,7 @@ import { evmKey } from '../evm/address.js';
 import type { ContractState } from '../evm/contract-state.js';
 import type { EthTxBody } from '../evm/eth-tx.js';
 import { unitsLeft, gasFor, type GasRate } from '../evm/gas.js';
-import { intrinsicGas } from '../evm/jsonrpc.js';
+import { intrinsicGas, MAX_CODE_BYTES } from '../evm/eth-tx.js';
 import { EVM_CURRENCY, splitChanges, walletLedger } from '../evm/ledger-view.js';
 import { storedLog, type StoredLog } from '../evm/logs.js';
 import { revertReason } from '../evm/revert.js';
@@ -95,7 +95,7 @@ export class EvmBlock {
     const gasLimit = bought < BLOCK_GAS_LIMIT ? bought : BLOCK_GAS_LIMIT;
     const deploy = body.kind === 'deploy';
     const to = deploy ? caller : evmKey(body.to);
-    const run = await this.runner.run(this.ledger(draft), {
+    let run = await this.runner.run(this.ledger(draft), {
       caller,
       to,
       data: deploy ? new Uint8Array(0) : body.call ?? new Uint8Array(0),
@@ -105,6 +105,8 @@ export class EvmBlock {
       height: BigInt(this.height),
       timestamp: BigInt(this.timestamp),
     });
+    // EIP-170 holds at both deploy doors: code over 24,576 bytes fails the deploy, all gas spent, as a create does.
+    if (deploy && run.end === 'return' && run.returnData.length > MAX_CODE_BYTES) run = { ...run, end: 'error', error: 'code_too_large', gasUsed: gasLimit, returnData: new Uint8Array(0), logs: [], changes: emptyChanges() };
     // The run's balances first (they were read before the refund), then unused gas back to
     // the sender and used gas to the block's fees.
     if (run.end === 'return') this.commit(draft, run.changes);
@@ -128,9 +130,15 @@ export class EvmBlock {
     const account = ledger.account(body.from) ?? { balance: 0n, nonce: 0n };
     if (body.nonce !== account.nonce) return fail(body.nonce < account.nonce ? 'nonce_too_low' : 'nonce_too_high');
     const intrinsic = intrinsicGas(body.data, body.to === undefined);
-    if (body.gasLimit < intrinsic) return fail('intrinsic_gas_too_low');
     const maxCost = body.gasLimit * body.gasPrice;
-    if (account.balance < maxCost + body.value) return fail('insufficient_fund');
+    // Checked at submission; failing here (the balance spent since), it still uses its nonce and
+    // gets a receipt, so the account's later transactions follow and the hash has an answer.
+    const early = body.gasLimit < intrinsic ? 'intrinsic_gas_too_low' : account.balance < maxCost + body.value ? 'insufficient_fund' : undefined;
+    if (early) {
+      this.setAccount(draft, body.from, { balance: account.balance, nonce: account.nonce + 1n });
+      this.record(tx, txIndex, body.from, { end: 'error', returnData: new Uint8Array(0), gasUsed: 0n, logs: [], error: early, changes: emptyChanges() }, body.hash, body.to ?? null);
+      return { ok: false, reason: early, spent: true };
+    }
     // The gas is paid up front from the account; the run sees what is left.
     const before = { balance: account.balance - maxCost, nonce: account.nonce };
     this.setAccount(draft, body.from, before);
