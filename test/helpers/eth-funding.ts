@@ -15,7 +15,7 @@ export interface EthFunder {
 }
 
 /** `forwarder` becomes the contract; `payer` pays. Two distinct development wallets of the node. */
-export async function ethFunder(url: string, forwarder: { address: Uint8Array; secretKey: Uint8Array }, payer: { address: Uint8Array; secretKey: Uint8Array }): Promise<EthFunder> {
+export async function ethFunder(url: string, forwarder: { address: string | Uint8Array; secretKey: Uint8Array }, payer: { address: string | Uint8Array; secretKey: Uint8Array }): Promise<EthFunder> {
   const client = createClient({ baseUrl: url });
   await deployContract({ client, secretKey: forwarder.secretKey, from: forwarder.address, code: INIT });
   return {
