@@ -100,7 +100,7 @@ test('constant and chain answers: ids, versions, price, height, and no accounts'
     ['web3_clientVersion', 'tpkit'],
     ['eth_blockNumber', '0x3'],
     ['eth_gasPrice', '0x3'],
-    ['eth_maxPriorityFeePerGas', '0x0'],
+    ['eth_maxPriorityFeePerGas', '0x3'],
     ['eth_accounts', []],
     ['eth_syncing', false],
   ];

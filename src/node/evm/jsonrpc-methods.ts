@@ -95,7 +95,9 @@ export const METHODS: Record<string, Handler> = {
   web3_clientVersion: () => 'tpkit',
   eth_blockNumber: (chain) => hex(chain.height()),
   eth_gasPrice: (chain) => hex(chain.gasPrice()),
-  eth_maxPriorityFeePerGas: () => '0x0',
+  // The base fee is 0, so an EIP-1559 transaction pays its priority fee (capped by its fee cap):
+  // answering the minimum price here makes viem's and ethers' fee estimates meet it.
+  eth_maxPriorityFeePerGas: (chain) => hex(chain.gasPrice()),
   eth_accounts: () => [],
   eth_syncing: () => false,
   eth_getBalance: (chain, [who, tag]) => {
