@@ -141,6 +141,22 @@ test('a reverting transaction has a receipt with status 0, pays its gas and uses
   assert.is(await balanceOf(account.address), 10n ** 9n - BigInt(r.gasUsed) * PRICE);
 });
 
+test('a transaction emitting more than 10,000 events fails with a stated reason, keeping its nonce; one emitting a few keeps them', async () => {
+  const account = keyN(0x58);
+  await funder.fund(account.address, 10n ** 9n);
+  // Runtime: n = calldata word 0; while n: LOG0(0, 0), n -= 1. Init code: CODECOPY it, RETURN it.
+  const runtime = '5f355b80156012575f5fa060019003600256' + '5b00';
+  const created = await receiptOf((await send(await sign(account, { nonce: 0, to: null, data: `0x6014600c60003960146000f3${runtime}`, gas: 200_000n }))).result);
+  assert.is(created.status, '0x1');
+  const emit = async (nonce: number, n: number) => receiptOf((await send(await sign(account, { nonce, to: created.contractAddress, data: `0x${n.toString(16).padStart(64, '0')}`, gas: 6_000_000n }))).result);
+  const few = await emit(1, 3);
+  assert.equal([few.status, few.logs.length], ['0x1', 3]);
+  const many = await emit(2, 10_001);
+  assert.equal([many.status, many.logs.length, many.gasUsed], ['0x0', 0, '0x' + 6_000_000n.toString(16)]);
+  assert.equal((await waitStatus(node, many.txID)).res, 'too_many_events');
+  assert.is(await nonceOf(account.address), 3);
+});
+
 test('transactions waiting for a nonce gap survive a restart, and run once it fills', async () => {
   const account = keyN(0x57);
   await funder.fund(account.address, 10n ** 9n);

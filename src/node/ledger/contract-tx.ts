@@ -17,7 +17,7 @@ import type { EthTxBody } from '../evm/eth-tx.js';
 import { unitsLeft, gasFor, type GasRate } from '../evm/gas.js';
 import { intrinsicGas, MAX_CODE_BYTES } from '../evm/eth-tx.js';
 import { EVM_CURRENCY, splitChanges, walletLedger } from '../evm/ledger-view.js';
-import { storedLog, type StoredLog } from '../evm/logs.js';
+import { capEvents, storedLog, type StoredLog } from '../evm/logs.js';
 import { revertReason } from '../evm/revert.js';
 import { BLOCK_GAS_LIMIT, type EvmRun, type EvmRunner } from '../evm/runner.js';
 import { emptyChanges, mergeChanges, type EvmChanges } from '../evm/state.js';
@@ -105,6 +105,7 @@ export class EvmBlock {
       height: BigInt(this.height),
       timestamp: BigInt(this.timestamp),
     });
+    run = capEvents(run, gasLimit);
     // EIP-170 holds at both deploy doors: code over 24,576 bytes fails the deploy, all gas spent, as a create does.
     if (deploy && run.end === 'return' && run.returnData.length > MAX_CODE_BYTES) run = { ...run, end: 'error', error: 'code_too_large', gasUsed: gasLimit, returnData: new Uint8Array(0), logs: [], changes: emptyChanges() };
     // The run's balances first (they were read before the refund), then unused gas back to
@@ -142,16 +143,18 @@ export class EvmBlock {
     // The gas is paid up front from the account; the run sees what is left.
     const before = { balance: account.balance - maxCost, nonce: account.nonce };
     this.setAccount(draft, body.from, before);
-    const run = await this.runner.run(this.ledger(draft), {
+    const runGas = body.gasLimit - intrinsic < BLOCK_GAS_LIMIT ? body.gasLimit - intrinsic : BLOCK_GAS_LIMIT;
+    const uncapped = await this.runner.run(this.ledger(draft), {
       caller: body.from,
       ...(body.to === undefined ? {} : { to: body.to }),
       data: body.data,
       value: body.value,
-      gasLimit: body.gasLimit - intrinsic < BLOCK_GAS_LIMIT ? body.gasLimit - intrinsic : BLOCK_GAS_LIMIT,
+      gasLimit: runGas,
       bumpNonce: true,
       height: BigInt(this.height),
       timestamp: BigInt(this.timestamp),
     });
+    const run = capEvents(uncapped, runGas);
     const used = intrinsic + run.gasUsed;
     if (run.end === 'return') this.commit(draft, run.changes);
     const after = this.ledger(draft).account(body.from) ?? before;
