@@ -6,7 +6,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { privateKeyToAccount } from 'viem/accounts';
-import { hexToBytes } from '../../src/bytes.js';
 import { MemoryStore } from '../../src/node/store/store.js';
 import { ethFunder, type EthFunder } from '../helpers/eth-funding.js';
 import { startTestNode, waitStatus, type TestConfig, type TestNode } from '../helpers/node-helpers.js';
