@@ -32,6 +32,7 @@ class FakeChain implements EthChain {
   receipts = new Map<string, EthReceipt>();
   transactions = new Map<string, EthTransaction>();
   logRanges: [number, number][] = [];
+  logLimits?: { results: number; blocks: number };
   blockReads = 0;
 
   blockOf(height: number): EthBlock {
@@ -226,6 +227,20 @@ test('eth_getLogs answers up to 10,000 events; one more is -32005', async () => 
   // The limit counts matching events only.
   chain.events[1].logs[0] = log(2, 0, { address: B });
   assert.is(((await rpc('eth_getLogs', [{ fromBlock: '0x0', address: '0x' + A }])).result as unknown[]).length, 10_000);
+});
+
+test('eth_getLogs under the chain\'s own bounds: its result cap, and a block span cap checked before any block is read', async () => {
+  fresh();
+  chain.logLimits = { results: 2, blocks: 3 };
+  chain.events = [{ height: 1, hash: chain.blockOf(1).hash, logs: [log(1, 0), log(1, 1)] }, { height: 2, hash: chain.blockOf(2).hash, logs: [log(2, 2)] }];
+  assert.is(((await rpc('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x1' }])).result as unknown[]).length, 2);
+  assert.equal((await rpc('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x2' }])).error, { code: -32005, message: 'query returned more than 2 results' });
+  chain.logRanges = [];
+  assert.equal((await rpc('eth_getLogs', [{ fromBlock: '0x0', toBlock: '0x3' }])).error, {
+    code: -32005,
+    message: 'query spans 4 blocks, more than the 3 allowed: ask for a shorter range',
+  });
+  assert.equal(chain.logRanges, [], 'refused before reading');
 });
 
 test('eth_call: the message handed to the EVM (input before data, default caller, gas and value); a return is its data', async () => {
