@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   TIMESTAMP_OUT_OF_WINDOW: 'The transaction timestamp is an hour or more away from the node clock.',
   KIND_UNSUPPORTED: 'The node does not process this transaction kind.',
   WRONG_CHAIN: 'An address belongs to another chain.',
+  ETH_TX_REFUSED: "An Ethereum transaction is refused at submission, with geth's text: nonce too low, already known, (replacement) transaction underpriced, insufficient funds, intrinsic gas too low, exceeds block gas limit.",
   MEMPOOL_FULL: 'The node holds as many pending transactions as it allows: in all, in bytes, or from that sender.',
   STORE_UNAVAILABLE: 'The node could not write the transaction to its store, so it did not accept it.',
   NODE_SHUTTING_DOWN: 'The node is shutting down: it accepts no transaction, block or development operation any more.',

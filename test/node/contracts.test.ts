@@ -22,6 +22,7 @@ import { evmKey } from '../../src/node/evm/address.js';
 import { startNode, type RunningNode } from '../../src/node/index.js';
 import { contract } from '../helpers/solidity.js';
 import { startTestNode } from '../helpers/node-helpers.js';
+import { ethFunder, type EthFunder } from '../helpers/eth-funding.js';
 
 const token = contract('Token');
 const cards = contract('Collectible');
@@ -43,12 +44,15 @@ let collector: { address: string; secretKey: Uint8Array };
 let evm: (address: string) => `0x${string}`;
 
 test.before(async () => {
-  node = await startNode({ difficulty: 0, accounts: 3 });
+  node = await startNode({ difficulty: 0, accounts: 5 });
   client = createClient({ baseUrl: node.url });
   [owner, collector] = node.accounts.map((a) => ({ address: a.address, secretKey: a.secretKey }));
+  // Ethereum keys pay gas in SK: accounts 3 and 4 (a forwarder and its payer) fund them.
+  funder = await ethFunder(node.url, node.accounts[3], node.accounts[4]);
   evm = (address) => `0x${evmKey(addressFromText(address))}`;
 });
 test.after(() => node.close());
+let funder: EthFunder;
 
 const view = async (c: typeof token, at: string, functionName: string, args: unknown[] = []) => {
   const abi = c.abi as Abi;
@@ -151,6 +155,7 @@ test('viem signs a legacy Ethereum transaction: accepted by eth_sendRawTransacti
   const chain = { id: chainId, name: 'tpkit', nativeCurrency: { name: 'SK', symbol: 'SK', decimals: 9 }, rpcUrls: { default: { http: [rpcUrl] } } } as const;
   const wallet = createWalletClient({ account, chain, transport: http(rpcUrl) });
   const rpc = createPublicClient({ chain, transport: http(rpcUrl) });
+  await funder.fund(account.address, 10n ** 9n);
   const hash = await wallet.sendTransaction({ type: 'legacy', to: evm(owner.address), data: encodeFunctionData({ abi: tokenAbi, functionName: 'approve', args: [evm(collector.address), 7n] }) });
   const receipt = await rpc.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   assert.is(receipt.status, 'success');
@@ -160,7 +165,7 @@ test('viem signs a legacy Ethereum transaction: accepted by eth_sendRawTransacti
   const tx = await rpc.getTransaction({ hash });
   assert.is(tx.type, 'legacy');
   // Sent again, the same signed bytes are the same transaction, not a second one.
-  const raw = await wallet.signTransaction({ type: 'legacy', to: evm(owner.address), nonce: 0, gas: 100_000n, gasPrice: 0n, data: '0x' });
+  const raw = await wallet.signTransaction({ type: 'legacy', to: evm(owner.address), nonce: 0, gas: 100_000n, gasPrice: 1n, data: '0x' });
   const again = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }) });
   assert.is(((await again.json()) as { error?: { code: number } }).error?.code, -32000, 'nonce 0 is used');
   const wrongChain = await account.signTransaction({ type: 'legacy', to: evm(owner.address), nonce: 1, gas: 100_000n, gasPrice: 0n, chainId: 1 });
@@ -172,9 +177,9 @@ test('viem signs a legacy Ethereum transaction: accepted by eth_sendRawTransacti
   assert.ok(hexToBytes(hash).length === 32);
 });
 
-test('an Ethereum transaction of exactly limits.maxTxBytes is taken; one byte more is TX_TOO_LARGE', async () => {
+test('an Ethereum transaction of exactly limits.maxTxBytes passes the size check (then meets the next: no SK); one byte more is TX_TOO_LARGE', async () => {
   const account = privateKeyToAccount(`0x${'22'.repeat(32)}`);
-  const raw = await account.signTransaction({ type: 'legacy', to: evm(owner.address), nonce: 0, gas: 100_000n, gasPrice: 0n, chainId: 1_000_000_001, data: `0x${'00'.repeat(300)}` });
+  const raw = await account.signTransaction({ type: 'legacy', to: evm(owner.address), nonce: 0, gas: 100_000n, gasPrice: 1n, chainId: 1_000_000_001, data: `0x${'00'.repeat(300)}` });
   const size = (raw.length - 2) / 2;
   const send = async (limit: number) => {
     const small = await startTestNode({ accounts: 0, limits: { maxTxBytes: limit } });
@@ -186,7 +191,7 @@ test('an Ethereum transaction of exactly limits.maxTxBytes is taken; one byte mo
     }
   };
   const atLimit = await send(size);
-  assert.match(String(atLimit.result), /^0x[0-9a-f]{64}$/, JSON.stringify(atLimit));
+  assert.match(String(atLimit.error?.message), /^insufficient funds for gas \* price \+ value/, JSON.stringify(atLimit));
   const over = await send(size - 1);
   assert.match(String(over.error?.message), /Transaction too large.*limit \d+ bytes, got \d+/, JSON.stringify(over));
 });

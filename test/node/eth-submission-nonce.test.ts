@@ -1,11 +1,11 @@
-// eth_sendRawTransaction's nonce rules on an in-process node, as Ethereum nodes answer: the
-// account's next nonce is taken; a nonce already used by another transaction is "nonce too low";
-// the very same signed bytes sent again, pending or included, are the first transaction again
-// (its txid, nothing queued), not a second one.
+// eth_sendRawTransaction's nonce rules on an in-process node, as geth answers: the account's
+// next nonce is taken; a nonce already used by another transaction is "nonce too low"; the very
+// same signed bytes sent again, pending or included, are "already known" and queue nothing.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { privateKeyToAccount } from 'viem/accounts';
 import { hexToBytes } from '../../src/bytes.js';
+import { ethFunder } from '../helpers/eth-funding.js';
 import { startTestNode, waitStatus, type TestNode } from '../helpers/node-helpers.js';
 
 const account = privateKeyToAccount(`0x${'33'.repeat(32)}`);
@@ -14,13 +14,15 @@ const payee = `0x${'44'.repeat(20)}` as const;
 let node: TestNode;
 let chainId: number;
 test.before(async () => {
-  node = await startTestNode({ accounts: 0 });
+  node = await startTestNode({ accounts: 2 });
   chainId = Number(node.chain.ethChainId);
+  const [a, b] = node.chain.accounts;
+  await (await ethFunder(node.url, a, b)).fund(account.address, 10n ** 9n);
 });
 test.after(() => node.close());
 
 const signed = async (nonce: number, data: `0x${string}` = '0x') =>
-  hexToBytes(await account.signTransaction({ type: 'legacy', to: payee, nonce, gas: 100_000n, gasPrice: 0n, chainId, data }));
+  hexToBytes(await account.signTransaction({ type: 'legacy', to: payee, nonce, gas: 100_000n, gasPrice: 1n, chainId, data }));
 
 const refusal = async (raw: Uint8Array) => {
   try {
@@ -31,28 +33,30 @@ const refusal = async (raw: Uint8Array) => {
   throw new Error('accepted');
 };
 
-test('nonce 0 of a new account is taken and included; the same bytes again answer with its txid and queue nothing', async () => {
+test('nonce 0 of a new account is taken and included; the same bytes again are "already known" and queue nothing', async () => {
   const raw = await signed(0);
-  // Sent twice at once (an answer lost on the way): one transaction, the second answer names it.
-  const [first, twin] = await Promise.all([node.chain.submitEth(raw), node.chain.submitEth(raw)]);
-  assert.is(first.duplicate, false);
-  assert.equal(twin, { ...first, duplicate: true });
+  // Sent twice at once (an answer lost on the way): one transaction, the other answer says it is known.
+  const both = await Promise.allSettled([node.chain.submitEth(raw), node.chain.submitEth(raw)]);
+  const first = both.find((r) => r.status === 'fulfilled')?.value;
+  const twin = both.find((r) => r.status === 'rejected')?.reason as { code: string; message: string } | undefined;
+  assert.ok(first && !first.duplicate, JSON.stringify(both.map((r) => r.status)));
+  assert.is(twin?.code, 'ETH_TX_REFUSED');
+  assert.match(twin!.message, /^already known: transaction 0x[0-9a-f]{64}/);
   assert.is((await waitStatus(node, first.txid)).ok, true);
   const height = node.chain.height;
-  const again = await node.chain.submitEth(raw);
-  assert.equal(again, { ...first, duplicate: true }, 'the first transaction, not a new one');
+  assert.match((await refusal(raw)).message, /^already known/, 'included: still known');
   assert.is(node.chain.height, height, 'no block for a transaction already included');
 });
 
 test('another transaction with a used nonce is "nonce too low", naming the next nonce; that next nonce is taken', async () => {
   const used = await refusal(await signed(0, '0x01'));
-  assert.is(used.code, 'BODY_BAD_FIELD');
-  assert.is(used.message, "Nonce too low: nonce 0; the account's next nonce is 1");
+  assert.is(used.code, 'ETH_TX_REFUSED');
+  assert.is(used.message, `nonce too low: address ${account.address.toLowerCase()}, tx: 0 state: 1`);
   const next = await node.chain.submitEth(await signed(1));
   assert.is(next.duplicate, false);
   assert.is((await waitStatus(node, next.txid)).ok, true);
   const stale = await refusal(await signed(1, '0x02'));
-  assert.is(stale.message, "Nonce too low: nonce 1; the account's next nonce is 2");
+  assert.is(stale.message, `nonce too low: address ${account.address.toLowerCase()}, tx: 1 state: 2`);
 });
 
 test.run();

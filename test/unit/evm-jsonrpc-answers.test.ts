@@ -32,6 +32,7 @@ class FakeChain implements EthChain {
   receipts = new Map<string, EthReceipt>();
   transactions = new Map<string, EthTransaction>();
   logRanges: [number, number][] = [];
+  logLimits?: { results: number; blocks: number };
   blockReads = 0;
 
   blockOf(height: number): EthBlock {
@@ -63,10 +64,15 @@ class FakeChain implements EthChain {
   gasPrice() {
     return this.price;
   }
-  async logs(from: number, to: number) {
+  async *logs(from: number, to: number) {
     this.logRanges.push([from, to]);
-    return this.events.filter((b) => b.height >= from && b.height <= to);
+    yield* this.events.filter((b) => b.height >= from && b.height <= to);
   }
+  pendingNonce(key: string) {
+    return (this.accounts.get(key)?.nonce ?? 0n) + (this.waiting.get(key) ?? 0n);
+  }
+  /** Transactions of an account waiting in order for a block. */
+  waiting = new Map<string, bigint>();
   sendRawTransaction(raw: Uint8Array) {
     return this.onSend(raw);
   }
@@ -95,7 +101,7 @@ test('constant and chain answers: ids, versions, price, height, and no accounts'
     ['web3_clientVersion', 'tpkit'],
     ['eth_blockNumber', '0x3'],
     ['eth_gasPrice', '0x3'],
-    ['eth_maxPriorityFeePerGas', '0x0'],
+    ['eth_maxPriorityFeePerGas', '0x3'],
     ['eth_accounts', []],
     ['eth_syncing', false],
   ];
@@ -110,6 +116,9 @@ test('account reads: balance and nonce in hex, zero for an unknown account; code
   assert.is((await rpc('eth_getBalance', ['0x' + A, 'latest'])).result, '0xff');
   assert.is((await rpc('eth_getBalance', ['0x' + B])).result, '0x0', 'no tag: the head');
   assert.is((await rpc('eth_getTransactionCount', ['0x' + A, 'pending'])).result, '0x7');
+  chain.waiting.set(A, 2n);
+  assert.is((await rpc('eth_getTransactionCount', ['0x' + A, 'pending'])).result, '0x9', '"pending" counts the transactions waiting in order');
+  assert.is((await rpc('eth_getTransactionCount', ['0x' + A, 'latest'])).result, '0x7', '"latest" does not');
   assert.is((await rpc('eth_getTransactionCount', ['0x' + B, 'latest'])).result, '0x0');
   assert.is((await rpc('eth_getCode', ['0x' + A, 'safe'])).result, '0x6001');
   assert.is((await rpc('eth_getCode', ['0x' + B, 'finalized'])).result, '0x');
@@ -220,6 +229,20 @@ test('eth_getLogs answers up to 10,000 events; one more is -32005', async () => 
   assert.is(((await rpc('eth_getLogs', [{ fromBlock: '0x0', address: '0x' + A }])).result as unknown[]).length, 10_000);
 });
 
+test('eth_getLogs under the chain\'s own bounds: its result cap, and a block span cap checked before any block is read', async () => {
+  fresh();
+  chain.logLimits = { results: 2, blocks: 3 };
+  chain.events = [{ height: 1, hash: chain.blockOf(1).hash, logs: [log(1, 0), log(1, 1)] }, { height: 2, hash: chain.blockOf(2).hash, logs: [log(2, 2)] }];
+  assert.is(((await rpc('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x1' }])).result as unknown[]).length, 2);
+  assert.equal((await rpc('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x2' }])).error, { code: -32005, message: 'query returned more than 2 results' });
+  chain.logRanges = [];
+  assert.equal((await rpc('eth_getLogs', [{ fromBlock: '0x0', toBlock: '0x3' }])).error, {
+    code: -32005,
+    message: 'query spans 4 blocks, more than the 3 allowed: ask for a shorter range',
+  });
+  assert.equal(chain.logRanges, [], 'refused before reading');
+});
+
 test('eth_call: the message handed to the EVM (input before data, default caller, gas and value); a return is its data', async () => {
   fresh();
   assert.is((await rpc('eth_call', [{ to: '0x' + A, data: '0x01' }, 'latest'])).result, '0x0102');
@@ -252,11 +275,13 @@ test('eth_call failures: a revert is 3 with its reason or none and the data; an 
   assert.equal((await rpc('eth_estimateGas', [{ to: '0x' + A }])).error, { code: -32000, message: 'execution failed: invalid_opcode' });
 });
 
-test('intrinsic gas: 21000, 4 per zero byte and 16 per other byte of the input, 32000 more for a create', () => {
+test('intrinsic gas: 21000, 4 per zero byte and 16 per other byte of the input, 32000 more and 2 a word of init code for a create', () => {
   assert.is(intrinsicGas(new Uint8Array(0), false), 21_000n);
   assert.is(intrinsicGas(new Uint8Array([0, 0, 0]), false), 21_012n);
   assert.is(intrinsicGas(new Uint8Array([1, 0xff, 0]), false), 21_036n);
-  assert.is(intrinsicGas(new Uint8Array([1]), true), 53_016n);
+  assert.is(intrinsicGas(new Uint8Array([1]), true), 53_018n);
+  // EIP-3860: 2 gas for each started 32-byte word of init code.
+  assert.is(intrinsicGas(new Uint8Array(33), true), 53_000n + 33n * 4n + 2n * 2n);
 });
 
 test('eth_estimateGas: the first limit under which the run returns, plus the intrinsic gas; never above the view limit', async () => {
@@ -277,7 +302,7 @@ test('eth_estimateGas: the first limit under which the run returns, plus the int
   needed = 95_001n;
   assert.equal(await estimate({ to: '0x' + A }), ['0x' + (21_000n + 190_000n).toString(16), [50_000_000n, 95_000n, 190_000n]]);
   needed = 300_000n;
-  assert.equal(await estimate({ data: '0x01' }), ['0x' + (53_016n + 380_000n).toString(16), [50_000_000n, 95_000n, 190_000n, 380_000n]], 'a create');
+  assert.equal(await estimate({ data: '0x01' }), ['0x' + (53_018n + 380_000n).toString(16), [50_000_000n, 95_000n, 190_000n, 380_000n]], 'a create');
   // A run that needs more than any doubling reaches within eight tries: the estimate stops there.
   needed = 40_000_000n;
   const [result, limits] = await estimate({ to: '0x' + A });

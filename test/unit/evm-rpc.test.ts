@@ -48,8 +48,11 @@ class MemoryChain implements EthChain {
   gasPrice() {
     return 0n;
   }
-  async logs(from: number, to: number) {
-    return this.blockLogs.filter((b) => b.height >= from && b.height <= to);
+  async *logs(from: number, to: number) {
+    yield* this.blockLogs.filter((b) => b.height >= from && b.height <= to);
+  }
+  pendingNonce(key: string) {
+    return this.base.account(key)?.nonce ?? 0n;
   }
   async sendRawTransaction(): Promise<string> {
     throw new Error('not in this test');

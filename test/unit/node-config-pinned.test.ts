@@ -50,6 +50,11 @@ test('integer bounds: what each value is', () => {
     'limits.wsConnections': limit,
     'limits.wsConnectionsPerAddress': limit,
     'limits.wsBufferedBytes': limit,
+    minGasPrice: [1, 2 ** 31],
+    'limits.maxQueuedPerSender': limit,
+    'limits.maxQueued': limit,
+    'limits.maxLogResults': limit,
+    'limits.maxLogBlockRange': limit,
   });
 });
 
@@ -63,6 +68,7 @@ test('defaults as the flag reference and the safety page publish them', () => {
   assert.equal([c.allowHosts, c.allowOrigins, c.staticDir, c.allocGroup, c.allocLast, c.feeAddress, c.accounts, c.wallets, c.logLevel], [[], [], undefined, 10, undefined, undefined, 3, [], 'info']);
   assert.equal(c.fees, { SK: { base: 1n, baseextra: 64n, kb: 1000n } });
   assert.equal(c.balance, { SK: 5_000_000_000_000_000_000n });
+  assert.is(c.minGasPrice, 1);
   assert.equal(c.tls, { selfSigned: false });
   assert.equal(c.limits, {
     maxRequestBytes: 262_144,
@@ -82,6 +88,10 @@ test('defaults as the flag reference and the safety page publish them', () => {
     wsConnections: 128,
     wsConnectionsPerAddress: 64,
     wsBufferedBytes: 4_194_304,
+    maxQueuedPerSender: 64,
+    maxQueued: 1024,
+    maxLogResults: 10_000,
+    maxLogBlockRange: 100_000,
   });
   assert.equal(DEFAULT_WS_LIMITS, { connections: 128, connectionsPerAddress: 64, bufferedBytes: 4_194_304 });
   // Two defaults are fresh each time: changing one config leaves the next alone.

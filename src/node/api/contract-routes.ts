@@ -10,6 +10,7 @@ import { addressToText, parseAddress } from '../../codec/address.js';
 import { encodeMsgpack } from '../../codec/msgpack-write.js';
 import { TpkitError, ValidationError } from '../../errors.js';
 import type { BlockRecord } from '../ledger/block.js';
+import type { NodeTx } from '../ledger/node-tx.js';
 import type { Reply, RequestContext, Route } from '../http/server.js';
 import { addressSubPath } from './unserved-routes.js';
 import { toJson, type JsonValue } from '../base/json.js';
@@ -18,7 +19,7 @@ import type { Store } from '../store/store.js';
 import { evmKey } from '../evm/address.js';
 import type { ContractState } from '../evm/contract-state.js';
 import { logsKey, receiptKey } from '../store/keys.js';
-import { decodeEthTx, isEthTx } from '../evm/eth-tx.js';
+import { decodeEthTx, isEthTx, type EthTxBody } from '../evm/eth-tx.js';
 import { executeCallAnswer, parseExecuteCall } from '../evm/execute-call.js';
 import { gasPrice } from '../evm/gas.js';
 import { handleJsonRpc, RpcError, type EthBlock, type EthChain, type EthReceipt } from '../evm/jsonrpc.js';
@@ -45,6 +46,9 @@ export interface ContractChain {
   txContainer(txid: string): Promise<Uint8Array | undefined>;
   submitEth(raw: Uint8Array): Promise<{ hash: string }>;
   statusJson(txid: string): Promise<string | null>;
+  readonly config: { minGasPrice: number; limits: { maxLogResults: number; maxLogBlockRange: number; blockGasLimit: number } };
+  /** Transactions waiting for a block, Ethereum ones by hash and in account nonce order. */
+  readonly mempool: { txidForBody(hash: string): string | undefined; get(txid: string): NodeTx | undefined; eth: { pendingNonce(key: string): bigint } };
 }
 
 const text = new TextDecoder();
@@ -137,14 +141,21 @@ export function ethChain(chain: ContractChain, signal?: AbortSignal): EthChain {
         throw err;
       }
     },
-    gasPrice: () => gasPrice(chain.gasRates.get(EVM_CURRENCY)),
-    async logs(from, to) {
-      const out: BlockLogs[] = [];
+    gasPrice: () => {
+      const min = BigInt(chain.config.minGasPrice);
+      const rated = gasPrice(chain.gasRates.get(EVM_CURRENCY));
+      return rated > min ? rated : min;
+    },
+    get logLimits() {
+      return { results: chain.config.limits.maxLogResults, blocks: chain.config.limits.maxLogBlockRange };
+    },
+    blockGasLimit: BigInt(chain.config.limits.blockGasLimit),
+    pendingNonce: (key) => chain.mempool.eth.pendingNonce(key),
+    async *logs(from, to) {
       for (const h of chain.contracts.logHeightsIn(from, to)) {
         const logs = await blockLogs(chain.store, h);
-        if (logs) out.push({ ...logs, hash: logs.hash.toLowerCase() });
+        if (logs) yield { ...logs, hash: logs.hash.toLowerCase() };
       }
-      return out;
     },
     async sendRawTransaction(raw) {
       return (await chain.submitEth(raw)).hash;
@@ -160,7 +171,14 @@ export function ethChain(chain: ContractChain, signal?: AbortSignal): EthChain {
     },
     async transaction(hash) {
       const bytes = await chain.store.get(receiptKey(hash));
-      if (!bytes) return undefined;
+      if (!bytes) {
+        // Acknowledged and still waiting for a block (or for an earlier nonce): shown without one.
+        const txid = chain.mempool.txidForBody(hash);
+        const waiting = txid === undefined ? undefined : chain.mempool.get(txid);
+        if (waiting?.body.kind !== 'ether') return undefined;
+        const t = waiting.body as unknown as EthTxBody;
+        return { ...t, to: t.to ?? null, gas: t.gasLimit, input: bytesToHex(t.data) };
+      }
       const r = JSON.parse(text.decode(bytes)) as { txid: string; height: number; index: number };
       const raw = await chain.txContainer(r.txid);
       const record = await chain.blockAt(r.height);

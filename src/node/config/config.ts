@@ -50,6 +50,12 @@ export interface NodeLimits {
   wsConnectionsPerAddress: number;
   /** Unsent bytes a live-stream connection may hold before it is closed as too slow. */
   wsBufferedBytes: number;
+  /** Ethereum transactions of one account, and of all, waiting behind a nonce gap. */
+  maxQueuedPerSender: number;
+  maxQueued: number;
+  /** eth_getLogs: events one query returns, blocks it spans. */
+  maxLogResults: number;
+  maxLogBlockRange: number;
 }
 
 export interface NodeConfig {
@@ -91,6 +97,8 @@ export interface NodeConfig {
   /** Worker threads that check signatures; 0 checks them on the main thread. */
   verifyThreads: number;
   limits: NodeLimits;
+  /** Least gas price of an Ethereum transaction, SK units per gas. */
+  minGasPrice: number;
 }
 
 /** Settings as a config file or startNode's `config` gives them: any subset, limits and tls too. */

@@ -130,6 +130,11 @@ export const SETTINGS: readonly Setting[] = [
   limit('wsConnectionsPerAddress', DEFAULT_WS_LIMITS.connectionsPerAddress, 'live-stream connections from one remote address', '--ws-max-per-address'),
   limit('wsBufferedBytes', DEFAULT_WS_LIMITS.bufferedBytes, 'unsent bytes a live-stream client may hold before it is closed as too slow (4 MiB)', '--ws-max-buffered', 'bytes'),
   { key: 'logLevel', flag: '--log-level', value: 'level', type: 'log-level', default: 'info', help: `one of ${LOG_LEVELS.join(', ')}` },
+  { key: 'minGasPrice', flag: '--min-gas-price', value: 'units', type: 'integer', min: 1, max: MAX_LIMIT, default: 1, help: 'least gas price of an Ethereum transaction, in SK units per gas, and what eth_gasPrice answers: gas is never free' },
+  limit('maxQueuedPerSender', 64, 'Ethereum transactions of one account waiting for an earlier nonce (a gap) before its next is refused'),
+  limit('maxQueued', 1024, 'Ethereum transactions waiting for an earlier nonce, of all accounts'),
+  limit('maxLogResults', 10_000, 'events one eth_getLogs query may return before it is refused (-32005)'),
+  limit('maxLogBlockRange', 100_000, 'blocks one eth_getLogs query may span'),
 ];
 
 /** `tpkit node` flags that are not settings, in --help order around the settings. */

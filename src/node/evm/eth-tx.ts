@@ -76,3 +76,18 @@ export function decodeEthTx(raw: Uint8Array, lib: EvmLib, common: unknown, chain
 export function isEthTx(raw: Uint8Array): boolean {
   return raw.length > 0 && (raw[0] >= 0xf8 || raw[0] <= 0x7f);
 }
+
+/** EIP-170: the most runtime code a contract may hold, for both deploy doors. */
+export const MAX_CODE_BYTES = 24_576;
+/** EIP-3860: the most init code a create may run (twice EIP-170). */
+export const MAX_INITCODE_BYTES = 2 * MAX_CODE_BYTES;
+
+/**
+ * Gas of an Ethereum transaction before its code runs: 21000, calldata, and a create's 32000
+ * plus 2 a word of init code (EIP-3860).
+ */
+export function intrinsicGas(input: Uint8Array, create: boolean): bigint {
+  let gas = create ? 53_000n + 2n * BigInt(Math.ceil(input.length / 32)) : 21_000n;
+  for (const b of input) gas += b === 0 ? 4n : 16n;
+  return gas;
+}

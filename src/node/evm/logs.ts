@@ -5,6 +5,20 @@
 import { bytesToHex } from '../../bytes.js';
 import { ValidationError } from '../../errors.js';
 import { parseEvmAddress } from './address.js';
+import type { EvmRun } from './runner.js';
+import { emptyChanges } from './state.js';
+
+/**
+ * Events one transaction may emit. A run that emits more fails ("too_many_events", all its
+ * gas spent, as a run out of gas), so a receipt and a block's event record stay bounded.
+ */
+export const MAX_EVENTS_PER_TX = 10_000;
+
+/** `run`, or its failure when it emitted more than MAX_EVENTS_PER_TX events. */
+export function capEvents(run: EvmRun, gasLimit: bigint): EvmRun {
+  if (run.end !== 'return' || run.logs.length <= MAX_EVENTS_PER_TX) return run;
+  return { ...run, end: 'error', error: 'too_many_events', gasUsed: gasLimit, returnData: new Uint8Array(0), logs: [], changes: emptyChanges() };
+}
 
 /** One event, with where it came from. Hex fields are lowercase without 0x. */
 export interface StoredLog {

@@ -89,7 +89,10 @@ export class ChainEvm {
   async view(m: ViewMessage, height: number, signal?: AbortSignal, onStart?: () => void): Promise<EvmRun> {
     const { view } = await this.evm();
     const cap = BigInt(this.limits.viewGasCap);
-    const message = { ...m, gasLimit: m.gasLimit > cap ? cap : m.gasLimit, height: BigInt(height), timestamp: BigInt(Math.floor(Date.now() / 1000)) };
+    // A create (no `to`) derives its address from the caller's nonce, which the run must move on
+    // as a transaction does; a view's changes are dropped anyway.
+    const create = m.to === undefined ? { bumpNonce: true } : {};
+    const message = { ...m, ...create, gasLimit: m.gasLimit > cap ? cap : m.gasLimit, height: BigInt(height), timestamp: BigInt(Math.floor(Date.now() / 1000)) };
     return view.run(this.ledger(), message, { timeoutMs: this.limits.viewTimeoutMs, ...(signal ? { signal } : {}), ...(onStart ? { onStart } : {}) });
   }
 

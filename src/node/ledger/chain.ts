@@ -90,7 +90,7 @@ class WriteQueue {
 }
 
 export class Chain {
-  mempool = new Mempool();
+  mempool = new Mempool((key) => this.evmLedger().account(key)?.nonce ?? 0n);
   readonly wallets = new Map<string, Wallet>();
   readonly fees: Map<string, FeeRate>;
   /** The development accounts of the genesis (their number is fixed when the chain is created). */
@@ -166,6 +166,7 @@ export class Chain {
       loadEvm: () => this.evm(),
       ethTx: (raw) => this.evmPart.ethTx(raw),
       evmNonce: (key) => this.evmLedger().account(key)?.nonce ?? 0n,
+      evmBalance: (key) => this.evmLedger().account(key)?.balance ?? 0n,
     });
     this.producer = new BlockProducer({
       config,
@@ -545,7 +546,7 @@ export class Chain {
     this.owners.clear();
     this.statusCache.clear();
     this.held.clear();
-    this.mempool = new Mempool();
+    this.mempool = new Mempool((key) => this.evmLedger().account(key)?.nonce ?? 0n);
     // The clock stays: a txid handed out before the revert is never handed out again.
     await this.resume(json(meta) as ChainMeta);
   }

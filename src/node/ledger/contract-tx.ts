@@ -16,9 +16,9 @@ import { evmKey } from '../evm/address.js';
 import type { ContractState } from '../evm/contract-state.js';
 import type { EthTxBody } from '../evm/eth-tx.js';
 import { unitsLeft, gasFor, type GasRate } from '../evm/gas.js';
-import { intrinsicGas } from '../evm/jsonrpc.js';
+import { intrinsicGas, MAX_CODE_BYTES } from '../evm/eth-tx.js';
 import { EVM_CURRENCY, splitChanges, walletLedger } from '../evm/ledger-view.js';
-import { storedLog, type StoredLog } from '../evm/logs.js';
+import { capEvents, storedLog, type StoredLog } from '../evm/logs.js';
 import { revertReason } from '../evm/revert.js';
 import type { EvmThread } from '../evm/evm-thread.js';
 import type { EvmMessage, EvmRun } from '../evm/runner.js';
@@ -117,7 +117,7 @@ export class EvmBlock {
     const gasLimit = bought < this.limits.gasLimit ? bought : this.limits.gasLimit;
     const deploy = body.kind === 'deploy';
     const to = deploy ? caller : evmKey(body.to);
-    const run = await this.run(this.ledger(draft), {
+    let run = await this.run(this.ledger(draft), {
       caller,
       to,
       data: deploy ? new Uint8Array(0) : body.call ?? new Uint8Array(0),
@@ -127,6 +127,9 @@ export class EvmBlock {
       height: BigInt(this.height),
       timestamp: BigInt(this.timestamp),
     });
+    run = capEvents(run, gasLimit);
+    // EIP-170 holds at both deploy doors: code over 24,576 bytes fails the deploy, all gas spent, as a create does.
+    if (deploy && run.end === 'return' && run.returnData.length > MAX_CODE_BYTES) run = { ...run, end: 'error', error: 'code_too_large', gasUsed: gasLimit, returnData: new Uint8Array(0), logs: [], changes: emptyChanges() };
     // The run's balances first (they were read before the refund), then unused gas back to
     // the sender and used gas to the block's fees.
     if (run.end === 'return') this.commit(draft, run.changes);
@@ -150,24 +153,33 @@ export class EvmBlock {
     const account = ledger.account(body.from) ?? { balance: 0n, nonce: 0n };
     if (body.nonce !== account.nonce) return fail(body.nonce < account.nonce ? 'nonce_too_low' : 'nonce_too_high');
     const intrinsic = intrinsicGas(body.data, body.to === undefined);
-    if (body.gasLimit < intrinsic) return fail('intrinsic_gas_too_low');
-    // Refused at submission; one that got in before the limit was lowered fails here, unrun.
-    if (body.gasLimit > this.limits.gasLimit) return fail('exceeds_block_gas_limit');
     const maxCost = body.gasLimit * body.gasPrice;
-    if (account.balance < maxCost + body.value) return fail('insufficient_fund');
+    // Checked at submission; failing here (the balance spent since), it still uses its nonce and
+    // gets a receipt, so the account's later transactions follow and the hash has an answer.
+    // (A gas limit over the block's is refused at submission too; one that got in before the
+    // limit was lowered fails here, unrun.)
+    const early =
+      body.gasLimit < intrinsic ? 'intrinsic_gas_too_low' : body.gasLimit > this.limits.gasLimit ? 'exceeds_block_gas_limit' : account.balance < maxCost + body.value ? 'insufficient_fund' : undefined;
+    if (early) {
+      this.setAccount(draft, body.from, { balance: account.balance, nonce: account.nonce + 1n });
+      this.record(tx, txIndex, body.from, { end: 'error', returnData: new Uint8Array(0), gasUsed: 0n, logs: [], error: early, changes: emptyChanges() }, body.hash, body.to ?? null);
+      return { ok: false, reason: early, spent: true };
+    }
     // The gas is paid up front from the account; the run sees what is left.
     const before = { balance: account.balance - maxCost, nonce: account.nonce };
     this.setAccount(draft, body.from, before);
-    const run = await this.run(this.ledger(draft), {
+    const runGas = body.gasLimit - intrinsic;
+    const uncapped = await this.run(this.ledger(draft), {
       caller: body.from,
       ...(body.to === undefined ? {} : { to: body.to }),
       data: body.data,
       value: body.value,
-      gasLimit: body.gasLimit - intrinsic,
+      gasLimit: runGas,
       bumpNonce: true,
       height: BigInt(this.height),
       timestamp: BigInt(this.timestamp),
     });
+    const run = capEvents(uncapped, runGas);
     const used = intrinsic + run.gasUsed;
     if (run.end === 'return') this.commit(draft, run.changes);
     const after = this.ledger(draft).account(body.from) ?? before;

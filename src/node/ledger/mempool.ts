@@ -4,11 +4,13 @@
 // but a block takes it only once its write is durable: the front of the queue up to the first
 // one still being written. It is bounded three ways: transactions, their bytes, and the
 // transactions of one sending wallet, so one client can neither exhaust memory nor crowd out
-// the others.
+// the others. Ethereum transactions join the queue in nonce order (eth-queue.ts): one whose
+// nonce is ahead is known (counted, found by hash) but waits outside the queue.
 
 import { bytesToHex } from '../../bytes.js';
 import { ValidationError } from '../../errors.js';
 import type { NodeLimits } from '../config/config.js';
+import { EthQueue } from './eth-queue.js';
 import type { NodeTx } from './node-tx.js';
 
 /** The wallet a transaction is charged to for the per-sender bound (a register has none yet). */
@@ -25,6 +27,13 @@ export class Mempool {
   private readonly writing = new Set<NodeTx>();
   private readonly bySender = new Map<string, number>();
   private totalBytes = 0;
+  /** Ethereum transactions by account and nonce. */
+  readonly eth: EthQueue;
+
+  /** `nonceOf`: an EVM account's committed nonce, which orders its Ethereum transactions. */
+  constructor(nonceOf: (key: string) => bigint = () => 0n) {
+    this.eth = new EthQueue(nonceOf);
+  }
 
   get size(): number {
     return this.byTxid.size;
@@ -41,7 +50,7 @@ export class Mempool {
   }
 
   /** MEMPOOL_FULL naming the bound `tx` would pass, or undefined when there is room for it. */
-  refusal(tx: NodeTx, limits: Pick<NodeLimits, 'maxPending' | 'maxPendingBytes' | 'maxPendingPerSender'>): ValidationError | undefined {
+  refusal(tx: NodeTx, limits: Pick<NodeLimits, 'maxPending' | 'maxPendingBytes' | 'maxPendingPerSender' | 'maxQueued' | 'maxQueuedPerSender'>): ValidationError | undefined {
     const full = (message: string, details: string) => new ValidationError('MEMPOOL_FULL', message, { details });
     if (this.size >= limits.maxPending) return full('Too many pending transactions', `${this.size} are waiting for a block, the limit (--max-pending); retry later`);
     if (this.totalBytes + tx.raw.length > limits.maxPendingBytes) {
@@ -51,12 +60,18 @@ export class Mempool {
     if (sender !== undefined && this.pendingFrom(sender) >= limits.maxPendingPerSender) {
       return full('Too many pending transactions from this wallet', `0x${sender} has ${this.pendingFrom(sender)} waiting for a block, the limit per sender (--max-pending-per-sender); retry once some are included`);
     }
-    return undefined;
+    return tx.body.kind === 'ether' ? this.eth.check(tx, limits).refusal : undefined;
+  }
+
+  /** The waiting Ethereum transaction `tx` would replace (same account and nonce), if any. */
+  replaced(tx: NodeTx, limits: Pick<NodeLimits, 'maxQueued' | 'maxQueuedPerSender'>): NodeTx | undefined {
+    return tx.body.kind === 'ether' ? this.eth.check(tx, limits).replaces : undefined;
   }
 
   /** Adds a transaction; `durable` false while its store write is still in flight. */
   add(tx: NodeTx, durable = true): void {
-    this.queue.push(tx);
+    if (tx.body.kind === 'ether') this.queue.push(...this.eth.add(tx));
+    else this.queue.push(tx);
     this.byTxid.set(tx.txid, tx);
     this.totalBytes += tx.raw.length;
     const sender = senderOf(tx);
@@ -73,6 +88,10 @@ export class Mempool {
   /** Forgets a transaction whose write failed (it was never acknowledged). */
   drop(tx: NodeTx): void {
     this.writing.delete(tx);
+    if (tx.body.kind === 'ether') {
+      if (this.eth.isWaiting(tx)) this.eth.dropWaiting(tx);
+      else this.queue.push(...this.eth.doneReady(tx, false));
+    }
     this.forget(tx);
     this.skipRemoved();
   }
@@ -103,7 +122,10 @@ export class Mempool {
 
   /** Removes the transactions a committed block took (a prefix of what peek gave). */
   remove(txs: NodeTx[]): void {
-    for (const tx of txs) this.forget(tx);
+    for (const tx of txs) {
+      if (tx.body.kind === 'ether' && this.has(tx)) this.queue.push(...this.eth.doneReady(tx, true));
+      this.forget(tx);
+    }
     this.skipRemoved();
     // Compact once the consumed prefix dominates, so removing stays O(1) amortized.
     if (this.head > 1024 && this.head * 2 > this.queue.length) {

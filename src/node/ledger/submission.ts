@@ -16,7 +16,8 @@ import type { NodeTx } from './node-tx.js';
 import { refusedStatus } from './tx-status.js';
 import { prepareSubmission, validateSubmission, type SubmissionContext } from './validate.js';
 import type { SignatureVerifier } from './verifier.js';
-import { isEthTx } from '../evm/eth-tx.js';
+import { isEthTx, type EthTxBody } from '../evm/eth-tx.js';
+import { alreadyKnown, ethSubmissionRefusal } from './eth-checks.js';
 import type { Wallet } from './wallet.js';
 
 export interface SubmissionHost {
@@ -46,6 +47,8 @@ export interface SubmissionHost {
   ethTx(raw: Uint8Array): Promise<NodeTx>;
   /** The EVM nonce of an account (40 hex digits). */
   evmNonce(key: string): bigint;
+  /** The SK balance of an EVM account. */
+  evmBalance(key: string): bigint;
 }
 
 const text = new TextDecoder();
@@ -74,8 +77,9 @@ export class Submissions {
   }
 
   /**
-   * eth_sendRawTransaction: a signed Ethereum transaction, checked (signature, chain id, a
-   * nonce not used yet) and queued as any other. Sent again, it answers with its first txid.
+   * eth_sendRawTransaction: a signed Ethereum transaction, checked as geth checks it at
+   * submission (ethSubmissionRefusal) and queued in its account's nonce order. The same bytes
+   * again, waiting or included, are "already known".
    */
   async submitEth(raw: Uint8Array): Promise<{ txid: string; hash: string; duplicate: boolean }> {
     const host = this.host;
@@ -85,14 +89,15 @@ export class Submissions {
         throw new ValidationError('TX_TOO_LARGE', 'Transaction too large', { details: `limit ${host.config.limits.maxTxBytes} bytes, got ${raw.length}` });
       }
       const tx = await host.ethTx(raw);
-      const body = tx.body as Extract<NodeTx['body'], { kind: 'ether' }>;
-      const next = host.evmNonce(body.from);
-      if (body.nonce < next && !(await host.store.get(bodyKey(tx.bodyHash)))) {
-        throw new ValidationError('BODY_BAD_FIELD', 'Nonce too low', { field: 'nonce', details: `nonce ${body.nonce}; the account's next nonce is ${next}` });
-      }
+      const body = tx.body as unknown as EthTxBody;
+      if (host.mempool().txidForBody(tx.bodyHash) || (await host.store.get(bodyKey(tx.bodyHash)))) throw alreadyKnown(body.hash);
+      const refusal = ethSubmissionRefusal(body, { nonce: host.evmNonce(body.from), balance: host.evmBalance(body.from) }, { minGasPrice: BigInt(host.config.minGasPrice), blockGasLimit: BigInt(host.config.limits.blockGasLimit) });
+      if (refusal) throw refusal;
       hash = body.hash;
       return tx;
     }, {});
+    // Sent twice at once, the second found the first only once it was queued.
+    if (admitted.duplicate) throw alreadyKnown(hash);
     return { ...admitted, hash };
   }
 
@@ -131,6 +136,9 @@ export class Submissions {
       }
       const full = host.mempool().refusal(tx, host.config.limits);
       if (full) throw full;
+      // An Ethereum transaction waiting behind a nonce gap may be replaced by a better-paying one.
+      const replaced = host.mempool().replaced(tx, host.config.limits);
+      if (replaced) host.mempool().drop(replaced);
       // The txid is taken only now, so a rejected or duplicate transaction consumes none.
       const { txid, timeNs } = host.issueTxid();
       tx.txid = txid;
@@ -138,7 +146,12 @@ export class Submissions {
       // From here a dev operation waits for this write (idle()) before it starts.
       host.mempool().add(tx, false);
       try {
-        await this.writes.add({ type: 'put', key: pendingKey(txid), value: tx.raw });
+        await Promise.all([
+          this.writes.add({ type: 'put', key: pendingKey(txid), value: tx.raw }),
+          ...(replaced
+            ? [this.writes.add({ type: 'del', key: pendingKey(replaced.txid) }), this.writes.add({ type: 'put', key: statusKey(replaced.txid), value: utf8.encode(refusedStatus('replaced')) })]
+            : []),
+        ]);
       } catch (cause) {
         host.mempool().drop(tx);
         host.logger.error(`writing pending transactions failed: ${(cause as Error).message}`);

@@ -17,6 +17,7 @@ import { CryptoError, TpkitError, ValidationError } from '../../errors.js';
 import { powBits } from '../../pow/bits.js';
 import type { NodeLimits } from '../config/config.js';
 import { decodeDeployBody } from '../../codec/body-deploy-decode.js';
+import { MAX_INITCODE_BYTES } from '../evm/eth-tx.js';
 import { TIMESTAMP_WINDOW_MS, type NodeTx, type NodeTxBody, type PayloadItem as NodeTxPayloadItem } from './node-tx.js';
 import { verifyJob, type VerifyJob, type VerifyOutcome } from './verifier.js';
 import type { Wallet } from './wallet.js';
@@ -218,6 +219,9 @@ function nodeBody(body: Body, sigs: DecodedBsig[], bytes: Uint8Array, ctx: Submi
       checkOnChain(deploy.from, 'f', ctx.chain);
       checkWindow(deploy.timestamp, ctx, options);
       checkSeq(deploy.seq);
+      const initBytes = deploy.code.length + (deploy.args?.length ?? 0);
+      // EIP-3860, as at the Ethereum door: init code with its arguments at most 49,152 bytes.
+      if (initBytes > MAX_INITCODE_BYTES) throw new ValidationError('BODY_BAD_FIELD', 'Invalid body field "e.code"', { field: 'e.code', details: `the code and its arguments are ${initBytes} bytes, the limit is ${MAX_INITCODE_BYTES} (EIP-3860)` });
       if (deploy.vm !== 'evm') throw new ValidationError('BODY_BAD_FIELD', 'Invalid body field "e.vm"', { field: 'e.vm', details: `this node runs "evm" contracts, got ${JSON.stringify(deploy.vm).slice(0, 40)}` });
       const check = senderCheck(deploy.from, bytes, sigs, ctx, options);
       return [{ kind: 'deploy', from: deploy.from, seq: deploy.seq, t: deploy.timestamp, payload: ledgerPayload(deploy.payload), code: deploy.code, ...(deploy.args ? { args: deploy.args } : {}) }, check];
