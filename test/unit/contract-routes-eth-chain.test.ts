@@ -84,7 +84,7 @@ const chain = {
   blockByHash: async (h: string) => blocks.find((b) => b.hash === h.toUpperCase()),
   txContainer: async (txid: string) => containers.get(txid),
   mempool: { txidForBody: () => undefined, get: () => undefined, eth: { pendingNonce: () => 0n } },
-  config: { minGasPrice: 1, limits: { maxLogResults: 10_000, maxLogBlockRange: 100_000 } },
+  config: { minGasPrice: 1, limits: { maxLogResults: 10_000, maxLogBlockRange: 100_000, blockGasLimit: 30_000_000 } },
 } as unknown as ContractChain;
 const eth = ethChain(chain);
 

@@ -87,6 +87,26 @@ async function getLogs(chain: EthChain, filterArg: unknown): Promise<unknown[]> 
   });
 }
 
+/**
+ * A block, with its transactions as hashes or, asked with `true`, as objects (viem's
+ * waitForTransactionReceipt reads their `from` and `nonce` to tell a replaced transaction). A
+ * ThePower transaction has no Ethereum form: it shows its hash, position and the zero address.
+ */
+async function blockAnswer(chain: EthChain, b: EthBlock | undefined, full: unknown) {
+  if (!b) return null;
+  const block = rpcBlock(b, chain.blockGasLimit ?? DEFAULT_BLOCK_GAS_LIMIT);
+  if (full !== true) return block;
+  const transactions: object[] = [];
+  for (const [index, hash] of b.txHashes.entries()) {
+    const t = hash ? await chain.transaction(hash) : undefined;
+    const at = { blockHash: hexBytes(b.hash), blockNumber: hex(b.height), transactionIndex: hex(index) };
+    transactions.push(t ? { ...rpcTransaction(t), ...at } : { hash: hexBytes(hash), from: ZERO_ADDRESS, to: null, nonce: '0x0', gas: '0x0', gasPrice: '0x0', value: '0x0', input: '0x', type: '0x0', ...at });
+  }
+  return { ...block, transactions };
+}
+
+const ZERO_ADDRESS = '0x' + '0'.repeat(40);
+
 type Handler = (chain: EthChain, params: unknown[]) => Promise<unknown> | unknown;
 
 export const METHODS: Record<string, Handler> = {
@@ -139,14 +159,8 @@ export const METHODS: Record<string, Handler> = {
     }
     return hex(intrinsicGas(message.data, message.to === undefined) + (gas < CALL_GAS ? gas : CALL_GAS));
   },
-  eth_getBlockByNumber: async (chain, [tag]) => {
-    const b = await chain.block(heightOf(chain, tag, 'block'));
-    return b ? rpcBlock(b, chain.blockGasLimit ?? DEFAULT_BLOCK_GAS_LIMIT) : null;
-  },
-  eth_getBlockByHash: async (chain, [hash]) => {
-    const b = await chain.block(bytesToHex(data(hash, 'hash')));
-    return b ? rpcBlock(b, chain.blockGasLimit ?? DEFAULT_BLOCK_GAS_LIMIT) : null;
-  },
+  eth_getBlockByNumber: async (chain, [tag, full]) => blockAnswer(chain, await chain.block(heightOf(chain, tag, 'block')), full),
+  eth_getBlockByHash: async (chain, [hash, full]) => blockAnswer(chain, await chain.block(bytesToHex(data(hash, 'hash'))), full),
   eth_getLogs: (chain, [filter]) => getLogs(chain, filter),
   eth_sendRawTransaction: async (chain, [raw]) => {
     const bytes = data(raw, 'transaction');
