@@ -307,12 +307,12 @@ export const EQUIVALENT = [
   },
   {
     file: 'src/node/evm/state.ts',
-    original: 'return this.readStorage(keyOf(address), bytesToHex(key)) ?? new Uint8Array(0);',
-    mutated: 'return this.readStorage(keyOf(address), bytesToHex(key)) ?? new Uint8Array(1);',
+    original: 'return (await this.readStorage(keyOf(address), bytesToHex(key))) ?? new Uint8Array(0);',
+    mutated: 'return (await this.readStorage(keyOf(address), bytesToHex(key))) ?? new Uint8Array(1);',
     why: 'SLOAD reads the bytes as a number and the SSTORE gas rules pad them to a 32-byte word first, so an absent slot is 0 either way; the one reader of the bare length, EIP-8037, is not active in the hardfork this EVM runs',
   },
   {
-    file: 'src/node/evm/jsonrpc.ts',
+    file: 'src/node/evm/jsonrpc-methods.ts',
     original: 'return hex(intrinsicGas(message.data, message.to === undefined) + (gas < CALL_GAS ? gas : CALL_GAS));',
     mutated: 'return hex(intrinsicGas(message.data, message.to === undefined) + (gas <= CALL_GAS ? gas : CALL_GAS));',
     why: 'when the estimate equals the view limit both branches are the same number',
@@ -542,8 +542,8 @@ export const EQUIVALENT = [
   },
   {
     file: 'src/node/ledger/block-builder.ts',
-    original: 'evm ??= new EvmBlock(await input.evm.runner(), input.evm.contracts, input.evm.gasRates, height, Math.floor(Math.max(now, parent.time) / 1000));',
-    mutated: 'evm ??= new EvmBlock(await input.evm.runner(), input.evm.contracts, input.evm.gasRates, height, Math.floor(Math.max(parent.time, now) / 1000));',
+    original: 'evm ??= new EvmBlock(await input.evm.runner(), input.evm.limits, input.evm.contracts, input.evm.gasRates, height, Math.floor(Math.max(now, parent.time) / 1000));',
+    mutated: 'evm ??= new EvmBlock(await input.evm.runner(), input.evm.limits, input.evm.contracts, input.evm.gasRates, height, Math.floor(Math.max(parent.time, now) / 1000));',
     why: 'Math.max of two numbers does not depend on their order',
   },
   {
@@ -554,15 +554,9 @@ export const EQUIVALENT = [
   },
   {
     file: 'src/node/ledger/contract-tx.ts',
-    original: 'const gasLimit = bought < BLOCK_GAS_LIMIT ? bought : BLOCK_GAS_LIMIT;',
-    mutated: 'const gasLimit = bought <= BLOCK_GAS_LIMIT ? bought : BLOCK_GAS_LIMIT;',
-    why: 'the two differ only when bought equals BLOCK_GAS_LIMIT, and then both branches give that same value',
-  },
-  {
-    file: 'src/node/ledger/contract-tx.ts',
-    original: 'gasLimit: body.gasLimit - intrinsic < BLOCK_GAS_LIMIT ? body.gasLimit - intrinsic : BLOCK_GAS_LIMIT,',
-    mutated: 'gasLimit: body.gasLimit - intrinsic <= BLOCK_GAS_LIMIT ? body.gasLimit - intrinsic : BLOCK_GAS_LIMIT,',
-    why: 'the two differ only when the gas left after the intrinsic gas equals BLOCK_GAS_LIMIT, and then both branches give that same value',
+    original: 'const gasLimit = bought < this.limits.gasLimit ? bought : this.limits.gasLimit;',
+    mutated: 'const gasLimit = bought <= this.limits.gasLimit ? bought : this.limits.gasLimit;',
+    why: 'the two differ only when bought equals the block gas limit, and then both branches give that same value',
   },
   {
     file: 'src/node/ledger/submission.ts',
