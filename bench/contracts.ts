@@ -209,7 +209,12 @@ async function main(): Promise<void> {
   const probe = await RawConnection.open(port);
   const statusTimes: number[] = [];
   const started = performance.now();
-  for (const tx of heavy) if ((await (await fresh()).request(tx)).status !== 200) throw new Error('a heavy transaction was refused');
+  const heavyIds: string[] = [];
+  for (const tx of heavy) {
+    const res = await (await fresh()).request(tx);
+    if (res.status !== 200) throw new Error(`a heavy transaction was refused: ${res.body}`);
+    heavyIds.push((JSON.parse(res.body) as { txid: string }).txid);
+  }
   const done = settle();
   let settled = false;
   void done.then(() => (settled = true));
@@ -220,9 +225,10 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 5));
   }
   await done;
+  const outcomes = await Promise.all(heavyIds.map(async (id) => JSON.parse((await (await fresh()).request(getRequest('127.0.0.1', `/api/tx/status/${id}`))).body).res?.res ?? '?'));
   probe.close();
   const sortedStatus = Float64Array.from(statusTimes).sort();
-  console.log(`  ${'status while 3 x 10^7 gas of loops run'.padEnd(44)} ${statusTimes.length} probes in ${((performance.now() - started) / 1000).toFixed(2)} s: p50 ${percentile(sortedStatus, 0.5).toFixed(2)} ms, p99 ${percentile(sortedStatus, 0.99).toFixed(2)} ms, max ${sortedStatus[sortedStatus.length - 1].toFixed(0)} ms`);
+  console.log(`  ${'status while 3 x 10^7 gas of loops run'.padEnd(44)} ${statusTimes.length} probes in ${((performance.now() - started) / 1000).toFixed(2)} s: p50 ${percentile(sortedStatus, 0.5).toFixed(2)} ms, p99 ${percentile(sortedStatus, 0.99).toFixed(2)} ms, max ${sortedStatus[sortedStatus.length - 1].toFixed(0)} ms (the transactions: ${outcomes.join(', ')})`);
   console.log(`  SK rate with contracts on the chain vs without: ${((skAfter / skBefore - 1) * 100).toFixed(1)} %; ERC-20 / SK: ${((erc20 / skBefore) * 100).toFixed(0)} %`);
   console.log(`  load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
