@@ -3,11 +3,13 @@
 
 /**
  * 'hybrid': SIMD binary, scalar rounds with the message schedule in i64x2 lanes (the
- * fastest where SIMD exists); 'simd': SIMD binary, two nonces per compression in i64x2
- * lanes; 'scalar': the binary for engines without SIMD; 'js': no WebAssembly.
+ * fastest in V8 and SpiderMonkey); 'simd': SIMD binary, two nonces per compression in
+ * i64x2 lanes; 'scalar': the binary for engines without SIMD; 'lean': scalar binary, the
+ * scalar rounds with the message schedule in memory (the fastest in JavaScriptCore);
+ * 'js': no WebAssembly.
  */
-export type KernelName = 'hybrid' | 'simd' | 'scalar' | 'js';
-export const KERNEL_NAMES: readonly KernelName[] = ['hybrid', 'simd', 'scalar', 'js'];
+export type KernelName = 'hybrid' | 'simd' | 'scalar' | 'lean' | 'js';
+export const KERNEL_NAMES: readonly KernelName[] = ['hybrid', 'simd', 'scalar', 'lean', 'js'];
 
 export interface MiningKernel {
   readonly name: KernelName;

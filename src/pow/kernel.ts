@@ -29,19 +29,20 @@ export function availableKernels(): KernelName[] {
   const names: KernelName[] = [];
   if (wasmUsable()) {
     const simd: KernelName[] = simdSupported() && !simdDistrusted ? ['hybrid', 'simd'] : [];
-    // JavaScriptCore runs the scalar kernel fastest (engine.ts): 'auto' starts with it there.
-    names.push(...(isJavaScriptCore() ? ['scalar' as const, ...simd] : [...simd, 'scalar' as const]));
+    // JavaScriptCore runs the lean kernel fastest (engine.ts): 'auto' starts with it there.
+    names.push(...(isJavaScriptCore() ? ['lean' as const, 'scalar' as const, ...simd] : [...simd, 'scalar' as const, 'lean' as const]));
   }
   names.push('js');
   return names;
 }
 
 /** The binary a WASM kernel runs from. */
-export const kernelFlavor = (name: Exclude<KernelName, 'js'>): WasmFlavor => (name === 'scalar' ? 'scalar' : 'simd');
+export const kernelFlavor = (name: Exclude<KernelName, 'js'>): WasmFlavor => (name === 'scalar' || name === 'lean' ? 'scalar' : 'simd');
 const flavorOf = kernelFlavor;
 
 function fromWasm(name: KernelName, module: WasmModule): MiningKernel {
   if (name === 'simd') module.useLanes(2);
+  if (name === 'lean') module.useLean();
   return {
     name,
     lanes: module.lanes,
@@ -83,13 +84,7 @@ const rangeKernels = new Map<KernelName, MiningKernel>();
  * SHA-512(body with that nonce in its last 8 bytes) has at least `difficulty` leading
  * zero bits, or null. Kernel instances are reused between calls.
  */
-export function mineRange(
-  body: Uint8Array,
-  start: bigint,
-  count: number,
-  difficulty: number,
-  kernel: KernelName = availableKernels()[0],
-): bigint | null {
+export function mineRange(body: Uint8Array, start: bigint, count: number, difficulty: number, kernel: KernelName = availableKernels()[0]): bigint | null {
   checkName(kernel);
   let instance = rangeKernels.get(kernel);
   if (!instance) {

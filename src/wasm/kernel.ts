@@ -30,6 +30,7 @@ interface Exports {
   mineSearch(high: number, low: number, count: number, difficulty: number): number;
   mineHash(high: number, low: number): number;
   mineLanes(lanes: number): number;
+  mineLean(on: number): number;
 }
 
 /** Largest nonce count one mineSearch call accepts (the offset it returns is an i32). */
@@ -217,6 +218,14 @@ export class WasmModule {
       throw new ArgumentError(`"lanes" expected 1${this.maxLanes === 2 ? ' or 2' : ''}, got ${String(lanes)}`);
     }
     this.#lanes = this.#x.mineLanes(lanes);
+  }
+
+  /**
+   * Scalar binary only: mineSearch runs the lean kernel (the message schedule in memory,
+   * what JavaScriptCore's optimizing tier runs fastest) instead of the scalar one.
+   */
+  useLean(): void {
+    if (this.#x.mineLean(1) !== 1) throw new ArgumentError(`the lean kernel is in the scalar binary, not in the ${this.flavor} one`);
   }
 
   #absorb(data: Uint8Array, update: (length: number) => void): void {
