@@ -6,7 +6,7 @@ import { INPUT, INPUT_CAPACITY, OUTPUT } from './layout';
 
 export { sha256Init, sha256Update, sha256Final } from './sha256';
 export { sha512Init, sha512Update, sha512Final } from './sha512';
-export { mineInit, mineSearch, mineHash, mineLanes, mineLean } from './mine';
+export { mineInit, mineSearch, mineHash, mineLanes, mineMemSchedule } from './mine';
 
 export function inputPointer(): usize {
   return INPUT;

@@ -15,7 +15,7 @@ export const MID: usize = memory.data(8 * 8);
 export const CV: usize = memory.data(8 * 8);
 /** K[t] + W[t] for t >= 16 of the varying block, written per nonce by the hybrid kernel. */
 export const KWS: usize = memory.data(80 * 8, 16);
-/** W[0..80) of the varying block, written per nonce by the lean kernel. */
+/** W[0..80) of the varying block, written per nonce by the memsched kernel. */
 export const WS: usize = memory.data(80 * 8);
 /** K[t] + W[t] of the trailing padding-only block, when the body's last word is not in the last block. */
 export const KW2: usize = memory.data(80 * 8);
@@ -40,8 +40,8 @@ export let zeroMask: u64 = 0;
 export let twoBlocks: bool = false;
 /** Nonces per compression in mineSearch: 2 runs the i64x2 kernel, 1 the scalar or hybrid one. */
 export let searchLanes: i32 = 1;
-/** The scalar binary's mineSearch runs the lean kernel instead of the scalar one. */
-export let searchLean: bool = false;
+/** The scalar binary's mineSearch runs the memsched kernel instead of the scalar one. */
+export let searchMem: bool = false;
 
 export function setWord(index: i32, base: u64, shift: u64): void {
   wordIndex = index;
@@ -57,8 +57,8 @@ export function setSearchLanes(lanes: i32): void {
   searchLanes = lanes;
 }
 
-export function setSearchLean(value: bool): void {
-  searchLean = value;
+export function setSearchMem(value: bool): void {
+  searchMem = value;
 }
 
 export function setTwoBlocks(value: bool): void {

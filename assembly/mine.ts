@@ -11,12 +11,12 @@ import { INPUT, INPUT_CAPACITY, OUTPUT, K512, IV512 } from './layout';
 import { compress512, schedule512, rounds512, load64be, store64be } from './sha512';
 import {
   BODY, WBUF, KW, MID, CV, KW2, WBUFV, KWV, MIDV, CVV, KW2V, KV,
-  setWord, setZeroMask, setTwoBlocks, twoBlocks, searchLanes, setSearchLanes, searchLean, setSearchLean,
+  setWord, setZeroMask, setTwoBlocks, twoBlocks, searchLanes, setSearchLanes, searchMem, setSearchMem,
 } from './mine-state';
 import { searchScalar1, searchScalar2 } from './kernel-scalar.generated';
 import { searchSimd1, searchSimd2 } from './kernel-simd.generated';
 import { searchHybrid1, searchHybrid2 } from './kernel-hybrid.generated';
-import { searchLean1, searchLean2 } from './kernel-lean.generated';
+import { searchMem1, searchMem2 } from './kernel-memsched.generated';
 
 const SCRATCH_W: usize = memory.data(80 * 8);
 /** Chaining value after the blocks that hold no nonce byte: constant for a body. */
@@ -152,8 +152,8 @@ export function mineSearch(high: u32, low: u32, count: i32, difficulty: i32): i3
         found = twoBlocks ? searchSimd2(from, to) : searchSimd1(from, to);
       } else if (ASC_FEATURE_SIMD) {
         found = twoBlocks ? searchHybrid2(from, to) : searchHybrid1(from, to);
-      } else if (searchLean) {
-        found = twoBlocks ? searchLean2(from, to) : searchLean1(from, to);
+      } else if (searchMem) {
+        found = twoBlocks ? searchMem2(from, to) : searchMem1(from, to);
       } else {
         found = twoBlocks ? searchScalar2(from, to) : searchScalar1(from, to);
       }
@@ -178,13 +178,13 @@ export function mineLanes(lanes: i32): i32 {
 }
 
 /**
- * Chooses, in the scalar binary, the lean kernel (on = 1: the message schedule in memory,
- * what JavaScriptCore runs fastest) or the scalar one (on = 0). Returns 1 when the lean
+ * Chooses, in the scalar binary, the memsched kernel (on = 1: the message schedule in memory,
+ * what JavaScriptCore runs fastest) or the scalar one (on = 0). Returns 1 when the memsched
  * kernel is now in use; the SIMD binary has none and returns 0.
  */
-export function mineLean(on: i32): i32 {
-  setSearchLean(!ASC_FEATURE_SIMD && on == 1);
-  return searchLean ? 1 : 0;
+export function mineMemSchedule(on: i32): i32 {
+  setSearchMem(!ASC_FEATURE_SIMD && on == 1);
+  return searchMem ? 1 : 0;
 }
 
 /** SHA-512 of the body with this nonce, to OUTPUT; returns its leading zero bits. */

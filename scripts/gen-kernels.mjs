@@ -3,7 +3,7 @@
 //   assembly/kernel-scalar.generated.ts  i64, one nonce per compression
 //   assembly/kernel-simd.generated.ts    i64x2, nonces n and n + 1 in the two lanes
 //   assembly/kernel-hybrid.generated.ts  i64 rounds, i64x2 message schedule (SIMD binary)
-//   assembly/kernel-lean.generated.ts    i64 rounds, message schedule in memory (scalar binary)
+//   assembly/kernel-memsched.generated.ts    i64 rounds, message schedule in memory (scalar binary)
 // Generated because 80 rounds with the working words in locals are what lets the engine
 // keep them in registers, and a hand-written file of that size would hide a typo in
 // round 57. Run by scripts/build-wasm.mjs before asc.
@@ -290,32 +290,32 @@ function hybridKernel(name, twoBlocks) {
   return oneLaneKernel(name, declarationLines, body, twoBlocks);
 }
 
-// The lean kernel, in the scalar binary: the scalar kernel's rounds with the message
+// The memsched kernel, in the scalar binary: the scalar kernel's rounds with the message
 // schedule kept in memory (W[t] stored as it is computed, W[t - 2], W[t - 7], W[t - 15],
 // W[t - 16] loaded back) instead of in 64 locals. For V8 the locals are better (see
 // "schedule words stored to memory" above); JavaScriptCore's optimizing tier (OMG, B3 with
 // Air's greedy register allocator) spills the locals' values to the stack and reloads them
 // one instruction later, so the same kernel with the words in memory runs it 1.5 - 1.9x
 // faster (docs/perf/2026-11-28-jsc.md). Measured on Bun 1.4.5 (stack accesses in the
-// OMG code of the one-block kernel: scalar 1959, lean 530):
+// OMG code of the one-block kernel: scalar 1959, memsched 530):
 //   hybrid addition order instead of the source order             1.00x
 //   three-rotation Σ                                              1.00x
 //   loop counter and bounds in globals (fewer live values)       1.00 - 1.01x
 //   addresses from a zero local so B3 folds them into operands   noise (0.7 - 1.1x)
 //   schedule in its own pass before the rounds (unrolled)        0.82x of this layout
-function leanScheduleWord(t) {
+function memschedScheduleWord(t) {
   const w = (i) => `load<u64>(WS, ${i * 8})`;
   const s1 = smallSigma(scalar, 'x', [19, 61, 6]);
   const s0 = smallSigma(scalar, 'y', [1, 8, 7]);
   return [`x = ${w(t - 2)};`, `y = ${w(t - 15)};`, `x = ${scalar.add(s1, w(t - 7), s0, w(t - 16))};`, `store<u64>(WS, x, ${t * 8});`];
 }
 
-function leanKernel(name, twoBlocks) {
+function memschedKernel(name, twoBlocks) {
   const body = NAMES.map((n, i) => `${n} = ${scalar.loadMid(i)};`);
   body.push(`bc = ${scalar.xor('b', 'c')};`, 'switch (m) {');
   for (let t = 0; t < 16; t++) body.push(`  case ${t}: {`, ...round(scalar, scalar.loadKW(t)).map((l) => `    ${l}`), '  }');
   body.push('}');
-  for (let t = 16; t < 80; t++) body.push(...leanScheduleWord(t), ...round(scalar, scalar.add(scalar.loadK(t), 'x')));
+  for (let t = 16; t < 80; t++) body.push(...memschedScheduleWord(t), ...round(scalar, scalar.add(scalar.loadK(t), 'x')));
   if (twoBlocks) body.push(...paddingBlock(scalar));
   const names = [...NAMES, 't1', 't2', 'ab', 'bc', 'x', 'y', ...Array.from({ length: 8 }, (_, i) => `s${i}`)];
   // W[0..16) of the segment, copied once per call: the kernel patches the varying word there.
@@ -328,11 +328,11 @@ import { K512 } from './layout';
 import { WBUF, KW, CV, MID, KW2, wordIndex, wordBase, wordShift, zeroMask } from './mine-state';
 ${scalarKernel('searchScalar1', false)}${scalarKernel('searchScalar2', true)}`;
 
-const leanFile = `${HEADER}// Lean SHA-512 mining kernels (scalar binary): scalar rounds, the message schedule in memory.
+const memschedFile = `${HEADER}// Memsched SHA-512 mining kernels (scalar binary): scalar rounds, the message schedule in memory.
 
 import { K512 } from './layout';
 import { WBUF, WS, KW, CV, MID, KW2, wordIndex, wordBase, wordShift, zeroMask } from './mine-state';
-${leanKernel('searchLean1', false)}${leanKernel('searchLean2', true)}`;
+${memschedKernel('searchMem1', false)}${memschedKernel('searchMem2', true)}`;
 
 const simdFile = `${HEADER}// SIMD SHA-512 mining kernels: nonces n and n + 1 in the two i64x2 lanes.
 
@@ -347,5 +347,5 @@ ${hybridKernel('searchHybrid1', false)}${hybridKernel('searchHybrid2', true)}`;
 
 writeFileSync(join(root, 'assembly', 'kernel-scalar.generated.ts'), scalarFile);
 writeFileSync(join(root, 'assembly', 'kernel-hybrid.generated.ts'), hybridFile);
-writeFileSync(join(root, 'assembly', 'kernel-lean.generated.ts'), leanFile);
+writeFileSync(join(root, 'assembly', 'kernel-memsched.generated.ts'), memschedFile);
 writeFileSync(join(root, 'assembly', 'kernel-simd.generated.ts'), simdFile);

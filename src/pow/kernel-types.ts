@@ -4,12 +4,12 @@
 /**
  * 'hybrid': SIMD binary, scalar rounds with the message schedule in i64x2 lanes (the
  * fastest in V8 and SpiderMonkey); 'simd': SIMD binary, two nonces per compression in
- * i64x2 lanes; 'scalar': the binary for engines without SIMD; 'lean': scalar binary, the
+ * i64x2 lanes; 'scalar': the binary for engines without SIMD; 'memsched': scalar binary, the
  * scalar rounds with the message schedule in memory (the fastest in JavaScriptCore);
  * 'js': no WebAssembly.
  */
-export type KernelName = 'hybrid' | 'simd' | 'scalar' | 'lean' | 'js';
-export const KERNEL_NAMES: readonly KernelName[] = ['hybrid', 'simd', 'scalar', 'lean', 'js'];
+export type KernelName = 'hybrid' | 'simd' | 'scalar' | 'memsched' | 'js';
+export const KERNEL_NAMES: readonly KernelName[] = ['hybrid', 'simd', 'scalar', 'memsched', 'js'];
 
 export interface MiningKernel {
   readonly name: KernelName;

@@ -29,20 +29,20 @@ export function availableKernels(): KernelName[] {
   const names: KernelName[] = [];
   if (wasmUsable()) {
     const simd: KernelName[] = simdSupported() && !simdDistrusted ? ['hybrid', 'simd'] : [];
-    // JavaScriptCore runs the lean kernel fastest (engine.ts): 'auto' starts with it there.
-    names.push(...(isJavaScriptCore() ? ['lean' as const, 'scalar' as const, ...simd] : [...simd, 'scalar' as const, 'lean' as const]));
+    // JavaScriptCore runs the memsched kernel fastest (engine.ts): 'auto' starts with it there.
+    names.push(...(isJavaScriptCore() ? ['memsched' as const, 'scalar' as const, ...simd] : [...simd, 'scalar' as const, 'memsched' as const]));
   }
   names.push('js');
   return names;
 }
 
 /** The binary a WASM kernel runs from. */
-export const kernelFlavor = (name: Exclude<KernelName, 'js'>): WasmFlavor => (name === 'scalar' || name === 'lean' ? 'scalar' : 'simd');
+export const kernelFlavor = (name: Exclude<KernelName, 'js'>): WasmFlavor => (name === 'scalar' || name === 'memsched' ? 'scalar' : 'simd');
 const flavorOf = kernelFlavor;
 
 function fromWasm(name: KernelName, module: WasmModule): MiningKernel {
   if (name === 'simd') module.useLanes(2);
-  if (name === 'lean') module.useLean();
+  if (name === 'memsched') module.useMemSchedule();
   return {
     name,
     lanes: module.lanes,

@@ -30,7 +30,7 @@ interface Exports {
   mineSearch(high: number, low: number, count: number, difficulty: number): number;
   mineHash(high: number, low: number): number;
   mineLanes(lanes: number): number;
-  mineLean(on: number): number;
+  mineMemSchedule(on: number): number;
 }
 
 /** Largest nonce count one mineSearch call accepts (the offset it returns is an i32). */
@@ -221,11 +221,11 @@ export class WasmModule {
   }
 
   /**
-   * Scalar binary only: mineSearch runs the lean kernel (the message schedule in memory,
+   * Scalar binary only: mineSearch runs the memsched kernel (the message schedule in memory,
    * what JavaScriptCore's optimizing tier runs fastest) instead of the scalar one.
    */
-  useLean(): void {
-    if (this.#x.mineLean(1) !== 1) throw new ArgumentError(`the lean kernel is in the scalar binary, not in the ${this.flavor} one`);
+  useMemSchedule(): void {
+    if (this.#x.mineMemSchedule(1) !== 1) throw new ArgumentError(`the memsched kernel is in the scalar binary, not in the ${this.flavor} one`);
   }
 
   #absorb(data: Uint8Array, update: (length: number) => void): void {

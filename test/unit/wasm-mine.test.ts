@@ -1,4 +1,4 @@
-// The mining kernels: WASM scalar, two-lane SIMD, hybrid, lean and the JS fallback give the same first
+// The mining kernels: WASM scalar, two-lane SIMD, hybrid, memsched and the JS fallback give the same first
 // qualifying nonce for the same range, and every answer holds under node:crypto.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -10,7 +10,7 @@ import { createKernel, type KernelName, type MiningKernel } from '../../src/pow/
 import { loadWasmSync } from '../../src/wasm/kernel.js';
 import { vectors } from '../helpers/vectors.js';
 
-const NAMES: KernelName[] = ['scalar', 'simd', 'hybrid', 'lean', 'js'];
+const NAMES: KernelName[] = ['scalar', 'simd', 'hybrid', 'memsched', 'js'];
 /** The answer every kernel must give. */
 const all = (answer: number) => NAMES.map(() => answer);
 
@@ -37,7 +37,7 @@ function kernelsFor(body: Uint8Array): MiningKernel[] {
 // and, at 240..255 mod 128, a padding-only last block.
 const LENGTHS = [...Array.from({ length: 132 }, (_, i) => i + 9), 200, 239, 240, 247, 255, 256, 257, 300, 1000, 2000];
 
-test('same first nonce from scalar, SIMD, hybrid, lean and JS for every nonce offset and block layout', () => {
+test('same first nonce from scalar, SIMD, hybrid, memsched and JS for every nonce offset and block layout', () => {
   let found = 0;
   for (const length of LENGTHS) {
     const body = randomBytes(length);
@@ -138,9 +138,9 @@ test('the last nonce below 2^64 is searchable; bad arguments throw typed errors'
   );
   const wasm = loadWasmSync('scalar');
   assert.throws(() => wasm.mineInit(new Uint8Array(wasm.inputCapacity + 1)), /expected 8 to/);
-  // The lean kernel is in the scalar binary only: the SIMD one refuses it with a typed error.
+  // The memsched kernel is in the scalar binary only: the SIMD one refuses it with a typed error.
   assert.throws(
-    () => loadWasmSync('simd').useLean(),
+    () => loadWasmSync('simd').useMemSchedule(),
     (e: unknown) => e instanceof TpkitError && e.code === 'INVALID_ARGUMENT',
   );
 });
