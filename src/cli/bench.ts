@@ -70,7 +70,7 @@ Options:
   --repeats N          solves per difficulty and thread count (default 10)
   --duration MS        measuring time of each baseline and throughput run (default 1000)
   --rounds N           baseline rounds; rates and ratios are medians over rounds (default 3)
-  --kernel NAME        auto, hybrid, simd, scalar or js (default auto: the fastest measured here)
+  --kernel NAME        auto, hybrid, simd, scalar, memsched or js (default auto: the fastest measured here)
   --first-proofs N     fresh processes mining one proof each, per contender (default 10, 0 skips)
   --first-difficulty D difficulty of those proofs (default 16, the network's register difficulty)
   --no-baselines       skip the baselines

@@ -81,7 +81,7 @@ test('the page warms the miner at load and shows the node, its difficulty and an
   const estimate = await text(page, 'estimate');
   assert.match(
     estimate,
-    /^Registration at difficulty 12: [\d.]+ (ms|s) \(median; start-up paid at page load \([\d.]+ (ms|s), measured\) \+ [\d.]+ (ms|s) hashing\), at most [\d.]+ (ms|s) 95 times in 100, at [\d.]+ [kMG]?H\/s: \d+ workers? after warming up, [\d.]+ [kMG]?H\/s each \((hybrid|simd|scalar|js) kernel\)\.$/,
+    /^Registration at difficulty 12: [\d.]+ (ms|s) \(median; start-up paid at page load \([\d.]+ (ms|s), measured\) \+ [\d.]+ (ms|s) hashing\), at most [\d.]+ (ms|s) 95 times in 100, at [\d.]+ [kMG]?H\/s: \d+ workers? after warming up, [\d.]+ [kMG]?H\/s each \((hybrid|simd|scalar|memsched|js) kernel\)\.$/,
   );
   // one rate: the total and the per-worker figure are the same measurement
   const [total, each] = [...estimate.matchAll(/([\d.]+) ([kMG]?)H\/s/g)].map((m) => Number(m[1]) * ({ '': 1, k: 1e3, M: 1e6, G: 1e9 } as Record<string, number>)[m[2]]);

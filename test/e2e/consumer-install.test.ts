@@ -107,7 +107,7 @@ await closeSharedMinerPool();
   assert.not.ok(existsSync(log), `native modules loaded: ${existsSync(log) ? readFileSync(log, 'utf8') : ''}`);
   assert.is(result.kind, 'register');
   assert.ok(result.bits >= 10);
-  assert.ok(['hybrid', 'simd', 'scalar'].includes(result.kernel), `a WASM kernel mined: ${result.kernel}`);
+  assert.ok(['hybrid', 'simd', 'scalar', 'memsched'].includes(result.kernel), `a WASM kernel mined: ${result.kernel}`);
   assert.ok(result.valid);
 });
 

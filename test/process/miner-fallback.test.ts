@@ -115,7 +115,7 @@ test('minerSupport in Node: WebAssembly, correct SIMD, running workers, a measur
     assert.is(support.sharedMemory.sharedArrayBuffer, true);
     assert.is(support.sharedMemory.crossOriginIsolated, null);
     assert.is(support.sharedMemory.cause, undefined);
-    assert.ok(['hybrid', 'simd', 'scalar'].includes(support.kernel));
+    assert.ok(['hybrid', 'simd', 'scalar', 'memsched'].includes(support.kernel));
     assert.ok(support.hashRate > 0);
     assert.ok(support.expected.medianMs > 0 && support.expected.p95Ms > support.expected.medianMs);
   } finally {

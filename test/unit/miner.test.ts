@@ -57,7 +57,7 @@ async function queueDrained(what = 'earlier tasks leave the queue'): Promise<voi
 const sha512Bits = (body: Uint8Array) => leadingZeroBits(createHash('sha512').update(body).digest());
 
 test('mines a body on two threads; the answer holds under node:crypto', async () => {
-  for (const kernel of ['scalar', 'simd', 'hybrid', 'js'] as const) {
+  for (const kernel of ['scalar', 'simd', 'hybrid', 'memsched', 'js'] as const) {
     const body = randomBytes(66);
     const result = await mineBody(body, { difficulty: kernel === 'js' ? 10 : 14, pool, kernel });
     assert.is(result.kernel, kernel);
@@ -72,7 +72,7 @@ test('mines a body on two threads; the answer holds under node:crypto', async ()
 test("kernel 'auto' (the default) mines with the WASM kernels and reports what each did", async () => {
   const result = await mineBody(randomBytes(90), { difficulty: 16, pool });
   assert.ok(sha512Bits(result.body) >= 16);
-  assert.ok(['hybrid', 'simd', 'scalar'].includes(result.kernel), result.kernel);
+  assert.ok(['hybrid', 'simd', 'scalar', 'memsched'].includes(result.kernel), result.kernel);
   const counted = Object.values(result.byKernel).reduce((a, b) => a + (b ?? 0), 0);
   assert.is(counted, result.hashes);
   assert.is(result.byKernel.js, undefined);
@@ -132,7 +132,11 @@ test('abort raises the shared stop flag at once and rejects with AbortError (ABO
     (e: unknown) => e,
   );
   const settledAt = performance.now();
-  assert.equal(flags, recording.tasks.map(() => ABORTED), 'the stop flag each task shares reads ABORTED right after abort()');
+  assert.equal(
+    flags,
+    recording.tasks.map(() => ABORTED),
+    'the stop flag each task shares reads ABORTED right after abort()',
+  );
   assert.ok(error instanceof AbortError);
   assert.is((error as TpkitError).code, 'ABORTED');
   assert.is(recording.settled.length, 2);
@@ -169,10 +173,17 @@ test('explicit ranges: threads search disjoint slices from startNonce; an exhaus
     const ranges = recording.tasks.map((task) => [task.start, task.end] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1));
     for (let i = 1; i < ranges.length; i++) assert.ok(ranges[i][0] >= ranges[i - 1][1], `range ${i} overlaps range ${i - 1}`);
     const hashed = recording.settled.reduce((sum, s) => sum + s.hashes, 0);
-    assert.is(hashed, ranges.reduce((sum, [start, end]) => sum + Number(end - start), 0), 'each pool thread hashed its whole range, once');
+    assert.is(
+      hashed,
+      ranges.reduce((sum, [start, end]) => sum + Number(end - start), 0),
+      'each pool thread hashed its whole range, once',
+    );
     const first = callingThread ? 3n + 777n : 3n;
     const full = ranges.filter(([start]) => start >= first);
-    assert.equal(full, Array.from({ length: pool.threads }, (_, i) => [first + 777n * BigInt(i), first + 777n * BigInt(i + 1)] as const));
+    assert.equal(
+      full,
+      Array.from({ length: pool.threads }, (_, i) => [first + 777n * BigInt(i), first + 777n * BigInt(i + 1)] as const),
+    );
     const rest = ranges.filter(([start]) => start < first);
     if (callingThread) for (const [start, end] of rest) assert.ok(start > 3n && end === first, `the calling thread's rest ${start}..${end}`);
     else assert.is(rest.length, 0);
