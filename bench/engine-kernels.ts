@@ -36,9 +36,7 @@ async function child(name: string, at: number, ms: number): Promise<void> {
 }
 
 const run = (exe: string, args: string[]): Promise<number> =>
-  new Promise((resolve, reject) =>
-    execFile(exe, args, { encoding: 'utf8', timeout: 60_000 }, (err, out) => (err ? reject(err) : resolve(Number(out.trim().split('\n').pop())))),
-  );
+  new Promise((resolve, reject) => execFile(exe, args, { encoding: 'utf8', timeout: 60_000 }, (err, out) => (err ? reject(err) : resolve(Number(out.trim().split('\n').pop())))));
 
 if (values.child) {
   const [name, at, ms] = process.argv.slice(-3);
@@ -48,7 +46,7 @@ if (values.child) {
   const self = fileURLToPath(import.meta.url);
   const rounds = Number(values.rounds);
   for (let round = 1; round <= rounds; round++) {
-    for (const name of ['scalar', 'hybrid', 'simd']) {
+    for (const name of ['scalar', 'memsched', 'hybrid', 'simd']) {
       const at = Date.now() + 1500;
       const args = [self, '--child', name, String(at), String(values.ms)];
       const [node, other] = await Promise.all([run(process.execPath, args), run(values.other, args)]);

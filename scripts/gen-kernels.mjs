@@ -295,14 +295,16 @@ function hybridKernel(name, twoBlocks) {
 // W[t - 16] loaded back) instead of in 64 locals. For V8 the locals are better (see
 // "schedule words stored to memory" above); JavaScriptCore's optimizing tier (OMG, B3 with
 // Air's greedy register allocator) spills the locals' values to the stack and reloads them
-// one instruction later, so the same kernel with the words in memory runs it 1.5 - 1.9x
-// faster (docs/perf/2026-11-28-jsc.md). Measured on Bun 1.4.5 (stack accesses in the
-// OMG code of the one-block kernel: scalar 1959, memsched 530):
+// one instruction later, so the same kernel with the words in memory runs it 1.9 - 2.4x
+// faster (docs/perf/2026-11-28-jsc.md). Measured on Bun 1.4.5 against this kernel (stack
+// accesses in the OMG code of the one-block kernel: scalar 1959, memsched 530):
 //   hybrid addition order instead of the source order             1.00x
 //   three-rotation Σ                                              1.00x
 //   loop counter and bounds in globals (fewer live values)       1.00 - 1.01x
 //   addresses from a zero local so B3 folds them into operands   noise (0.7 - 1.1x)
-//   schedule in its own pass before the rounds (unrolled)        0.82x of this layout
+//   schedule in its own pass before the rounds (unrolled)        0.82x
+//   the hybrid kernel with its schedule pairs in memory           0.83x (each i64x2 shift by a
+//     constant becomes Move, And32 $63, Move64ToDouble and the shift)
 function memschedScheduleWord(t) {
   const w = (i) => `load<u64>(WS, ${i * 8})`;
   const s1 = smallSigma(scalar, 'x', [19, 61, 6]);

@@ -33,7 +33,7 @@
 //     throughput: [{ threads, hashRate, perThread, efficiency, windowMs }], // efficiency vs 1 thread
 //     rows: [{ difficulty, threads, solves, hashes, hashRate, perThread, efficiency,
 //              measured: { meanMs, medianMs, p95Ms }, expected: { meanMs, medianMs, p95Ms },
-//              byKernel: { hybrid?, simd?, scalar?, js? },                    // hashes done by each kernel
+//              byKernel: { hybrid?, simd?, scalar?, memsched?, js? },          // hashes done by each kernel
 //              solveMs: [..] }] }                                              // every solve's time
 // Rates are hashes per second. Efficiency is always a number: the one-thread rate it is
 // measured against is measured even when --threads leaves one thread out. A throughput
