@@ -5,6 +5,7 @@
 // so each binary is compiled once per process or page.
 
 import { compileWasm, type WasmFlavor } from '../wasm/kernel.js';
+import { isJavaScriptCore } from './engine.js';
 import { availableKernels, kernelFlavor, type KernelName } from './kernel.js';
 import { RUNNING, runSearchTask, type KernelChoice, type SearchState, type SearchTask } from './search-task.js';
 import { createStateCache, kernelsFor } from './task-runner.js';
@@ -15,10 +16,13 @@ const states = createStateCache();
  * What the calling thread runs for a choice. For 'auto', the scalar kernel: V8 runs it at
  * full speed a few milliseconds after compiling it, where the SIMD binary's kernels can spend
  * tens of milliseconds up to about 120 ms in its baseline tier at a fraction of their speed
- * (bench/kernel-tier-up.ts).
+ * (bench/kernel-tier-up.ts). On JavaScriptCore the memsched kernel: Bun 1.4.5 hashed 4.7 -
+ * 4.8 MH/s with it in its first 20 ms and 6 from then on, the scalar kernel 3.2 from its
+ * second 20 ms (docs/perf/2026-11-28-jsc.md).
  */
 export function callingThreadChoice(choice: KernelChoice): KernelChoice {
-  return choice === 'auto' && availableKernels().includes('scalar') ? 'scalar' : choice;
+  const first: KernelName = isJavaScriptCore() ? 'memsched' : 'scalar';
+  return choice === 'auto' && availableKernels().includes(first) ? first : choice;
 }
 
 /** The calling thread's kernels for a choice, loaded (compiled) once. */
@@ -28,7 +32,11 @@ export function callingThreadState(choice: KernelChoice): Promise<SearchState> {
 
 /** The modules the pool's threads need for a choice, compiled here once; what fails to compile is left to them. */
 export async function modulesFor(choice: KernelChoice): Promise<Partial<Record<WasmFlavor, WebAssembly.Module>>> {
-  const flavors = new Set(kernelsFor(choice).filter((name) => name !== 'js').map((name) => kernelFlavor(name as Exclude<KernelName, 'js'>)));
+  const flavors = new Set(
+    kernelsFor(choice)
+      .filter((name) => name !== 'js')
+      .map((name) => kernelFlavor(name as Exclude<KernelName, 'js'>)),
+  );
   const modules: Partial<Record<WasmFlavor, WebAssembly.Module>> = {};
   await Promise.all(
     [...flavors].map((flavor) =>
@@ -70,12 +78,7 @@ export interface CallingThreadTally {
  * the range ends, the stop flag is raised or `handOver()` says the pool has taken over
  * (null; `tally.handedOverAt` then says where the rest of the range begins). `tally` is updated after every slice, so a search that ends meanwhile counts it.
  */
-export async function searchOnCallingThread(
-  state: SearchState,
-  task: SearchTask,
-  handOver: () => boolean,
-  tally: CallingThreadTally,
-): Promise<bigint | null> {
+export async function searchOnCallingThread(state: SearchState, task: SearchTask, handOver: () => boolean, tally: CallingThreadTally): Promise<bigint | null> {
   const stop = new Int32Array(task.control);
   let cursor = task.start;
   while (cursor < task.end && Atomics.load(stop, 0) === RUNNING && !handOver()) {

@@ -1,10 +1,12 @@
 // Which kernels 'auto' races, first one first: the memsched kernel is in the race on every
 // engine with WebAssembly, and where the engine is JavaScriptCore (its Error objects carry a
-// numeric `line`) the race starts on it, since JSC runs it fastest (docs/perf/2026-11-28-jsc.md).
+// numeric `line`) the race starts on it and the calling thread runs it, since JSC runs it
+// fastest from its first milliseconds on (docs/perf/2026-11-28-jsc.md).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { measureAuto } from '../../src/pow/auto-measure.js';
 import { ArgumentError } from '../../src/errors.js';
+import { callingThreadChoice } from '../../src/pow/calling-thread.js';
 import { availableKernels, loadKernel } from '../../src/pow/kernel.js';
 import { createSearchState, runSearchTask } from '../../src/pow/search-task.js';
 import { kernelsFor } from '../../src/pow/task-runner.js';
@@ -32,6 +34,18 @@ test("JavaScriptCore: 'auto' starts on memsched, then scalar, then the SIMD kern
   assert.equal(
     asJavaScriptCore(() => kernelsFor('auto')),
     ['memsched', 'scalar', 'hybrid', 'simd'],
+  );
+});
+
+test("the calling thread's kernel under 'auto': scalar on V8, memsched on JavaScriptCore; a named kernel as named", () => {
+  assert.is(callingThreadChoice('auto'), 'scalar');
+  assert.is(
+    asJavaScriptCore(() => callingThreadChoice('auto')),
+    'memsched',
+  );
+  assert.is(
+    asJavaScriptCore(() => callingThreadChoice('hybrid')),
+    'hybrid',
   );
 });
 
