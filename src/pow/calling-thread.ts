@@ -16,9 +16,9 @@ const states = createStateCache();
  * What the calling thread runs for a choice. For 'auto', the scalar kernel: V8 runs it at
  * full speed a few milliseconds after compiling it, where the SIMD binary's kernels can spend
  * tens of milliseconds up to about 120 ms in its baseline tier at a fraction of their speed
- * (bench/kernel-tier-up.ts). On JavaScriptCore the memsched kernel: Bun 1.4.5 hashed 4.7 -
- * 4.8 MH/s with it in its first 20 ms and 6 from then on, the scalar kernel 3.2 from its
- * second 20 ms (docs/perf/2026-11-28-jsc.md).
+ * (bench/kernel-tier-up.ts). On JavaScriptCore the memsched kernel: in Bun 1.4.5 both hash
+ * about 2.4 MH/s in their first 20 ms, then memsched 5.7 - 6.0 and scalar 3.1 once JSC's
+ * optimizing tier has compiled them, 40 ms in (docs/perf/2026-11-28-jsc.md).
  */
 export function callingThreadChoice(choice: KernelChoice): KernelChoice {
   const first: KernelName = isJavaScriptCore() ? 'memsched' : 'scalar';
