@@ -52,7 +52,7 @@ export interface BrowserMined {
  * false; the page's own thread is tested apart) and returns it as hex for Node to check.
  * The pool is the page's default pool, wrapped only to read the search's hash counter.
  */
-export function mineInPage(page: Page, difficulty: number, threads?: number, kernel?: 'hybrid' | 'simd' | 'scalar'): Promise<BrowserMined> {
+export function mineInPage(page: Page, difficulty: number, threads?: number, kernel?: 'hybrid' | 'simd' | 'scalar' | 'memsched'): Promise<BrowserMined> {
   return page.evaluate(
     async ({ difficulty, threads, kernel }) => {
       const t: Tpkit = await import('/browser/tpkit.js' as string);
