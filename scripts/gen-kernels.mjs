@@ -295,7 +295,7 @@ function hybridKernel(name, twoBlocks) {
 // W[t - 16] loaded back) instead of in 64 locals. For V8 the locals are better (see
 // "schedule words stored to memory" above); JavaScriptCore's optimizing tier (OMG, B3 with
 // Air's greedy register allocator) spills the locals' values to the stack and reloads them
-// one instruction later, so the same kernel with the words in memory runs it 1.9 - 2.4x
+// one instruction later, so the same kernel with the words in memory runs it 1.6 - 2.4x
 // faster (docs/perf/2026-11-28-jsc.md). Measured on Bun 1.4.5 against this kernel (stack
 // accesses in the OMG code of the one-block kernel: scalar 1959, memsched 530):
 //   hybrid addition order instead of the source order             1.00x
