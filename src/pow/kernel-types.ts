@@ -5,7 +5,8 @@
  * 'hybrid': SIMD binary, scalar rounds with the message schedule in i64x2 lanes (the
  * fastest in V8 and SpiderMonkey); 'simd': SIMD binary, two nonces per compression in
  * i64x2 lanes; 'scalar': the binary for engines without SIMD; 'memsched': scalar binary, the
- * scalar rounds with the message schedule in memory (the fastest in JavaScriptCore);
+ * scalar rounds with the message schedule in memory (the fastest in Bun's JavaScriptCore,
+ * on a par with 'scalar' and 'hybrid' in WebKitGTK's);
  * 'js': no WebAssembly.
  */
 export type KernelName = 'hybrid' | 'simd' | 'scalar' | 'memsched' | 'js';
