@@ -36,9 +36,7 @@ async function child(name: string, at: number, ms: number): Promise<void> {
 }
 
 const run = (exe: string, args: string[]): Promise<number> =>
-  new Promise((resolve, reject) =>
-    execFile(exe, args, { encoding: 'utf8', timeout: 60_000 }, (err, out) => (err ? reject(err) : resolve(Number(out.trim().split('\n').pop())))),
-  );
+  new Promise((resolve, reject) => execFile(exe, args, { encoding: 'utf8', timeout: 60_000 }, (err, out) => (err ? reject(err) : resolve(Number(out.trim().split('\n').pop())))));
 
 if (values.child) {
   const [name, at, ms] = process.argv.slice(-3);

@@ -283,8 +283,8 @@ export const EQUIVALENT = [
   },
   {
     file: 'src/node/evm/eth-tx.ts',
-    original: "const gasPrice = tx.gasPrice ?? (tx.maxPriorityFeePerGas !== undefined && tx.maxFeePerGas !== undefined ? (tx.maxPriorityFeePerGas < tx.maxFeePerGas ? tx.maxPriorityFeePerGas : tx.maxFeePerGas) : 0n);",
-    mutated: "const gasPrice = tx.gasPrice ?? (tx.maxPriorityFeePerGas !== undefined && tx.maxFeePerGas !== undefined ? (tx.maxPriorityFeePerGas <= tx.maxFeePerGas ? tx.maxPriorityFeePerGas : tx.maxFeePerGas) : 0n);",
+    original: "tx.gasPrice ?? (tx.maxPriorityFeePerGas !== undefined && tx.maxFeePerGas !== undefined ? (tx.maxPriorityFeePerGas < tx.maxFeePerGas ? tx.maxPriorityFeePerGas : tx.maxFeePerGas) : 0n);",
+    mutated: "tx.gasPrice ?? (tx.maxPriorityFeePerGas !== undefined && tx.maxFeePerGas !== undefined ? (tx.maxPriorityFeePerGas <= tx.maxFeePerGas ? tx.maxPriorityFeePerGas : tx.maxFeePerGas) : 0n);",
     why: 'when the tip equals the fee cap both branches are the same number',
   },
   {

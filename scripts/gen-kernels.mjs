@@ -285,10 +285,7 @@ function hybridKernel(name, twoBlocks) {
   if (twoBlocks) body.push(...paddingBlock(scalar, hybridRound));
   const words = [...NAMES, 't1', 't2', 'ab', 'bc', 'u', ...Array.from({ length: 8 }, (_, i) => `s${i}`)];
   const pairs = ['x', ...Array.from({ length: 40 }, (_, i) => pairAt(2 * i))];
-  const declarationLines = [
-    `  let ${words.map((n) => `${n}: u64`).join(', ')};`,
-    `  let ${pairs.map((n) => `${n}: v128`).join(', ')};`,
-  ].join('\n');
+  const declarationLines = [`  let ${words.map((n) => `${n}: u64`).join(', ')};`, `  let ${pairs.map((n) => `${n}: v128`).join(', ')};`].join('\n');
   return oneLaneKernel(name, declarationLines, body, twoBlocks);
 }
 

@@ -34,7 +34,6 @@ ${PASSPHRASE_HELP}
   --json           print the result as JSON
   -h, --help       show this help`;
 
-
 function integerOption(text: string | undefined, label: string, min: number, max: number): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
@@ -108,10 +107,7 @@ export async function run(argv: string[]): Promise<number> {
           return;
         }
         const median = estimateMining(difficulty, Math.max(p.hashRate, 1)).medianMs;
-        progress.status(
-          `${formatRate(p.hashRate)}, ${formatCount(p.hashes)} hashes, ${formatDuration(p.elapsedMs)}` +
-            ` (median ${formatDuration(median)} at this rate)`,
-        );
+        progress.status(`${formatRate(p.hashRate)}, ${formatCount(p.hashes)} hashes, ${formatDuration(p.elapsedMs)}` + ` (median ${formatDuration(median)} at this rate)`);
       },
     });
   } catch (err) {
@@ -156,7 +152,9 @@ export async function run(argv: string[]): Promise<number> {
     );
   } else {
     console.log(`nonce ${result.nonce}: ${result.bits} leading zero bits (difficulty ${difficulty})`);
-    console.log(`${formatCount(result.hashes)} hashes in ${formatDuration(result.searchMs)} of hashing, ${formatRate(hashRate)}, ${result.kernel} kernel (${formatDuration(result.elapsedMs)} with worker start-up)`);
+    console.log(
+      `${formatCount(result.hashes)} hashes in ${formatDuration(result.searchMs)} of hashing, ${formatRate(hashRate)}, ${result.kernel} kernel (${formatDuration(result.elapsedMs)} with worker start-up)`,
+    );
     // The JS fallback or a lone calling thread is slow: say why, so a user can fix it.
     if (result.kernel === 'js' && values.kernel === 'auto') console.error(`note: ${result.kernelReason}`);
     if (result.poolFailure) console.error(`note: the miner threads did not start (${result.poolFailure}); this thread mined alone`);

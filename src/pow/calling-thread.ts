@@ -28,7 +28,11 @@ export function callingThreadState(choice: KernelChoice): Promise<SearchState> {
 
 /** The modules the pool's threads need for a choice, compiled here once; what fails to compile is left to them. */
 export async function modulesFor(choice: KernelChoice): Promise<Partial<Record<WasmFlavor, WebAssembly.Module>>> {
-  const flavors = new Set(kernelsFor(choice).filter((name) => name !== 'js').map((name) => kernelFlavor(name as Exclude<KernelName, 'js'>)));
+  const flavors = new Set(
+    kernelsFor(choice)
+      .filter((name) => name !== 'js')
+      .map((name) => kernelFlavor(name as Exclude<KernelName, 'js'>)),
+  );
   const modules: Partial<Record<WasmFlavor, WebAssembly.Module>> = {};
   await Promise.all(
     [...flavors].map((flavor) =>
@@ -70,12 +74,7 @@ export interface CallingThreadTally {
  * the range ends, the stop flag is raised or `handOver()` says the pool has taken over
  * (null; `tally.handedOverAt` then says where the rest of the range begins). `tally` is updated after every slice, so a search that ends meanwhile counts it.
  */
-export async function searchOnCallingThread(
-  state: SearchState,
-  task: SearchTask,
-  handOver: () => boolean,
-  tally: CallingThreadTally,
-): Promise<bigint | null> {
+export async function searchOnCallingThread(state: SearchState, task: SearchTask, handOver: () => boolean, tally: CallingThreadTally): Promise<bigint | null> {
   const stop = new Int32Array(task.control);
   let cursor = task.start;
   while (cursor < task.end && Atomics.load(stop, 0) === RUNNING && !handOver()) {

@@ -83,13 +83,7 @@ const rangeKernels = new Map<KernelName, MiningKernel>();
  * SHA-512(body with that nonce in its last 8 bytes) has at least `difficulty` leading
  * zero bits, or null. Kernel instances are reused between calls.
  */
-export function mineRange(
-  body: Uint8Array,
-  start: bigint,
-  count: number,
-  difficulty: number,
-  kernel: KernelName = availableKernels()[0],
-): bigint | null {
+export function mineRange(body: Uint8Array, start: bigint, count: number, difficulty: number, kernel: KernelName = availableKernels()[0]): bigint | null {
   checkName(kernel);
   let instance = rangeKernels.get(kernel);
   if (!instance) {

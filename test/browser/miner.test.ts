@@ -184,9 +184,10 @@ test("the page's own thread mines while no worker answers, and runs the page's t
       // Difficulty 64 is never met: only a timer can end this search, so it ends only if the
       // page's thread lets timers run.
       let hashes = 0;
-      const code = await t
-        .mineRegister({ publicKeys, difficulty: 64, pool: silent, signal: AbortSignal.timeout(50), onProgress: (p) => (hashes = p.hashes), progressIntervalMs: 10 })
-        .then(() => 'resolved', (err: { code?: string }) => err.code);
+      const code = await t.mineRegister({ publicKeys, difficulty: 64, pool: silent, signal: AbortSignal.timeout(50), onProgress: (p) => (hashes = p.hashes), progressIntervalMs: 10 }).then(
+        () => 'resolved',
+        (err: { code?: string }) => err.code,
+      );
       return { body: t.bytesToHex(mined.body), hashes: mined.hashes, callingThreadHashes: mined.callingThreadHashes, code, abortedHashes: hashes };
     });
     assert.ok(powBits(hexToBytes(r.body)) >= 14, 'Node re-checks the bits');
@@ -203,7 +204,10 @@ test('warm(): every worker starts and hashes, it reports its start-up, and a sea
     const first = pool.warm({ durationMs: 100 });
     const same = pool.warm();
     const warm = await first;
-    const bad = await pool.warm({ durationMs: -1 }).then(() => 'resolved', (err: { code?: string }) => err.code);
+    const bad = await pool.warm({ durationMs: -1 }).then(
+      () => 'resolved',
+      (err: { code?: string }) => err.code,
+    );
     const mined = await t.mineRegister({ publicKeys: [t.publicKeyOf(t.generateSecretKey())], difficulty: 10, pool });
     // A search started during a warm-up (as long as it may be) cuts it short.
     const long = pool.warm({ durationMs: 10_000 });
@@ -213,8 +217,14 @@ test('warm(): every worker starts and hashes, it reports its start-up, and a sea
     const cut = await long;
     pool.terminate();
     return {
-      sameCall: first === same, readyMs: warm.readyMs, hashRate: warm.hashRate, preempted: warm.preempted,
-      bad, bits: mined.bits, duringBits: during.bits, cutPreempted: cut.preempted,
+      sameCall: first === same,
+      readyMs: warm.readyMs,
+      hashRate: warm.hashRate,
+      preempted: warm.preempted,
+      bad,
+      bits: mined.bits,
+      duringBits: during.bits,
+      cutPreempted: cut.preempted,
     };
   });
   assert.ok(r.sameCall, 'a warm-up under way is shared');
@@ -335,16 +345,18 @@ test('in-browser hash rate per worker count (printed)', async () => {
 test('with tpkit/kernels adopted, a page and its workers mine without fetching any .wasm file', async () => {
   // The package entry as a bundler would serve it: one script, the binaries inside.
   const bundled = await build({
-    entryPoints: [fileURLToPath(new URL('../../../src/kernels.ts', import.meta.url))], bundle: true, format: 'esm', write: false, logLevel: 'silent',
+    entryPoints: [fileURLToPath(new URL('../../../src/kernels.ts', import.meta.url))],
+    bundle: true,
+    format: 'esm',
+    write: false,
+    logLevel: 'silent',
   });
   const { page, errors } = await session.newPage(`${node.url}/kernels-test.html`, { html: TEST_PAGE, headers: ISOLATION_HEADERS });
   const fetched: string[] = [];
   page.on('request', (request) => {
     if (request.url().endsWith('.wasm')) fetched.push(request.url());
   });
-  await page.route(`${node.url}/kernels-test.js`, (route) =>
-    route.fulfill({ status: 200, contentType: 'text/javascript', headers: ISOLATION_HEADERS, body: bundled.outputFiles[0].text }),
-  );
+  await page.route(`${node.url}/kernels-test.js`, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', headers: ISOLATION_HEADERS, body: bundled.outputFiles[0].text }));
   const r = await page.evaluate(async () => {
     const t: Tpkit = await import('/browser/tpkit.js' as string);
     const kernels: typeof import('../../src/kernels.js') = await import('/kernels-test.js' as string);
@@ -355,7 +367,10 @@ test('with tpkit/kernels adopted, a page and its workers mine without fetching a
     const workers = await t.mineRegister({ publicKeys, difficulty: 12, callingThread: false, startNonce: both.nonce + 1n });
     return { bits: [both.bits, workers.bits], body: t.bytesToHex(workers.body) };
   });
-  assert.ok(r.bits.every((bits) => bits >= 12), r.bits.join(', '));
+  assert.ok(
+    r.bits.every((bits) => bits >= 12),
+    r.bits.join(', '),
+  );
   assert.ok(powBits(hexToBytes(r.body)) >= 12);
   assert.equal(fetched, [], 'no .wasm requested');
   assert.equal(errors, []);

@@ -14,9 +14,7 @@ import { addressFromText, addressToText, makeAddress } from '../../src/codec/add
 import { generateSecretKey } from '../../src/crypto/keys.js';
 import { encryptPemBlock } from '../../src/keys/legacy-pem.js';
 import { writeAddressDer } from '../../src/keys/wallet-der.js';
-import {
-  generateMnemonic, isValidMnemonic, mnemonicToSecretKey, normalizeMnemonic, readWalletExport, secretKeyToWif, wifToSecretKey, writeWalletExport,
-} from '../../src/index.js';
+import { generateMnemonic, isValidMnemonic, mnemonicToSecretKey, normalizeMnemonic, readWalletExport, secretKeyToWif, wifToSecretKey, writeWalletExport } from '../../src/index.js';
 import { errorCode, mulberry32 } from '../helpers/helpers.js';
 import { fromWif, toWif } from '../helpers/tssdk-helpers.js';
 
@@ -94,7 +92,10 @@ function bip32Vectors(): { valid: { seed: string; chains: { path: string; xpub: 
 test('BIP-32 vectors 1-4 (from the BIP text): every chain derives its xpub and xprv', () => {
   const { valid } = bip32Vectors();
   assert.is(valid.length, 4);
-  assert.is(valid.reduce((n, v) => n + v.chains.length, 0), 6 + 6 + 2 + 3);
+  assert.is(
+    valid.reduce((n, v) => n + v.chains.length, 0),
+    6 + 6 + 2 + 3,
+  );
   for (const { seed, chains } of valid) {
     const root = HDKey.fromMasterSeed(Buffer.from(seed, 'hex'));
     for (const { path, xpub, xprv } of chains) {
@@ -113,7 +114,7 @@ test('BIP-32 vector 5 (from the BIP text): every invalid extended key is refused
 
 // --- the official SDK as the other side --------------------------------------------------
 
-test('mnemonicToSecretKey equals the SDK\'s generateKeyPairFromSeedPhrase for random phrases and places', async () => {
+test("mnemonicToSecretKey equals the SDK's generateKeyPairFromSeedPhrase for random phrases and places", async () => {
   for (let i = 0; i < 6; i++) {
     const phrase = i % 2 ? generateMnemonic() : CryptoApi.generateSeedPhrase();
     for (const place of PLACES) {
@@ -131,12 +132,15 @@ test('mnemonicToSecretKey equals the SDK\'s generateKeyPairFromSeedPhrase for ra
 
 test('a phrase pasted with capitals and line breaks gives the same key', () => {
   const phrase = generateMnemonic();
-  const messy = `  ${phrase.split(' ').map((w, i) => (i % 3 ? w : w.toUpperCase())).join('\n')}\n`;
+  const messy = `  ${phrase
+    .split(' ')
+    .map((w, i) => (i % 3 ? w : w.toUpperCase()))
+    .join('\n')}\n`;
   assert.is(bytesToHex(mnemonicToSecretKey(messy, PLACES[1])), bytesToHex(mnemonicToSecretKey(phrase, PLACES[1])));
   assert.ok(isValidMnemonic(messy));
 });
 
-test('WIF both ways: ours equals the SDK\'s (wif package), and each reads the other', () => {
+test("WIF both ways: ours equals the SDK's (wif package), and each reads the other", () => {
   for (let i = 0; i < 20; i++) {
     const key = generateSecretKey();
     const wif = secretKeyToWif(key);
@@ -160,7 +164,7 @@ test('an export written by the SDK opens with readWalletExport (same key, addres
   }
 });
 
-test('an export written by writeWalletExport opens with the SDK\'s parseExportData (same address, same WIF)', async () => {
+test("an export written by writeWalletExport opens with the SDK's parseExportData (same address, same WIF)", async () => {
   for (let i = 0; i < 8; i++) {
     const key = generateSecretKey();
     const address = randomAddress();
@@ -187,7 +191,13 @@ test('the older layouts: bare PEM blocks (SDK encryptWalletDataToPEM) and the pl
     const ours = readWalletExport(plain, '');
     assert.equal([ours.address, secretKeyToWif(ours.secretKey), ours.layout], [sdkRead.address, sdkRead.wif, 'plain']);
     // The same file as bytes: not UTF-8, read one character per byte.
-    assert.is(readWalletExport(Uint8Array.from(plain, (c) => c.charCodeAt(0)), '').address, sdkRead.address);
+    assert.is(
+      readWalletExport(
+        Uint8Array.from(plain, (c) => c.charCodeAt(0)),
+        '',
+      ).address,
+      sdkRead.address,
+    );
   }
 });
 
@@ -231,9 +241,15 @@ const exportCase = () => {
 test('a wrong passphrase is WALLET_PASSPHRASE (SDK-written and our own files)', () => {
   for (let i = 0; i < 20; i++) {
     const { file, key, address } = exportCase();
-    assert.is(errorCode(() => readWalletExport(file, `wrong ${i}`)), 'WALLET_PASSPHRASE');
+    assert.is(
+      errorCode(() => readWalletExport(file, `wrong ${i}`)),
+      'WALLET_PASSPHRASE',
+    );
     const ours = writeWalletExport({ secretKey: key, address, passphrase: 'the right one' });
-    assert.is(errorCode(() => readWalletExport(ours, 'The right one')), 'WALLET_PASSPHRASE');
+    assert.is(
+      errorCode(() => readWalletExport(ours, 'The right one')),
+      'WALLET_PASSPHRASE',
+    );
   }
 });
 
@@ -241,7 +257,11 @@ test('a flipped byte in the address block is WALLET_FILE_CORRUPT, wherever it is
   const { file } = exportCase();
   for (let pos = 0; pos < 32; pos++) {
     const bad = editBlock(file, 'EXTRA DATA', (b) => void (b[pos] ^= 0x01));
-    assert.is(errorCode(() => readWalletExport(bad, 'the right one')), 'WALLET_FILE_CORRUPT', `byte ${pos}`);
+    assert.is(
+      errorCode(() => readWalletExport(bad, 'the right one')),
+      'WALLET_FILE_CORRUPT',
+      `byte ${pos}`,
+    );
   }
 });
 
@@ -254,7 +274,11 @@ test('a flipped byte in the key block is WALLET_FILE_CORRUPT, except in the AES 
       // a valid key: the legacy format has no integrity check (docs/guide/official-wallets.md).
       assert.is.not(bytesToHex(readWalletExport(bad, 'the right one').secretKey), bytesToHex(key), `byte ${pos}`);
     } else {
-      assert.is(errorCode(() => readWalletExport(bad, 'the right one')), 'WALLET_FILE_CORRUPT', `byte ${pos}`);
+      assert.is(
+        errorCode(() => readWalletExport(bad, 'the right one')),
+        'WALLET_FILE_CORRUPT',
+        `byte ${pos}`,
+      );
     }
   }
 });
@@ -266,7 +290,11 @@ test('a changed iv, a missing block, a duplicated block, bad base64 and a bad JS
   for (const iv of ivs) {
     for (const at of [0, 20]) {
       const flipped = iv.slice(0, at) + (iv[at] === '0' ? '1' : '0') + iv.slice(at + 1);
-      assert.is(errorCode(() => readWalletExport(file.replace(iv, flipped), 'the right one')), 'WALLET_FILE_CORRUPT', `iv digit ${at}`);
+      assert.is(
+        errorCode(() => readWalletExport(file.replace(iv, flipped), 'the right one')),
+        'WALLET_FILE_CORRUPT',
+        `iv digit ${at}`,
+      );
     }
   }
   const keyBlock = /-----BEGIN EC PRIVATE KEY-----[\s\S]*?-----END EC PRIVATE KEY-----/.exec(file)![0];
@@ -284,22 +312,37 @@ test('a changed iv, a missing block, a duplicated block, bad base64 and a bad JS
   };
   for (const [name, bad] of Object.entries(cases)) {
     assert.is.not(bad, file, name);
-    assert.is(errorCode(() => readWalletExport(bad, 'the right one')), 'WALLET_FILE_CORRUPT', name);
+    assert.is(
+      errorCode(() => readWalletExport(bad, 'the right one')),
+      'WALLET_FILE_CORRUPT',
+      name,
+    );
   }
 });
 
 test('a P-256 key (and an Ed25519 key) is KEY_CURVE', () => {
   const address = makeAddress({ group: 10, block: 2, wallet: 1 });
-  for (const [type, options] of [['ec', { namedCurve: 'prime256v1' }], ['ed25519', {}]] as const) {
+  for (const [type, options] of [
+    ['ec', { namedCurve: 'prime256v1' }],
+    ['ed25519', {}],
+  ] as const) {
     const { privateKey } = generateKeyPairSync(type as 'ec', options as { namedCurve: string });
     const pkcs8 = new Uint8Array(privateKey.export({ format: 'der', type: 'pkcs8' }));
     const file = `{"version":2,"hint":""}\n${encryptPemBlock('EC PRIVATE KEY', pkcs8, 'pw')}\n${encryptPemBlock('EXTRA DATA', writeAddressDer(address), 'pw')}\n`;
-    assert.is(errorCode(() => readWalletExport(file, 'pw')), 'KEY_CURVE', type);
+    assert.is(
+      errorCode(() => readWalletExport(file, 'pw')),
+      'KEY_CURVE',
+      type,
+    );
   }
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const sec1 = new Uint8Array(privateKey.export({ format: 'der', type: 'sec1' }));
   const file = `${encryptPemBlock('EC PRIVATE KEY', sec1, 'pw')}\n${encryptPemBlock('EXTRA DATA', writeAddressDer(address), 'pw')}\n`;
-  assert.is(errorCode(() => readWalletExport(file, 'pw')), 'KEY_CURVE', 'SEC1 P-256');
+  assert.is(
+    errorCode(() => readWalletExport(file, 'pw')),
+    'KEY_CURVE',
+    'SEC1 P-256',
+  );
 });
 
 test('files that are no export are WALLET_FILE_UNKNOWN: a tpkit key file, text, binary, version 3, too large', () => {
@@ -313,16 +356,33 @@ test('files that are no export are WALLET_FILE_UNKNOWN: a tpkit key file, text, 
     'version 3': '{"version":3,"hint":""}\n',
     'too large': 'x'.repeat(70_000),
   };
-  for (const [name, bad] of Object.entries(cases)) assert.is(errorCode(() => readWalletExport(bad, 'pw')), 'WALLET_FILE_UNKNOWN', name);
+  for (const [name, bad] of Object.entries(cases))
+    assert.is(
+      errorCode(() => readWalletExport(bad, 'pw')),
+      'WALLET_FILE_UNKNOWN',
+      name,
+    );
 });
 
 test('seed phrases: 13 words is MNEMONIC_LENGTH, an unknown word MNEMONIC_WORD, a wrong checksum word MNEMONIC_CHECKSUM', () => {
   const phrase = generateMnemonic();
   const words = phrase.split(' ');
-  assert.is(errorCode(() => mnemonicToSecretKey(`${phrase} abandon`, PLACES[0])), 'MNEMONIC_LENGTH');
-  assert.is(errorCode(() => mnemonicToSecretKey(words.slice(0, 11).join(' '), PLACES[0])), 'MNEMONIC_LENGTH');
-  assert.is(errorCode(() => mnemonicToSecretKey('', PLACES[0])), 'MNEMONIC_LENGTH');
-  assert.is(errorCode(() => mnemonicToSecretKey([...words.slice(0, 5), 'bitcoins', ...words.slice(6)].join(' '), PLACES[0])), 'MNEMONIC_WORD');
+  assert.is(
+    errorCode(() => mnemonicToSecretKey(`${phrase} abandon`, PLACES[0])),
+    'MNEMONIC_LENGTH',
+  );
+  assert.is(
+    errorCode(() => mnemonicToSecretKey(words.slice(0, 11).join(' '), PLACES[0])),
+    'MNEMONIC_LENGTH',
+  );
+  assert.is(
+    errorCode(() => mnemonicToSecretKey('', PLACES[0])),
+    'MNEMONIC_LENGTH',
+  );
+  assert.is(
+    errorCode(() => mnemonicToSecretKey([...words.slice(0, 5), 'bitcoins', ...words.slice(6)].join(' '), PLACES[0])),
+    'MNEMONIC_WORD',
+  );
   // A last word that is in the list but breaks the checksum (15 of 16 candidates do).
   const last = wordlist.find((w) => w !== words[11] && !isValidMnemonic([...words.slice(0, 11), w].join(' ')))!;
   const error = (() => {
@@ -337,8 +397,14 @@ test('seed phrases: 13 words is MNEMONIC_LENGTH, an unknown word MNEMONIC_WORD, 
   // The message never repeats the phrase.
   assert.not.ok(error!.message.includes(words[0]));
   // Two words swapped: the first swap that the checksum catches (most do; a few cannot be).
-  const swapped = words.map((_, i) => [...words.slice(0, i), words[i + 1], words[i], ...words.slice(i + 2)].join(' ')).slice(0, 11).find((p) => !isValidMnemonic(p))!;
-  assert.is(errorCode(() => normalizeMnemonic(swapped)), 'MNEMONIC_CHECKSUM');
+  const swapped = words
+    .map((_, i) => [...words.slice(0, i), words[i + 1], words[i], ...words.slice(i + 2)].join(' '))
+    .slice(0, 11)
+    .find((p) => !isValidMnemonic(p))!;
+  assert.is(
+    errorCode(() => normalizeMnemonic(swapped)),
+    'MNEMONIC_CHECKSUM',
+  );
 });
 
 test('WIF: a mistyped character, a testnet version, an uncompressed key and a zero key are WIF_INVALID', () => {
@@ -354,20 +420,51 @@ test('WIF: a mistyped character, a testnet version, an uncompressed key and a ze
     empty: '',
     long: wif.repeat(3),
   })) {
-    assert.is(errorCode(() => wifToSecretKey(bad)), 'WIF_INVALID', name);
+    assert.is(
+      errorCode(() => wifToSecretKey(bad)),
+      'WIF_INVALID',
+      name,
+    );
   }
 });
 
 test('wrong argument types and values are ArgumentError, never a crash', () => {
-  assert.is(errorCode(() => mnemonicToSecretKey(generateMnemonic(), { block: -1, group: 0 })), 'INVALID_ARGUMENT');
-  assert.is(errorCode(() => mnemonicToSecretKey(generateMnemonic(), { block: 1.5, group: 0 })), 'INVALID_ARGUMENT');
-  assert.is(errorCode(() => mnemonicToSecretKey(42 as never, { block: 1, group: 0 })), 'INVALID_ARGUMENT');
-  assert.is(errorCode(() => generateMnemonic(13)), 'INVALID_ARGUMENT');
-  assert.is(errorCode(() => readWalletExport({} as never, 'x')), 'INVALID_ARGUMENT');
-  assert.is(errorCode(() => writeWalletExport({ secretKey: generateSecretKey(), address: randomAddress(), passphrase: '' })), 'INVALID_ARGUMENT');
-  assert.is(errorCode(() => writeWalletExport({ secretKey: generateSecretKey(), address: randomAddress(), passphrase: 'p', hint: 'p' })), 'INVALID_ARGUMENT');
-  assert.is(errorCode(() => writeWalletExport({ secretKey: new Uint8Array(32), address: randomAddress(), passphrase: 'p' })), 'KEY_INVALID');
-  assert.is(errorCode(() => writeWalletExport({ secretKey: generateSecretKey(), address: 'AA1', passphrase: 'p' })), 'ADDRESS_INVALID');
+  assert.is(
+    errorCode(() => mnemonicToSecretKey(generateMnemonic(), { block: -1, group: 0 })),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    errorCode(() => mnemonicToSecretKey(generateMnemonic(), { block: 1.5, group: 0 })),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    errorCode(() => mnemonicToSecretKey(42 as never, { block: 1, group: 0 })),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    errorCode(() => generateMnemonic(13)),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    errorCode(() => readWalletExport({} as never, 'x')),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    errorCode(() => writeWalletExport({ secretKey: generateSecretKey(), address: randomAddress(), passphrase: '' })),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    errorCode(() => writeWalletExport({ secretKey: generateSecretKey(), address: randomAddress(), passphrase: 'p', hint: 'p' })),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    errorCode(() => writeWalletExport({ secretKey: new Uint8Array(32), address: randomAddress(), passphrase: 'p' })),
+    'KEY_INVALID',
+  );
+  assert.is(
+    errorCode(() => writeWalletExport({ secretKey: generateSecretKey(), address: 'AA1', passphrase: 'p' })),
+    'ADDRESS_INVALID',
+  );
 });
 
 test.run();

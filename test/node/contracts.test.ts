@@ -87,7 +87,13 @@ test('deploy the ERC-20 at the owner wallet: the address view, code and storage 
 
 test('a transfer through a generic transaction: return data in the status, balances, the event in logs and over JSON-RPC', async () => {
   const before = (await client.getAddress(owner.address)).amount.SK;
-  const sent = await sendContractCall({ client, secretKey: owner.secretKey, from: owner.address, to: owner.address, data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(collector.address), 2_500n] }) });
+  const sent = await sendContractCall({
+    client,
+    secretKey: owner.secretKey,
+    from: owner.address,
+    to: owner.address,
+    data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(collector.address), 2_500n] }),
+  });
   assert.ok(sent.status?.ok);
   assert.is(bytesToHex(sent.returnData!), '0'.repeat(63) + '1', 'transfer returned true');
   assert.is(await view(token, owner.address, 'balanceOf', [evm(collector.address)]), 2_500n);
@@ -103,8 +109,17 @@ test('a transfer through a generic transaction: return data in the status, balan
 
   for (const path of ['/jsonrpc', '/jsonrpc?pwrmatch=1', '/api/jsonrpc']) {
     const rpc = createPublicClient({ transport: http(node.url + path) });
-    const events = await rpc.getLogs({ address: evm(owner.address), event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'), args: { to: evm(collector.address) }, fromBlock: 0n });
-    assert.equal(events.map((e) => e.args.value), [2_500n], path);
+    const events = await rpc.getLogs({
+      address: evm(owner.address),
+      event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'),
+      args: { to: evm(collector.address) },
+      fromBlock: 0n,
+    });
+    assert.equal(
+      events.map((e) => e.args.value),
+      [2_500n],
+      path,
+    );
     assert.is(await rpc.readContract({ address: evm(owner.address), abi: tokenAbi, functionName: 'balanceOf', args: [evm(collector.address)] }), 2_500n);
     const receipt = await rpc.getTransactionReceipt({ hash: events[0].transactionHash! });
     assert.is(receipt.status, 'success');
@@ -114,7 +129,13 @@ test('a transfer through a generic transaction: return data in the status, balan
 
 test('a revert: its reason in the status, the seq and gas spent, the state unchanged', async () => {
   const seq = await client.getSeq(collector.address);
-  const err = await sendContractCall({ client, secretKey: collector.secretKey, from: collector.address, to: owner.address, data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(owner.address), 10n ** 9n] }) }).catch((e) => e);
+  const err = await sendContractCall({
+    client,
+    secretKey: collector.secretKey,
+    from: collector.address,
+    to: owner.address,
+    data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(owner.address), 10n ** 9n] }),
+  }).catch((e) => e);
   assert.instance(err, TxFailedError);
   assert.is((err as TxFailedError).reason, 'revert: Token: balance too low');
   assert.is(await client.getSeq(collector.address), seq + 1n, 'the seq is used');
@@ -129,13 +150,20 @@ test('ERC-721 at the collector wallet: mint by its owner, transfer, tokenURI; sn
   await deployContract({ client, secretKey: collector.secretKey, from: collector.address, code: cards.bytecode, args: ctorArgs(cards, ['Cards', 'CRD']) });
   const snap = await node.snapshot('before-mint');
   const height = node.height();
-  const mint = (to: string) => sendContractCall({ client, secretKey: collector.secretKey, from: collector.address, to: collector.address, data: encodeFunctionData({ abi: cardsAbi, functionName: 'mint', args: [evm(to)] }) });
+  const mint = (to: string) =>
+    sendContractCall({ client, secretKey: collector.secretKey, from: collector.address, to: collector.address, data: encodeFunctionData({ abi: cardsAbi, functionName: 'mint', args: [evm(to)] }) });
   const first = await mint(owner.address);
   assert.is(BigInt('0x' + bytesToHex(first.returnData!)), 1n);
   await mint(owner.address);
   assert.is(await view(cards, collector.address, 'balanceOf', [evm(owner.address)]), 2n);
   assert.is(await view(cards, collector.address, 'tokenURI', [2n]), 'tpkit://collectible/2');
-  await sendContractCall({ client, secretKey: owner.secretKey, from: owner.address, to: collector.address, data: encodeFunctionData({ abi: cardsAbi, functionName: 'transferFrom', args: [evm(owner.address), evm(collector.address), 1n] }) });
+  await sendContractCall({
+    client,
+    secretKey: owner.secretKey,
+    from: owner.address,
+    to: collector.address,
+    data: encodeFunctionData({ abi: cardsAbi, functionName: 'transferFrom', args: [evm(owner.address), evm(collector.address), 1n] }),
+  });
   assert.is(((await view(cards, collector.address, 'ownerOf', [1n])) as string).toLowerCase(), evm(collector.address));
 
   await node.rollback(height + 1);
@@ -166,13 +194,25 @@ test('viem signs a legacy Ethereum transaction: accepted by eth_sendRawTransacti
   assert.is(tx.type, 'legacy');
   // Sent again, the same signed bytes are the same transaction, not a second one.
   const raw = await wallet.signTransaction({ type: 'legacy', to: evm(owner.address), nonce: 0, gas: 100_000n, gasPrice: 1n, data: '0x' });
-  const again = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }) });
+  const again = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }),
+  });
   assert.is(((await again.json()) as { error?: { code: number } }).error?.code, -32000, 'nonce 0 is used');
   const wrongChain = await account.signTransaction({ type: 'legacy', to: evm(owner.address), nonce: 1, gas: 100_000n, gasPrice: 0n, chainId: 1 });
-  const refused = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [wrongChain] }) });
+  const refused = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [wrongChain] }),
+  });
   assert.is(((await refused.json()) as { error: { message: string } }).error.message, 'Invalid Ethereum transaction: signed for chain id 1, this node is 1000000001');
   const typedWrongChain = await account.signTransaction({ type: 'eip1559', to: evm(owner.address), nonce: 1, gas: 100_000n, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n, chainId: 5 });
-  const typedRefused = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [typedWrongChain] }) });
+  const typedRefused = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [typedWrongChain] }),
+  });
   assert.is(((await typedRefused.json()) as { error: { message: string } }).error.message, 'Invalid Ethereum transaction: signed for chain id 5, this node is 1000000001');
   assert.ok(hexToBytes(hash).length === 32);
 });
@@ -184,7 +224,11 @@ test('an Ethereum transaction of exactly limits.maxTxBytes passes the size check
   const send = async (limit: number) => {
     const small = await startTestNode({ accounts: 0, limits: { maxTxBytes: limit } });
     try {
-      const res = await fetch(small.url + '/jsonrpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }) });
+      const res = await fetch(small.url + '/jsonrpc', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }),
+      });
       return (await res.json()) as { result?: string; error?: { message: string } };
     } finally {
       await small.close();
@@ -246,7 +290,13 @@ test('address/{a}/state/{slot}: 0x with 1 to 64 hex digits or base64 of 1 to 32 
 });
 
 test('logs_height/{h}: the events of the block at that height, as logs/{hash} answers; bad heights 400, heights above the head 404', async () => {
-  const sent = await sendContractCall({ client, secretKey: owner.secretKey, from: owner.address, to: owner.address, data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(collector.address), 1n] }) });
+  const sent = await sendContractCall({
+    client,
+    secretKey: owner.secretKey,
+    from: owner.address,
+    to: owner.address,
+    data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(collector.address), 1n] }),
+  });
   const block = await client.getBlock(sent.status!.block!);
   const byHeight = await get(`/api/logs_height/${block.header.height}`);
   assert.is(byHeight.status, 200);
@@ -265,7 +315,11 @@ test('logs_height/{h}: the events of the block at that height, as logs/{hash} an
 });
 
 test('bad bodies: execute/call says NOT_JSON (an empty body or not JSON); /jsonrpc answers the JSON-RPC parse error', async () => {
-  for (const [body, details] of [['', 'empty body'], ['x', 'expected a JSON object'], ['{"call":', 'expected a JSON object']]) {
+  for (const [body, details] of [
+    ['', 'empty body'],
+    ['x', 'expected a JSON object'],
+    ['{"call":', 'expected a JSON object'],
+  ]) {
     const res = await fetch(node.url + '/api/execute/call', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const answer = (await res.json()) as { error: string; details: string };
     assert.equal([res.status, answer.error, answer.details], [400, 'NOT_JSON', details], JSON.stringify(body));
@@ -283,7 +337,17 @@ test('a call that carries another currency moves it to the contract wallet when 
   const send = async (data: `0x${string}`) => {
     const seq = (await client.getSeq(collector.address)) + 1n;
     const timestamp = Date.now();
-    const input = { from, to, seq, timestamp, call: { method: '0x0', args: [hexToBytes(data)] }, payload: [{ purpose: 'transfer' as const, currency: 'XYZ', amount: 5n }, { purpose: 'gas' as const, currency: 'SK', amount: 200n }] };
+    const input = {
+      from,
+      to,
+      seq,
+      timestamp,
+      call: { method: '0x0', args: [hexToBytes(data)] },
+      payload: [
+        { purpose: 'transfer' as const, currency: 'XYZ', amount: 5n },
+        { purpose: 'gas' as const, currency: 'SK', amount: 200n },
+      ],
+    };
     const payload = [...input.payload, { purpose: 'srcfee' as const, currency: 'SK', amount: autoFee(input, 'SK', rates.get('SK')!) }];
     const txid = await client.submitTx(signTx(genericBody({ ...input, payload }), collector.secretKey, { timestamp }));
     return client.waitForTx(txid, { timeoutMs: 10_000 });
@@ -306,7 +370,17 @@ test('a call the sender cannot pay for fails as insufficient_fund before it runs
   const signed = async (xyz: bigint, data = encodeFunctionData({ abi: tokenAbi, functionName: 'approve', args: [evm(owner.address), 1n] })) => {
     const seq = (await client.getSeq(collector.address)) + 1n;
     const timestamp = Date.now();
-    const input = { from, to, seq, timestamp, call: { method: '0x0', args: [hexToBytes(data)] }, payload: [{ purpose: 'transfer' as const, currency: 'XYZ', amount: xyz }, { purpose: 'gas' as const, currency: 'SK', amount: 200n }] };
+    const input = {
+      from,
+      to,
+      seq,
+      timestamp,
+      call: { method: '0x0', args: [hexToBytes(data)] },
+      payload: [
+        { purpose: 'transfer' as const, currency: 'XYZ', amount: xyz },
+        { purpose: 'gas' as const, currency: 'SK', amount: 200n },
+      ],
+    };
     const payload = [...input.payload, { purpose: 'srcfee' as const, currency: 'SK', amount: autoFee(input, 'SK', rates.get('SK')!) }];
     return signTx(genericBody({ ...input, payload }), collector.secretKey, { timestamp });
   };

@@ -48,9 +48,30 @@ const routes: Route[] = [
   { method: 'POST', prefix: ['body'], params: 0, handler: (ctx) => ({ json: JSON.stringify({ length: ctx.body.length, last: ctx.body[ctx.body.length - 1] ?? null }), status: 201 }) },
   { method: 'POST', prefix: ['dev', 'thing'], params: 0, handler: () => ({ json: '{"dev":true}' }) },
   { method: 'GET', prefix: ['dev', 'thing'], params: 0, handler: () => ({ json: '{"devget":true}' }) },
-  { method: 'GET', prefix: ['throws'], params: 0, handler: () => { throw new ValidationError('TX_NOT_FOUND', 'No such transaction', { details: 'x' }); } },
-  { method: 'GET', prefix: ['crash'], params: 0, handler: () => { throw new TypeError('boom'); } },
-  { method: 'GET', prefix: ['rejects'], params: 0, handler: async () => { throw new ValidationError('BLOCK_NOT_FOUND', 'Not found'); } },
+  {
+    method: 'GET',
+    prefix: ['throws'],
+    params: 0,
+    handler: () => {
+      throw new ValidationError('TX_NOT_FOUND', 'No such transaction', { details: 'x' });
+    },
+  },
+  {
+    method: 'GET',
+    prefix: ['crash'],
+    params: 0,
+    handler: () => {
+      throw new TypeError('boom');
+    },
+  },
+  {
+    method: 'GET',
+    prefix: ['rejects'],
+    params: 0,
+    handler: async () => {
+      throw new ValidationError('BLOCK_NOT_FOUND', 'Not found');
+    },
+  },
   { method: 'GET', prefix: ['octets'], params: 0, handler: () => ({ json: { chunks: [Buffer.from('ab'), Buffer.from('cd')], byteLength: 4 }, contentType: 'application/octet-stream' }) },
   { method: 'GET', prefix: ['stream'], params: 0, handler: streamRoute(3, 5) },
   { method: 'GET', prefix: ['big'], params: 0, handler: streamRoute(400, 64 * 1024) },
@@ -165,7 +186,10 @@ test('an error of the listening socket (an accept that failed) is logged, and th
   logLines.length = 0;
   const failure = Object.assign(new Error('accept EMFILE'), { code: 'EMFILE' });
   server.server.emit('error', failure);
-  assert.ok(logLines.some((l) => / error server socket: EMFILE accept EMFILE/.test(l)), logLines.join(''));
+  assert.ok(
+    logLines.some((l) => / error server socket: EMFILE accept EMFILE/.test(l)),
+    logLines.join(''),
+  );
   assert.is((await call('GET', '/api/echo/x')).status, 200);
 });
 
@@ -243,8 +267,14 @@ test('thrown errors answer by the table; a crash is 500 NODE_INTERNAL, logged', 
   const crash = await call('GET', '/api/crash');
   assert.is(crash.status, 500);
   assert.equal(JSON.parse(crash.body), { ok: false, result: 'error', code: 10099, msg: 'Internal error', error: 'NODE_INTERNAL' });
-  assert.ok(logLines.some((l) => / error GET \/api\/crash: TypeError: boom/.test(l)), logLines.join(''));
-  assert.not.ok(logLines.some((l) => / error GET \/api\/throws/.test(l)), 'a 404 is not logged as an error');
+  assert.ok(
+    logLines.some((l) => / error GET \/api\/crash: TypeError: boom/.test(l)),
+    logLines.join(''),
+  );
+  assert.not.ok(
+    logLines.some((l) => / error GET \/api\/throws/.test(l)),
+    'a 404 is not logged as an error',
+  );
 });
 
 test('every JSON answer: type, nosniff, length in bytes, CORS for any origin without Origin; a status and type of its own', async () => {
@@ -377,7 +407,10 @@ test('debug logging: one line per answer with method, path, status and time', as
   logLines.length = 0;
   await call('GET', '/api/echo/logged');
   await until('the access line', () => logLines.some((l) => l.includes('GET /api/echo/logged 200 ')));
-  assert.match(logLines.find((l) => l.includes('/api/echo/logged'))!, / debug GET \/api\/echo\/logged 200 \d+\.\d ms\n$/);
+  assert.match(
+    logLines.find((l) => l.includes('/api/echo/logged'))!,
+    / debug GET \/api\/echo\/logged 200 \d+\.\d ms\n$/,
+  );
 });
 
 test('a streamed answer is chunked, without a length, the chunks in order; HEAD sends none', async () => {
@@ -407,12 +440,14 @@ test('a reader that reads gets all of a large streamed answer; each wait for it 
   process.on('warning', onWarning);
   try {
     const a = await new Promise<string>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port: Number(new URL(patient.url).port), path: '/api/big', headers: { host: 'localhost' }, agent: false }, (res) => {
-        let text = '';
-        res.setEncoding('latin1');
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve(text));
-      }).on('error', reject);
+      http
+        .get({ host: '127.0.0.1', port: Number(new URL(patient.url).port), path: '/api/big', headers: { host: 'localhost' }, agent: false }, (res) => {
+          let text = '';
+          res.setEncoding('latin1');
+          res.on('data', (d) => (text += d));
+          res.on('end', () => resolve(text));
+        })
+        .on('error', reject);
     });
     assert.is(a.length, 400 * 64 * 1024);
     assert.is(a.slice(64 * 1024 - 1, 64 * 1024 + 1), 'ab');
@@ -423,7 +458,10 @@ test('a reader that reads gets all of a large streamed answer; each wait for it 
     process.off('warning', onWarning);
     await patient.close();
   }
-  assert.equal(warnings.map((w) => w.message), []);
+  assert.equal(
+    warnings.map((w) => w.message),
+    [],
+  );
 });
 
 test('a reader that stops reading holds back the writer, and after the stall limit is cut and logged', async () => {
@@ -439,7 +477,10 @@ test('a reader that stops reading holds back the writer, and after the stall lim
   assert.is(streamLog.outcome, 'rejected: took nothing for 300 ms');
   assert.ok(streamLog.resolvedWrites < 400, `the writer waited for the reader: ${streamLog.resolvedWrites} of 400 chunks written`);
   await until('the warning', () => logLines.some((l) => l.includes('which took nothing for 300 ms of the answer')));
-  assert.match(logLines.find((l) => l.includes('took nothing'))!, / warn  GET \/api\/big: closed the connection of 127\.0\.0\.1, which took nothing for 300 ms of the answer\n$/);
+  assert.match(
+    logLines.find((l) => l.includes('took nothing'))!,
+    / warn  GET \/api\/big: closed the connection of 127\.0\.0\.1, which took nothing for 300 ms of the answer\n$/,
+  );
   const closed = new Promise<void>((r) => socket.once('close', () => r()));
   socket.resume();
   await closed;
@@ -456,7 +497,10 @@ test('a reader that goes away ends the stream quietly', async () => {
   await until('the stream to end', () => streamLog.outcome.startsWith('rejected'));
   assert.is(streamLog.outcome, 'rejected: the reader closed the connection');
   await new Promise((r) => setTimeout(r, 100));
-  assert.not.ok(logLines.some((l) => / (error|warn) /.test(l)), logLines.join(''));
+  assert.not.ok(
+    logLines.some((l) => / (error|warn) /.test(l)),
+    logLines.join(''),
+  );
 });
 
 test('a reader gone between two writes stops the stream at the next write, without waiting for the stall limit', async () => {
@@ -479,7 +523,10 @@ test('a reader gone between two writes stops the stream at the next write, witho
     gate.resolve();
     await until('the stream to end', () => streamLog.outcome !== 'running');
     assert.is(streamLog.outcome, 'rejected: the reader closed the connection');
-    assert.not.ok(logLines.some((l) => / (error|warn) /.test(l)), logLines.join(''));
+    assert.not.ok(
+      logLines.some((l) => / (error|warn) /.test(l)),
+      logLines.join(''),
+    );
   } finally {
     gate.resolve();
     await own.close();
@@ -494,7 +541,10 @@ test('an upload the client abandons mid-body is one warning line', async () => {
   await new Promise((r) => setTimeout(r, 50));
   socket.destroy();
   await until('the warning', () => logLines.some((l) => l.includes('upload aborted')));
-  assert.match(logLines.find((l) => l.includes('upload aborted'))!, / warn  POST \/api\/body: upload aborted by the client from 127\.0\.0\.1\n$/);
+  assert.match(
+    logLines.find((l) => l.includes('upload aborted'))!,
+    / warn  POST \/api\/body: upload aborted by the client from 127\.0\.0\.1\n$/,
+  );
 });
 
 test('a stream that fails midway is logged and the answer cut, never completed', async () => {
@@ -511,7 +561,10 @@ test('a stream that fails midway is logged and the answer cut, never completed',
   });
   assert.not.ok(got.complete, 'the reader can tell the answer is incomplete');
   assert.is(streamLog.outcome, 'rejected: the store failed');
-  assert.ok(logLines.some((l) => / error GET \/api\/fails: the answer failed midway: Error: the store failed/.test(l)), logLines.join(''));
+  assert.ok(
+    logLines.some((l) => / error GET \/api\/fails: the answer failed midway: Error: the store failed/.test(l)),
+    logLines.join(''),
+  );
 });
 
 test('close() ends the server with its idle connections', async () => {
@@ -519,10 +572,12 @@ test('close() ends the server with its idle connections', async () => {
   const keep = new http.Agent({ keepAlive: true });
   const otherPort = Number(new URL(other.url).port);
   await new Promise<void>((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port: otherPort, path: '/api/echo/k', agent: keep, headers: { host: 'localhost' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve());
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port: otherPort, path: '/api/echo/k', agent: keep, headers: { host: 'localhost' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve());
+      })
+      .on('error', reject);
   });
   await other.close();
   assert.not.ok(other.server.listening);

@@ -15,7 +15,13 @@ function startLimited() {
 async function answersWithin60s(url: string) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (await fetch(`${url}/api/node/status`, { signal: AbortSignal.timeout(5000) }).then((r) => r.ok, () => false)) return true;
+    if (
+      await fetch(`${url}/api/node/status`, { signal: AbortSignal.timeout(5000) }).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return true;
     await new Promise((r) => setTimeout(r, 100));
   }
   return false;

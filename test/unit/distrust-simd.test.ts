@@ -20,24 +20,40 @@ const states = createStateCache();
  * minimum: over 500 slices, so the kernel race probes each other kernel of 'auto' many times.
  */
 const longTask = (distrust: boolean): SearchTask => ({
-  body, difficulty: 64, start: 0n, end: 1n << 17n, kernel: 'auto', sliceMs: 0.01,
-  control: new SharedArrayBuffer(8), counter: new SharedArrayBuffer(8), ...(distrust ? { distrustSimd: true } : {}),
+  body,
+  difficulty: 64,
+  start: 0n,
+  end: 1n << 17n,
+  kernel: 'auto',
+  sliceMs: 0.01,
+  control: new SharedArrayBuffer(8),
+  counter: new SharedArrayBuffer(8),
+  ...(distrust ? { distrustSimd: true } : {}),
 });
 
 test.after(() => pool.destroy());
 
-test('before: this engine runs the SIMD kernels, and a pool thread\'s \'auto\' uses them', async () => {
-  assert.ok(SIMD.every((name) => availableKernels().includes(name as never)), `kernels here: ${availableKernels().join(', ')}`);
+test("before: this engine runs the SIMD kernels, and a pool thread's 'auto' uses them", async () => {
+  assert.ok(
+    SIMD.every((name) => availableKernels().includes(name as never)),
+    `kernels here: ${availableKernels().join(', ')}`,
+  );
   assert.ok((await states('auto')).kernels.some((k) => SIMD.includes(k.name)));
   const result = await pool.run(longTask(false));
-  assert.ok(Object.keys(result.byKernel).some((name) => SIMD.includes(name)), JSON.stringify(result.byKernel));
+  assert.ok(
+    Object.keys(result.byKernel).some((name) => SIMD.includes(name)),
+    JSON.stringify(result.byKernel),
+  );
 });
 
-test('after distrustSimd(), this thread\'s \'auto\' leaves them out, though it had loaded them', async () => {
+test("after distrustSimd(), this thread's 'auto' leaves them out, though it had loaded them", async () => {
   distrustSimd();
   assert.ok(simdIsDistrusted());
   assert.equal(availableKernels(), ['scalar', 'js']);
-  assert.equal((await states('auto')).kernels.map((k) => k.name), ['scalar']);
+  assert.equal(
+    (await states('auto')).kernels.map((k) => k.name),
+    ['scalar'],
+  );
 });
 
 test('a pool thread told so by a task leaves them out for that task and every later one', async () => {

@@ -132,7 +132,11 @@ test('abort raises the shared stop flag at once and rejects with AbortError (ABO
     (e: unknown) => e,
   );
   const settledAt = performance.now();
-  assert.equal(flags, recording.tasks.map(() => ABORTED), 'the stop flag each task shares reads ABORTED right after abort()');
+  assert.equal(
+    flags,
+    recording.tasks.map(() => ABORTED),
+    'the stop flag each task shares reads ABORTED right after abort()',
+  );
   assert.ok(error instanceof AbortError);
   assert.is((error as TpkitError).code, 'ABORTED');
   assert.is(recording.settled.length, 2);
@@ -169,10 +173,17 @@ test('explicit ranges: threads search disjoint slices from startNonce; an exhaus
     const ranges = recording.tasks.map((task) => [task.start, task.end] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1));
     for (let i = 1; i < ranges.length; i++) assert.ok(ranges[i][0] >= ranges[i - 1][1], `range ${i} overlaps range ${i - 1}`);
     const hashed = recording.settled.reduce((sum, s) => sum + s.hashes, 0);
-    assert.is(hashed, ranges.reduce((sum, [start, end]) => sum + Number(end - start), 0), 'each pool thread hashed its whole range, once');
+    assert.is(
+      hashed,
+      ranges.reduce((sum, [start, end]) => sum + Number(end - start), 0),
+      'each pool thread hashed its whole range, once',
+    );
     const first = callingThread ? 3n + 777n : 3n;
     const full = ranges.filter(([start]) => start >= first);
-    assert.equal(full, Array.from({ length: pool.threads }, (_, i) => [first + 777n * BigInt(i), first + 777n * BigInt(i + 1)] as const));
+    assert.equal(
+      full,
+      Array.from({ length: pool.threads }, (_, i) => [first + 777n * BigInt(i), first + 777n * BigInt(i + 1)] as const),
+    );
     const rest = ranges.filter(([start]) => start < first);
     if (callingThread) for (const [start, end] of rest) assert.ok(start > 3n && end === first, `the calling thread's rest ${start}..${end}`);
     else assert.is(rest.length, 0);

@@ -89,10 +89,14 @@ test('threads that cannot start (their script cannot be opened) are reported onc
   const failures: Error[] = [];
   let verifier!: WorkerVerifier;
   const failed = new Promise<void>((resolve) => {
-    verifier = new WorkerVerifier(2, (err) => {
-      failures.push(err);
-      resolve();
-    }, new URL('file:///nonexistent/verify-entry.cjs'));
+    verifier = new WorkerVerifier(
+      2,
+      (err) => {
+        failures.push(err);
+        resolve();
+      },
+      new URL('file:///nonexistent/verify-entry.cjs'),
+    );
   });
   await failed;
   assert.match(failures[0].message, /nonexistent/);

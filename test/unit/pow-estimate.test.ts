@@ -7,8 +7,7 @@ import { calibrate } from '../../src/pow/calibrate.js';
 import { estimateMining } from '../../src/pow/estimate.js';
 import { checkKernelChoice, createKernel } from '../../src/pow/kernel.js';
 
-const close = (actual: number, expected: number, relative: number) =>
-  Math.abs(actual - expected) <= Math.abs(expected) * relative;
+const close = (actual: number, expected: number, relative: number) => Math.abs(actual - expected) <= Math.abs(expected) * relative;
 
 test('difficulty 0 takes one hash; mean 2^d, median ln2·2^d, p95 ln20·2^d', () => {
   const zero = estimateMining(0, 1000);
@@ -44,8 +43,19 @@ test('measured hashes-to-solution of the JS kernel match the geometric law at di
 });
 
 test('bad estimate arguments throw ArgumentError', () => {
-  for (const [d, rate] of [[-1, 1], [513, 1], [1.5, 1], [8, 0], [8, -5], [8, NaN], [8, Infinity]] as const) {
-    assert.throws(() => estimateMining(d, rate), (e: unknown) => e instanceof TpkitError && e.code === 'INVALID_ARGUMENT');
+  for (const [d, rate] of [
+    [-1, 1],
+    [513, 1],
+    [1.5, 1],
+    [8, 0],
+    [8, -5],
+    [8, NaN],
+    [8, Infinity],
+  ] as const) {
+    assert.throws(
+      () => estimateMining(d, rate),
+      (e: unknown) => e instanceof TpkitError && e.code === 'INVALID_ARGUMENT',
+    );
   }
 });
 
@@ -56,7 +66,10 @@ test('calibrate measures every WASM kernel and names the fastest', async () => {
   assert.is(result.hashRate, result.rates[result.kernel]);
   assert.is(checkKernelChoice('auto'), 'auto');
   assert.is(checkKernelChoice('js'), 'js');
-  assert.throws(() => checkKernelChoice('gpu' as never), (e: unknown) => e instanceof TpkitError && e.code === 'INVALID_ARGUMENT');
+  assert.throws(
+    () => checkKernelChoice('gpu' as never),
+    (e: unknown) => e instanceof TpkitError && e.code === 'INVALID_ARGUMENT',
+  );
   // A window shorter than loading the kernels still measures (two rounds at least), never 0.
   const brief = await calibrate({ durationMs: 0.001 });
   for (const name of ['hybrid', 'simd', 'scalar'] as const) assert.ok((brief.rates[name] ?? 0) > 0, JSON.stringify(brief.rates));

@@ -120,13 +120,22 @@ test('the last nonce below 2^64 is searchable; bad arguments throw typed errors'
       [0n, 10, 2.5],
     ];
     for (const [start, count, difficulty] of bad) {
-      assert.throws(() => kernel.search(start, count, difficulty), (e: unknown) => e instanceof TpkitError && e.code === 'INVALID_ARGUMENT');
+      assert.throws(
+        () => kernel.search(start, count, difficulty),
+        (e: unknown) => e instanceof TpkitError && e.code === 'INVALID_ARGUMENT',
+      );
     }
     assert.is(kernel.search(0n, 0, 1), -1);
-    assert.throws(() => kernel.init(new Uint8Array(7)), (e: unknown) => e instanceof TpkitError && e.code === 'INVALID_ARGUMENT');
+    assert.throws(
+      () => kernel.init(new Uint8Array(7)),
+      (e: unknown) => e instanceof TpkitError && e.code === 'INVALID_ARGUMENT',
+    );
   }
   const fresh = createKernel('scalar');
-  assert.throws(() => fresh.search(0n, 1, 1), (e: unknown) => e instanceof TpkitError && e.code === 'INVALID_ARGUMENT');
+  assert.throws(
+    () => fresh.search(0n, 1, 1),
+    (e: unknown) => e instanceof TpkitError && e.code === 'INVALID_ARGUMENT',
+  );
   const wasm = loadWasmSync('scalar');
   assert.throws(() => wasm.mineInit(new Uint8Array(wasm.inputCapacity + 1)), /expected 8 to/);
 });
