@@ -3,35 +3,22 @@
 // execute/call, the code and storage endpoints and the event logs; viem reads the same over
 // /jsonrpc (also with PowerWallet's ?pwrmatch=1) and sends a legacy Ethereum transaction it
 // signed; a revert's reason in the status; gas charged at the settings' rate; snapshots,
-// revert and rollback undo contract state as they undo balances.
+// revert and rollback undo contract state as they undo balances. Calls that pay: contract-payments.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createPublicClient, createWalletClient, decodeFunctionResult, encodeAbiParameters, encodeFunctionData, http, parseAbiItem, type Abi } from 'viem';
+import { createPublicClient, createWalletClient, encodeFunctionData, http, parseAbiItem } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { bytesToHex, hexToBytes } from '../../src/bytes.js';
 import { addressFromText } from '../../src/codec/address.js';
 import { createClient } from '../../src/client/client.js';
-import { autoFee, feeRates } from '../../src/client/fee.js';
-import { genericBody } from '../../src/codec/body-generic.js';
 import { decodeMsgpack } from '../../src/codec/msgpack-read.js';
 import type { MsgNode } from '../../src/codec/msgpack-types.js';
-import { signTx } from '../../src/crypto/sign-tx.js';
 import { deployContract, sendContractCall } from '../../src/client/contract.js';
 import { TxFailedError } from '../../src/client/client-errors.js';
-import { evmKey } from '../../src/node/evm/address.js';
-import { startNode, type RunningNode } from '../../src/node/index.js';
-import { contract } from '../helpers/solidity.js';
+import type { RunningNode } from '../../src/node/index.js';
+import { cards, cardsAbi, ctorArgs, evm, openContractNode, token, tokenAbi, viewOf, type Wallet } from '../helpers/contract-node.js';
 import { startTestNode } from '../helpers/node-helpers.js';
 import { ethFunder, type EthFunder } from '../helpers/eth-funding.js';
-
-const token = contract('Token');
-const cards = contract('Collectible');
-const tokenAbi = token.abi as Abi;
-const cardsAbi = cards.abi as Abi;
-const ctorArgs = (c: typeof token, args: unknown[]) => {
-  const inputs = (c.abi.find((i) => i.type === 'constructor') as { inputs: { type: string; name: string }[] }).inputs;
-  return encodeAbiParameters(inputs, args);
-};
 
 let node: RunningNode;
 const get = async (path: string) => {
@@ -39,27 +26,18 @@ const get = async (path: string) => {
   return { status: res.status, body: await res.json() };
 };
 let client: ReturnType<typeof createClient>;
-let owner: { address: string; secretKey: Uint8Array };
-let collector: { address: string; secretKey: Uint8Array };
-let evm: (address: string) => `0x${string}`;
-
-test.before(async () => {
-  node = await startNode({ difficulty: 0, accounts: 5 });
-  client = createClient({ baseUrl: node.url });
-  [owner, collector] = node.accounts.map((a) => ({ address: a.address, secretKey: a.secretKey }));
-  // Ethereum keys pay gas in SK: accounts 3 and 4 (a forwarder and its payer) fund them.
-  funder = await ethFunder(node.url, node.accounts[3], node.accounts[4]);
-  evm = (address) => `0x${evmKey(addressFromText(address))}`;
-});
-test.after(() => node.close());
+let owner: Wallet;
+let collector: Wallet;
 let funder: EthFunder;
 
-const view = async (c: typeof token, at: string, functionName: string, args: unknown[] = []) => {
-  const abi = c.abi as Abi;
-  const v = await client.executeCall({ to: at, data: encodeFunctionData({ abi, functionName, args }) });
-  assert.is(v.result, 'return', `${functionName}: ${v.reason ?? ''}`);
-  return decodeFunctionResult({ abi, functionName, data: `0x${bytesToHex(v.data)}` });
-};
+test.before(async () => {
+  ({ node, client, owner, collector } = await openContractNode());
+  // Ethereum keys pay gas in SK: accounts 3 and 4 (a forwarder and its payer) fund them.
+  funder = await ethFunder(node.url, node.accounts[3], node.accounts[4]);
+});
+test.after(() => node.close());
+
+const view = (c: typeof token, at: string, functionName: string, args: unknown[] = []) => viewOf(client, c, at, functionName, args);
 
 test('deploy the ERC-20 at the owner wallet: the address view, code and storage endpoints show a contract', async () => {
   const sent = await deployContract({ client, secretKey: owner.secretKey, from: owner.address, code: token.bytecode, args: ctorArgs(token, ['Dev token', 'DEV', 1_000_000n]) });
@@ -312,111 +290,6 @@ test('logs_height/{h}: the events of the block at that height, as logs/{hash} an
   const above = node.height() + 1000;
   const missing = await get(`/api/logs_height/${above}`);
   assert.equal([missing.status, missing.body.error, missing.body.details], [404, 'BLOCK_NOT_FOUND', `no block at height ${above}`]);
-});
-
-test('bad bodies: execute/call says NOT_JSON (an empty body or not JSON); /jsonrpc answers the JSON-RPC parse error', async () => {
-  for (const [body, details] of [
-    ['', 'empty body'],
-    ['x', 'expected a JSON object'],
-    ['{"call":', 'expected a JSON object'],
-  ]) {
-    const res = await fetch(node.url + '/api/execute/call', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    const answer = (await res.json()) as { error: string; details: string };
-    assert.equal([res.status, answer.error, answer.details], [400, 'NOT_JSON', details], JSON.stringify(body));
-  }
-  const rpc = await fetch(node.url + '/jsonrpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":' });
-  assert.is(rpc.status, 200);
-  assert.equal(await rpc.json(), { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON' } });
-});
-
-test('a call that carries another currency moves it to the contract wallet when it returns, and not when it reverts', async () => {
-  await node.setBalance(collector.address, 50n, 'XYZ');
-  const rates = feeRates(await client.getSettings('current/fee'));
-  const from = addressFromText(collector.address);
-  const to = addressFromText(owner.address);
-  const send = async (data: `0x${string}`) => {
-    const seq = (await client.getSeq(collector.address)) + 1n;
-    const timestamp = Date.now();
-    const input = {
-      from,
-      to,
-      seq,
-      timestamp,
-      call: { method: '0x0', args: [hexToBytes(data)] },
-      payload: [
-        { purpose: 'transfer' as const, currency: 'XYZ', amount: 5n },
-        { purpose: 'gas' as const, currency: 'SK', amount: 200n },
-      ],
-    };
-    const payload = [...input.payload, { purpose: 'srcfee' as const, currency: 'SK', amount: autoFee(input, 'SK', rates.get('SK')!) }];
-    const txid = await client.submitTx(signTx(genericBody({ ...input, payload }), collector.secretKey, { timestamp }));
-    return client.waitForTx(txid, { timeoutMs: 10_000 });
-  };
-  const xyz = async (address: string) => (await client.getAddress(address)).amount.XYZ ?? 0n;
-  const ownerBefore = await xyz(owner.address);
-  const ok = await send(encodeFunctionData({ abi: tokenAbi, functionName: 'approve', args: [evm(owner.address), 3n] }));
-  assert.ok(ok.ok, JSON.stringify(ok));
-  assert.equal([await xyz(collector.address), await xyz(owner.address)], [45n, ownerBefore + 5n]);
-  const reverted = await send(encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(owner.address), 10n ** 12n] }));
-  assert.is(reverted.ok, false);
-  assert.equal([await xyz(collector.address), await xyz(owner.address)], [45n, ownerBefore + 5n], 'a revert moves none of it');
-});
-
-test('a call the sender cannot pay for fails as insufficient_fund before it runs: no seq, fee or gas spent; its whole balance is enough', async () => {
-  await node.setBalance(collector.address, 30n, 'XYZ');
-  const rates = feeRates(await client.getSettings('current/fee'));
-  const from = addressFromText(collector.address);
-  const to = addressFromText(owner.address);
-  const signed = async (xyz: bigint, data = encodeFunctionData({ abi: tokenAbi, functionName: 'approve', args: [evm(owner.address), 1n] })) => {
-    const seq = (await client.getSeq(collector.address)) + 1n;
-    const timestamp = Date.now();
-    const input = {
-      from,
-      to,
-      seq,
-      timestamp,
-      call: { method: '0x0', args: [hexToBytes(data)] },
-      payload: [
-        { purpose: 'transfer' as const, currency: 'XYZ', amount: xyz },
-        { purpose: 'gas' as const, currency: 'SK', amount: 200n },
-      ],
-    };
-    const payload = [...input.payload, { purpose: 'srcfee' as const, currency: 'SK', amount: autoFee(input, 'SK', rates.get('SK')!) }];
-    return signTx(genericBody({ ...input, payload }), collector.secretKey, { timestamp });
-  };
-  const send = async (xyz: bigint) => client.waitForTx(await client.submitTx(await signed(xyz)), { timeoutMs: 10_000 });
-  const wallet = async () => {
-    const a = await client.getAddress(collector.address);
-    return { sk: a.amount.SK ?? 0n, xyz: a.amount.XYZ ?? 0n, seq: await client.getSeq(collector.address) };
-  };
-  const before = await wallet();
-  const refused = await send(31n);
-  assert.equal([refused.ok, refused.ok ? '' : refused.reason], [false, 'insufficient_fund']);
-  assert.equal(await wallet(), before, 'nothing spent, the seq unused');
-  const taken = await send(30n);
-  assert.ok(taken.ok, JSON.stringify(taken));
-  const after = await wallet();
-  assert.equal([after.xyz, after.seq], [0n, before.seq + 1n]);
-  assert.ok(after.sk < before.sk, 'the fee and the gas used were paid');
-  // A call that reverts spends its seq: the same container sent again answers with its first txid.
-  const reverting = await signed(0n, encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(owner.address), 10n ** 12n] }));
-  const revertedTxid = await client.submitTx(reverting);
-  const reverted = await client.waitForTx(revertedTxid, { timeoutMs: 10_000 });
-  assert.equal([reverted.ok, reverted.ok ? '' : reverted.revert], [false, 'Token: balance too low']);
-  assert.is(await client.submitTx(reverting), revertedTxid, 'no second txid for a spent body');
-  assert.is(await client.getSeq(collector.address), after.seq + 1n);
-});
-
-// Init code that returns a one-byte contract holding its own CODESIZE: the code it runs with is
-// the deploy's code followed by its constructor arguments, however short they are.
-const sizeReporter = '0x38' + '600053' + '6001' + '6000' + 'f3';
-
-test('a deploy runs its code with the constructor arguments appended, a single byte of them too', async () => {
-  const [, , third] = node.accounts;
-  const sent = await deployContract({ client, secretKey: third.secretKey, from: third.address, code: sizeReporter, args: '0x01' });
-  assert.ok(sent.status?.ok);
-  const code = await fetch(`${node.url}/api/address/${third.address}/code`);
-  assert.equal([...new Uint8Array(await code.arrayBuffer())], [10], '9 bytes of code and 1 of arguments');
 });
 
 test.run();
