@@ -1,6 +1,7 @@
 // The HTTP front with routes made for its tests: echo, rest, body, dev, thrown and crashing
 // handlers, octets, and streamed answers (small, large, failing, gated between two writes),
 // a debug logger whose lines the tests read, and the calls that reach it over HTTP or raw TCP.
+import type { Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import http from 'node:http';
 import net from 'node:net';
@@ -128,7 +129,9 @@ export const options: ServerOptions = {
   },
 };
 
-let port = 0;
+/** The server of the suite and its port, set when it starts; call() and raw() reach it. */
+export let server: RunningServer;
+export let port = 0;
 
 export interface Answer {
   status: number;
@@ -172,9 +175,14 @@ export async function until(what: string, done: () => boolean): Promise<void> {
   assert.unreachable(`waited 30 s for ${what}`);
 }
 
-/** Starts the server on a free port; call() and raw() then reach it. */
-export async function startFixture(): Promise<{ server: RunningServer; port: number }> {
-  const server = await startServer(options, '127.0.0.1', 0);
-  port = Number(new URL(server.url).port);
-  return { server, port };
+/** Serves the routes on a free port for the suite: before it starts, after it closes. */
+export function serveDuring(suite: Test): void {
+  suite.before(async () => {
+    server = await startServer(options, '127.0.0.1', 0);
+    port = Number(new URL(server.url).port);
+  });
+  suite.after(async () => {
+    keepAlive.destroy();
+    await server.close();
+  });
 }

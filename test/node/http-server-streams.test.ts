@@ -5,20 +5,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import http from 'node:http';
 import net from 'node:net';
-import { startServer, type RunningServer } from '../../src/node/http/server.js';
-import { call, until, options, logLines, streamLog, gate, opening, keepAlive, startFixture } from '../helpers/http-server-fixture.js';
+import { startServer } from '../../src/node/http/server.js';
+import { call, until, options, logLines, streamLog, gate, opening, port, serveDuring } from '../helpers/http-server-fixture.js';
 
-let server: RunningServer;
-let port: number;
-
-test.before(async () => {
-  ({ server, port } = await startFixture());
-});
-
-test.after(async () => {
-  keepAlive.destroy();
-  await server.close();
-});
+serveDuring(test);
 
 test('a streamed answer is chunked, without a length, the chunks in order; HEAD sends none', async () => {
   const a = await call('GET', '/api/stream');

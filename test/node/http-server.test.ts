@@ -9,19 +9,9 @@ import http from 'node:http';
 import { startServer, type RunningServer } from '../../src/node/http/server.js';
 import { createLogger } from '../../src/node/base/log.js';
 import { DISCARD_BOUND } from '../../src/node/http/request-body.js';
-import { call, raw, until, options, logLines, staticAsked, intercepted, keepAlive, LIMIT, startFixture } from '../helpers/http-server-fixture.js';
+import { call, raw, until, options, logLines, staticAsked, intercepted, LIMIT, server, port, serveDuring } from '../helpers/http-server-fixture.js';
 
-let server: RunningServer;
-let port: number;
-
-test.before(async () => {
-  ({ server, port } = await startFixture());
-});
-
-test.after(async () => {
-  keepAlive.destroy();
-  await server.close();
-});
+serveDuring(test);
 
 test('an error of the listening socket (an accept that failed) is logged, and the server goes on answering', async () => {
   logLines.length = 0;
