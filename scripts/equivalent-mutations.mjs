@@ -72,10 +72,10 @@ export const EQUIVALENT = [
     why: 'when the refund is exactly a fifth of the gas used, both branches subtract the same amount',
   },
   {
-    file: 'src/node/ledger/chain.ts',
+    file: 'src/node/ledger/chain-ledger.ts',
     original: 'feeAddress: Uint8Array = new Uint8Array(8);',
     mutated: 'feeAddress: Uint8Array = new Uint8Array(9);',
-    why: 'a placeholder: Chain.open sets feeAddress from the genesis it makes or the head it resumes before anything reads it, and open is the only way to get a Chain',
+    why: 'a placeholder: Chain.open (chain.ts) sets feeAddress from the genesis it makes or the head it resumes before anything reads it, and open is the only way to get a Chain',
   },
   {
     file: 'src/node/config/config.ts',
@@ -348,13 +348,13 @@ export const EQUIVALENT = [
     why: 'the turn between hashing the header and writing the block only lets other requests run meanwhile: the block, its operations and its commit are the same; only how long a request may wait during a large block changes (speed, not asserted in tests)',
   },
   {
-    file: 'src/node/ledger/chain.ts',
+    file: 'src/node/ledger/chain-restore.ts',
     original: 'if (w.height >= 0) continue;',
     mutated: 'if (w.height > 0) continue;',
     why: 'only a genesis wallet has height 0 (every later block sets a changed wallet\'s height to its own); its last block is genesis, whose hash reads back 0, or, were that record gone, 0 is the fallback: the height stays 0',
   },
   {
-    file: 'src/node/ledger/chain.ts',
+    file: 'src/node/ledger/chain-restore.ts',
     original: 'if (w.height >= 0) continue;',
     mutated: 'if (w.height >= 1) continue;',
     why: 'the same as "> 0": only a genesis wallet has height 0, and looking its height up from its last block gives 0 again',

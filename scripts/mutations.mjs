@@ -271,7 +271,7 @@ export const MUTATIONS = [
   m('node/listen-failure-untyped', 'src/node/node.ts',
     'throw listenError(config.host, config.port, err);', 'throw err;',
     ['node/node-start-errors'], 'a host this machine does not have ends the start with a stack trace instead of CONFIG_INVALID'),
-  m('node/shutdown-as-full', 'src/node/ledger/chain.ts',
+  m('node/shutdown-as-full', 'src/node/ledger/chain-types.ts',
     "new ValidationError('NODE_SHUTTING_DOWN', 'The node is shutting down'", "new ValidationError('MEMPOOL_FULL', 'The node is shutting down'",
     ['node/shutdown'], 'a node shutting down answers as if its mempool were full: clients retry it'),
   m('node/verifier-threads-left', 'src/node/ledger/verifier.ts',
