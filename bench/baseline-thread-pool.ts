@@ -36,7 +36,10 @@ class MinerThread {
   healthy = false;
   #next = 0;
 
-  constructor(private readonly onIdle: (thread: MinerThread) => void, onDead: (thread: MinerThread, err: TpkitError) => void) {
+  constructor(
+    private readonly onIdle: (thread: MinerThread) => void,
+    onDead: (thread: MinerThread, err: TpkitError) => void,
+  ) {
     // Flags of a `node -e` or `--input-type` run are not valid for a worker; the rest (profiling, limits) carry over.
     const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
     this.worker = new Worker(WORKER, { name: 'tpkit-miner', execArgv });

@@ -56,7 +56,9 @@ try {
       await new Promise((r) => setTimeout(r, 250));
     }
     times.sort((a, b) => a - b);
-    console.log(`${label}: /api/node/status median ${times[times.length >> 1].toFixed(1)} ms, worst ${times[times.length - 1].toFixed(1)} ms over ${times.length} samples; RSS peak ${peak.toFixed(0)} MB`);
+    console.log(
+      `${label}: /api/node/status median ${times[times.length >> 1].toFixed(1)} ms, worst ${times[times.length - 1].toFixed(1)} ms over ${times.length} samples; RSS peak ${peak.toFixed(0)} MB`,
+    );
   };
   await sample('no readers');
 

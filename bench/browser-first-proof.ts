@@ -60,9 +60,7 @@ const files = createStaticHandler(roots);
 function page(build: string, kind: string, preload = false): string {
   const bundle = `/${build}/tpkit.js`;
   if (kind === 'register.html') {
-    const links = preload
-      ? `<link rel="modulepreload" href="${bundle}"><link rel="preload" href="/${build}/tpkit-scalar.wasm" as="fetch" crossorigin>`
-      : '';
+    const links = preload ? `<link rel="modulepreload" href="${bundle}"><link rel="preload" href="/${build}/tpkit-scalar.wasm" as="fetch" crossorigin>` : '';
     return `<!doctype html><meta charset="utf-8"><title>register</title>${links}<script type="module">
       const t = await import('${bundle}');
       const imported = performance.now();
@@ -146,7 +144,9 @@ async function navigate(variant: string, isolation: string, round: number): Prom
     tab.on('pageerror', (err) => errors.push(err.message));
     // Round r mines the same body in every build: same key, same timestamp.
     const key = createHash('sha256').update(`browser-first-proof ${round}`).digest('hex');
-    await tab.goto(`${origin}/${build}/${isolation}/register.html?key=${key}&t=${1_800_000_000_000 + round}${variant.endsWith('+warm') ? '&warm' : ''}${variant.endsWith('+preload') ? '&preload' : ''}`);
+    await tab.goto(
+      `${origin}/${build}/${isolation}/register.html?key=${key}&t=${1_800_000_000_000 + round}${variant.endsWith('+warm') ? '&warm' : ''}${variant.endsWith('+preload') ? '&preload' : ''}`,
+    );
     const result = await tab.waitForFunction(() => (globalThis as unknown as { result?: Navigation }).result, undefined, { timeout: 60_000 });
     if (errors.length) throw new Error(errors.join('; '));
     return (await result.jsonValue()) as Navigation;
@@ -186,7 +186,7 @@ function nodeSolves(warm: boolean): { hashes: number; searchMs: number } {
     await pool.destroy();
     console.log(JSON.stringify({ hashes, searchMs }));`;
   const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-  if (out.status !== 0) throw new Error(`node solves failed (status ${out.status}, signal ${out.signal}): ${out.stderr}${out.error?.message ?? ""}`);
+  if (out.status !== 0) throw new Error(`node solves failed (status ${out.status}, signal ${out.signal}): ${out.stderr}${out.error?.message ?? ''}`);
   return JSON.parse(out.stdout.trim().split('\n').pop()!) as { hashes: number; searchMs: number };
 }
 
@@ -195,7 +195,11 @@ const quantile = (xs: number[], q: number) => sorted(xs)[Math.min(xs.length - 1,
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
 console.log(`browser-first-proof ${new Date().toISOString().slice(0, 10)}: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} logical cores`);
-console.log(`Chromium ${browser.version()} headless, Node ${process.version}; ${rounds} rounds, every page in a new browser context; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
+console.log(
+  `Chromium ${browser.version()} headless, Node ${process.version}; ${rounds} rounds, every page in a new browser context; load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}\n`,
+);
 
 try {
   if (!values['skip-navigation']) {
@@ -216,9 +220,50 @@ try {
         const label = `${name}, ${isolation === 'isolated' ? 'isolated' : 'not isolated'}`;
         console.log(
           `  ${label.padEnd(38)} median ${ms(quantile(signed, 0.5))}, p90 ${ms(quantile(signed, 0.9))}` +
-            `  (html ${ms(quantile(list.map((x) => x.html), 0.5))}, import ${ms(quantile(list.map((x) => x.imported), 0.5))}, key ${ms(quantile(list.map((x) => x.keyed), 0.5))}, mined ${ms(quantile(list.map((x) => x.mined), 0.5))}, ` +
-            `median ${quantile(list.map((x) => x.hashes), 0.5)} hashes, ${quantile(list.map((x) => x.pageHashes), 0.5)} on the page's thread; ` +
-            `arrived: miner-worker.js ${ms(quantile(list.map((x) => x.assets.worker), 0.5))}, scalar .wasm ${ms(quantile(list.map((x) => x.assets.scalar), 0.5))}, SIMD .wasm ${ms(quantile(list.map((x) => x.assets.simd), 0.5))})`,
+            `  (html ${ms(
+              quantile(
+                list.map((x) => x.html),
+                0.5,
+              ),
+            )}, import ${ms(
+              quantile(
+                list.map((x) => x.imported),
+                0.5,
+              ),
+            )}, key ${ms(
+              quantile(
+                list.map((x) => x.keyed),
+                0.5,
+              ),
+            )}, mined ${ms(
+              quantile(
+                list.map((x) => x.mined),
+                0.5,
+              ),
+            )}, ` +
+            `median ${quantile(
+              list.map((x) => x.hashes),
+              0.5,
+            )} hashes, ${quantile(
+              list.map((x) => x.pageHashes),
+              0.5,
+            )} on the page's thread; ` +
+            `arrived: miner-worker.js ${ms(
+              quantile(
+                list.map((x) => x.assets.worker),
+                0.5,
+              ),
+            )}, scalar .wasm ${ms(
+              quantile(
+                list.map((x) => x.assets.scalar),
+                0.5,
+              ),
+            )}, SIMD .wasm ${ms(
+              quantile(
+                list.map((x) => x.assets.simd),
+                0.5,
+              ),
+            )})`,
         );
       }
     }
@@ -226,7 +271,9 @@ try {
   }
   if (!values['skip-solves']) {
     const warm = values.warm;
-    console.log(`First solves: three diff-20 solves on one worker${warm ? ', after pool.warm()' : ', no warm-up'}${settleMs > 0 ? `, the page mining ${settleMs} ms after its load` : ''}; hashes / search time`);
+    console.log(
+      `First solves: three diff-20 solves on one worker${warm ? ', after pool.warm()' : ', no warm-up'}${settleMs > 0 ? `, the page mining ${settleMs} ms after its load` : ''}; hashes / search time`,
+    );
     const ratios: number[] = [];
     const nodeRates: number[] = [];
     const pageRates: number[] = [];
@@ -245,7 +292,11 @@ try {
     console.log(`  Node ${mhs(quantile(nodeRates, 0.5))}, Chromium ${mhs(quantile(pageRates, 0.5))} (medians)`);
     console.log(`  page / Node per round: ${ratios.map((x) => x.toFixed(2)).join(' ')}; median ${quantile(ratios, 0.5).toFixed(2)}x, goal >= 0.90x`);
   }
-  console.log(`\nload average at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log(
+    `\nload average at the end ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
 } finally {
   await browser.close();
   server.close();

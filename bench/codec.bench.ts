@@ -30,7 +30,18 @@ const txBase64 = bytesToBase64(tx);
 // The same body as a plain map, for the MessagePack layer alone and the @msgpack/msgpack baseline
 // (it writes other bytes for it: that is why tpkit has its own writer; this row only
 // prices the speed).
-const bodyMap = { k: 16, f: input.from, to: input.to, s: input.seq, t: input.timestamp, p: [[0, new TextEncoder().encode('SK'), 17n], [1, new TextEncoder().encode('FEE'), 3n]], e: { msg: 'hello' } };
+const bodyMap = {
+  k: 16,
+  f: input.from,
+  to: input.to,
+  s: input.seq,
+  t: input.timestamp,
+  p: [
+    [0, new TextEncoder().encode('SK'), 17n],
+    [1, new TextEncoder().encode('FEE'), 3n],
+  ],
+  e: { msg: 'hello' },
+};
 
 console.log(`machine: ${os.cpus()[0]?.model.trim()}, ${os.cpus().length} cores, Node ${process.version}, ${os.platform()}/${os.arch()}`);
 console.log(`body ${body.length} bytes, container ${tx.length} bytes\n`);

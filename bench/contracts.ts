@@ -76,7 +76,11 @@ function signed(body: Uint8Array, w: Wallet, t: number): Buffer {
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
   const cpu = cpus();
-  console.log(`machine: ${cpu[0]?.model.trim()}, ${cpu.length} cores, Node ${process.version}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${new Date().toISOString()}`);
+  console.log(
+    `machine: ${cpu[0]?.model.trim()}, ${cpu.length} cores, Node ${process.version}; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; ${new Date().toISOString()}`,
+  );
   const token = contract('Token');
   const abi = token.abi as Abi;
 
@@ -88,14 +92,17 @@ async function main(): Promise<void> {
   }));
   const dir = mkdtempSync(join(tmpdir(), 'tpkit-bench-contracts-'));
   const configFile = join(dir, 'config.json');
-  writeFileSync(configFile, JSON.stringify({
-    chain,
-    accounts: 0,
-    difficulty: 0,
-    fees: { SK: { base: 1, baseextra: 64, kb: 1000 } },
-    wallets: wallets.map((w) => ({ address: '0x' + bytesToHex(w.address), publicKey: bytesToHex(w.signer.publicKey), amount: { SK: '1000000000000' } })),
-    limits: { maxPending: 1_000_000, maxBlockTxs: 20_000 },
-  }));
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      chain,
+      accounts: 0,
+      difficulty: 0,
+      fees: { SK: { base: 1, baseextra: 64, kb: 1000 } },
+      wallets: wallets.map((w) => ({ address: '0x' + bytesToHex(w.address), publicKey: bytesToHex(w.signer.publicKey), amount: { SK: '1000000000000' } })),
+      limits: { maxPending: 1_000_000, maxBlockTxs: 20_000 },
+    }),
+  );
   const args = ['--config', configFile, '--port', '0', '--log-level', 'warn', ...(o.memory ? ['--memory'] : ['--data-dir', join(dir, 'data')])];
   args.push(...(o.instant ? ['--instant'] : ['--block-time', String(o.blockTime)]));
   const { child, url, port } = await spawnBenchNode(args, [], o.nodeMain);
@@ -128,27 +135,34 @@ async function main(): Promise<void> {
     for (const w of wallets) w.seq += perWallet;
     const errors = new Map<string, number>();
     const start = performance.now();
-    await Promise.all(connections.map(async (connection, k) => {
-      const mine = wallets.map((_, i) => i).filter((i) => i % o.concurrency === k);
-      for (let j = 0; j < perWallet; j++) {
-        for (const wi of mine) {
-          const res = await connection.request(txs[wi][j]);
-          if (res.status !== 200) {
-            const code = (JSON.parse(res.body) as { error?: string }).error ?? String(res.status);
-            errors.set(code, (errors.get(code) ?? 0) + 1);
+    await Promise.all(
+      connections.map(async (connection, k) => {
+        const mine = wallets.map((_, i) => i).filter((i) => i % o.concurrency === k);
+        for (let j = 0; j < perWallet; j++) {
+          for (const wi of mine) {
+            const res = await connection.request(txs[wi][j]);
+            if (res.status !== 200) {
+              const code = (JSON.parse(res.body) as { error?: string }).error ?? String(res.status);
+              errors.set(code, (errors.get(code) ?? 0) + 1);
+            }
           }
         }
-      }
-    }));
+      }),
+    );
     await settle();
     const seconds = (performance.now() - start) / 1000;
     const total = perWallet * wallets.length;
-    console.log(`  ${label.padEnd(44)} ${total} in ${seconds.toFixed(2)} s = ${(total / seconds).toFixed(0).padStart(5)} included/s${errors.size ? `; refused ${JSON.stringify(Object.fromEntries(errors))}` : ''}`);
+    console.log(
+      `  ${label.padEnd(44)} ${total} in ${seconds.toFixed(2)} s = ${(total / seconds).toFixed(0).padStart(5)} included/s${errors.size ? `; refused ${JSON.stringify(Object.fromEntries(errors))}` : ''}`,
+    );
     return total / seconds;
   }
 
   const perWallet = Math.max(1, Math.floor(o.txs / o.wallets));
-  const skPayload = (): PayloadItemInput[] => [{ purpose: 'transfer', currency: 'SK', amount: 1 }, { purpose: 'srcfee', currency: 'SK', amount: 10 }];
+  const skPayload = (): PayloadItemInput[] => [
+    { purpose: 'transfer', currency: 'SK', amount: 1 },
+    { purpose: 'srcfee', currency: 'SK', amount: 10 },
+  ];
   const skBody = (w: Wallet, wi: number, seq: number, t: number) => genericBody({ from: w.address, to: wallets[(wi + 1) % wallets.length].address, seq, timestamp: t, payload: skPayload() });
 
   console.log('\nresults:');
@@ -159,13 +173,33 @@ async function main(): Promise<void> {
   const inputs = (token.abi.find((i) => i.type === 'constructor') as { inputs: { type: string; name: string }[] }).inputs;
   const t = Date.now();
   owner.seq++;
-  const deploy = deployBody({ from: owner.address, seq: owner.seq, timestamp: t, code: hexToBytes(token.bytecode), args: hexToBytes(encodeAbiParameters(inputs, ['Bench', 'BNC', 10n ** 30n])), payload: [{ purpose: 'gas', currency: 'SK', amount: 10_000 }, { purpose: 'srcfee', currency: 'SK', amount: 10_000 }] });
+  const deploy = deployBody({
+    from: owner.address,
+    seq: owner.seq,
+    timestamp: t,
+    code: hexToBytes(token.bytecode),
+    args: hexToBytes(encodeAbiParameters(inputs, ['Bench', 'BNC', 10n ** 30n])),
+    payload: [
+      { purpose: 'gas', currency: 'SK', amount: 10_000 },
+      { purpose: 'srcfee', currency: 'SK', amount: 10_000 },
+    ],
+  });
   const deployed = await (await fresh()).request(signed(deploy, owner, t));
   if (deployed.status !== 200) throw new Error(`deploy: ${deployed.body}`);
   await settle();
-  const gasPayload = (): PayloadItemInput[] => [{ purpose: 'gas', currency: 'SK', amount: 100 }, { purpose: 'srcfee', currency: 'SK', amount: 300 }];
+  const gasPayload = (): PayloadItemInput[] => [
+    { purpose: 'gas', currency: 'SK', amount: 100 },
+    { purpose: 'srcfee', currency: 'SK', amount: 300 },
+  ];
   const call = (w: Wallet, to: Uint8Array, amount: bigint, seq: number, at: number) =>
-    genericBody({ from: w.address, to: owner.address, seq, timestamp: at, payload: gasPayload(), call: { method: '0x0', args: [hexToBytes(encodeFunctionData({ abi, functionName: 'transfer', args: [`0x${evmKey(to)}`, amount] }))] } });
+    genericBody({
+      from: w.address,
+      to: owner.address,
+      seq,
+      timestamp: at,
+      payload: gasPayload(),
+      call: { method: '0x0', args: [hexToBytes(encodeFunctionData({ abi, functionName: 'transfer', args: [`0x${evmKey(to)}`, amount] }))] },
+    });
   await fresh();
   for (let i = 1; i < wallets.length; i++) {
     owner.seq++;
@@ -181,7 +215,10 @@ async function main(): Promise<void> {
   const data = encodeFunctionData({ abi, functionName: 'balanceOf', args: [`0x${evmKey(wallets[1].address)}`] });
   const ethCall = postRequest('127.0.0.1', '/jsonrpc', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: `0x${evmKey(owner.address)}`, data }, 'latest'] }));
   const execCall = postRequest('127.0.0.1', '/api/execute/call', JSON.stringify({ call: '0x0', args: [data], to: `0x${evmKey(owner.address)}` }));
-  for (const [label, request] of [['eth_call balanceOf', ethCall], ['execute/call balanceOf', execCall]] as const) {
+  for (const [label, request] of [
+    ['eth_call balanceOf', ethCall],
+    ['execute/call balanceOf', execCall],
+  ] as const) {
     const latencies = new Float64Array(o.calls);
     await fresh();
     for (let i = 0; i < o.calls; i++) {
@@ -197,14 +234,36 @@ async function main(): Promise<void> {
   // 10^4 SK of gas each (10^7 gas): 3 x 10^7 gas, the default block gas limit, in one block.
   const looper = wallets[1];
   looper.seq++;
-  const spin = deployBody({ from: looper.address, seq: looper.seq, timestamp: t, code: hexToBytes('0x635b600056600052600460' + '1cf3'), payload: [{ purpose: 'gas', currency: 'SK', amount: 100 }, { purpose: 'srcfee', currency: 'SK', amount: 10_000 }] });
+  const spin = deployBody({
+    from: looper.address,
+    seq: looper.seq,
+    timestamp: t,
+    code: hexToBytes('0x635b600056600052600460' + '1cf3'),
+    payload: [
+      { purpose: 'gas', currency: 'SK', amount: 100 },
+      { purpose: 'srcfee', currency: 'SK', amount: 10_000 },
+    ],
+  });
   if ((await (await fresh()).request(signed(spin, looper, t))).status !== 200) throw new Error('deploying the loop failed');
   await settle();
   const heavy = [2, 3, 4].map((i) => {
     const w = wallets[i];
     w.seq++;
     const at = Date.now() + i;
-    return signed(genericBody({ from: w.address, to: looper.address, seq: w.seq, timestamp: at, payload: [{ purpose: 'gas', currency: 'SK', amount: 10_000 }, { purpose: 'srcfee', currency: 'SK', amount: 300 }] }), w, at);
+    return signed(
+      genericBody({
+        from: w.address,
+        to: looper.address,
+        seq: w.seq,
+        timestamp: at,
+        payload: [
+          { purpose: 'gas', currency: 'SK', amount: 10_000 },
+          { purpose: 'srcfee', currency: 'SK', amount: 300 },
+        ],
+      }),
+      w,
+      at,
+    );
   });
   const probe = await RawConnection.open(port);
   const statusTimes: number[] = [];
@@ -228,9 +287,15 @@ async function main(): Promise<void> {
   const outcomes = await Promise.all(heavyIds.map(async (id) => JSON.parse((await (await fresh()).request(getRequest('127.0.0.1', `/api/tx/status/${id}`))).body).res?.res ?? '?'));
   probe.close();
   const sortedStatus = Float64Array.from(statusTimes).sort();
-  console.log(`  ${'status while 3 x 10^7 gas of loops run'.padEnd(44)} ${statusTimes.length} probes in ${((performance.now() - started) / 1000).toFixed(2)} s: p50 ${percentile(sortedStatus, 0.5).toFixed(2)} ms, p99 ${percentile(sortedStatus, 0.99).toFixed(2)} ms, max ${sortedStatus[sortedStatus.length - 1].toFixed(0)} ms (the transactions: ${outcomes.join(', ')})`);
+  console.log(
+    `  ${'status while 3 x 10^7 gas of loops run'.padEnd(44)} ${statusTimes.length} probes in ${((performance.now() - started) / 1000).toFixed(2)} s: p50 ${percentile(sortedStatus, 0.5).toFixed(2)} ms, p99 ${percentile(sortedStatus, 0.99).toFixed(2)} ms, max ${sortedStatus[sortedStatus.length - 1].toFixed(0)} ms (the transactions: ${outcomes.join(', ')})`,
+  );
   console.log(`  SK rate with contracts on the chain vs without: ${((skAfter / skBefore - 1) * 100).toFixed(1)} %; ERC-20 / SK: ${((erc20 / skBefore) * 100).toFixed(0)} %`);
-  console.log(`  load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `  load average now ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 
   for (const c of [...connections, control]) c.close();
   child.kill('SIGTERM');

@@ -48,8 +48,10 @@ function run(name: string, cases: [string, () => unknown][]): Map<string, Benchm
   suite.on('cycle', (event: Benchmark.Event) => {
     const b = event.target as unknown as Benchmark;
     results.set(b.name!, b);
-    console.log(`  ${String(b.name).padEnd(40)} ${b.hz.toFixed(0).padStart(7)} ops/s ±${b.stats.rme.toFixed(1).padStart(4)}%` +
-      `  mean ${(1e6 / b.hz).toFixed(1).padStart(7)} µs  fastest ${(fastest(b) * 1e6).toFixed(1).padStart(7)} µs`);
+    console.log(
+      `  ${String(b.name).padEnd(40)} ${b.hz.toFixed(0).padStart(7)} ops/s ±${b.stats.rme.toFixed(1).padStart(4)}%` +
+        `  mean ${(1e6 / b.hz).toFixed(1).padStart(7)} µs  fastest ${(fastest(b) * 1e6).toFixed(1).padStart(7)} µs`,
+    );
   });
   suite.run({ async: false });
   return results;
@@ -78,6 +80,5 @@ for (const what of ['sign', 'verify']) {
   const bare = Math.min(...mine.map((x) => x.bare));
   const ours = Math.min(...mine.map((x) => x.ours));
   const wrapper = Math.min(...mine.map((x) => x.wrapper));
-  console.log(`  ${what.padEnd(6)} ${(bare * 1e6).toFixed(1).padStart(7)} | ${(ours * 1e6).toFixed(1).padStart(7)} | ` +
-    `${(ours / bare).toFixed(3)} | ${((wrapper / bare) * 100).toFixed(1)} %`);
+  console.log(`  ${what.padEnd(6)} ${(bare * 1e6).toFixed(1).padStart(7)} | ${(ours * 1e6).toFixed(1).padStart(7)} | ` + `${(ours / bare).toFixed(3)} | ${((wrapper / bare) * 100).toFixed(1)} %`);
 }

@@ -64,14 +64,27 @@ const engines: { name: string; command: string; args: string[] }[] = [
 ];
 for (const path of values.engine) engines.push({ name: path, command: path, args: ['-e', script] });
 
-console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}; ${values.rounds} rounds of ${values.ms} ms per kernel, medians`);
+console.log(
+  `load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}; ${values.rounds} rounds of ${values.ms} ms per kernel, medians`,
+);
 console.log('engine                        body   old MH/s   new MH/s   new/old');
 for (const engine of engines) {
   // --jitless runs about fifty times slower: shorter rounds would say little, so the same time is kept.
-  const out = JSON.parse(execFileSync(engine.command, [...engine.args, '--', values.ms, values.rounds], { encoding: 'utf8' }).trim().split('\n').pop()!);
+  const out = JSON.parse(
+    execFileSync(engine.command, [...engine.args, '--', values.ms, values.rounds], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop()!,
+  );
   for (const size of ['80', '200']) {
     const { old, new: fresh } = out[size];
     console.log(`${engine.name.padEnd(29)} ${`${size} B`.padStart(5)}  ${old.toFixed(3).padStart(9)}  ${fresh.toFixed(3).padStart(9)}  ${(fresh / old).toFixed(2).padStart(7)}x`);
   }
 }
-console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at the end`);
+console.log(
+  `load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')} at the end`,
+);

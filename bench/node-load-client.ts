@@ -12,10 +12,7 @@ export interface RawAnswer {
 
 export function postRequest(host: string, path: string, json: string): Buffer {
   const body = Buffer.from(json);
-  return Buffer.concat([
-    Buffer.from(`POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`),
-    body,
-  ]);
+  return Buffer.concat([Buffer.from(`POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`), body]);
 }
 
 export function getRequest(host: string, path: string): Buffer {

@@ -5,13 +5,15 @@
 import { createRequire } from 'node:module';
 import type { Signer } from '../src/crypto/ecdsa.js';
 import { encodeDerSignature } from '../src/crypto/der.js';
-import { nativeVerifyDigest as maybeNative } from '../src/node/ledger/native-verifier.js';
+import { nativeVerifier } from '../src/node/ledger/native-verifier.js';
 import type { DigestVerifier } from '../src/crypto/ecdsa.js';
 
 /** The bench measures the node as deployed: with libsecp256k1 (install secp256k1 to run it). */
-export const nativeVerifyDigest: DigestVerifier = maybeNative ?? (() => {
-  throw new Error('the load bench needs the secp256k1 package (npm install secp256k1)');
-});
+export const nativeVerifyDigest: DigestVerifier =
+  nativeVerifier() ??
+  (() => {
+    throw new Error('the load bench needs the secp256k1 package (npm install secp256k1)');
+  });
 
 interface Binding {
   publicKeyCreate(secretKey: Uint8Array, compressed: boolean): Uint8Array;

@@ -56,8 +56,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--') {
       o.extraNodeArgs = argv.slice(i + 1);
       i = argv.length;
-    }
-    else throw new Error(`unknown option ${a}`);
+    } else throw new Error(`unknown option ${a}`);
   }
   if (o.wallets < o.concurrency) throw new Error('--wallets must be at least --concurrency (one in-flight transaction per wallet keeps seq order)');
   return o;
@@ -112,7 +111,11 @@ function percentile(sorted: Float64Array, p: number): number {
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
   const cpu = cpus();
-  console.log(`machine: ${cpu[0]?.model.trim()}, ${cpu.length} cores, Node ${process.version}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${new Date().toISOString()}`);
+  console.log(
+    `machine: ${cpu[0]?.model.trim()}, ${cpu.length} cores, Node ${process.version}; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; ${new Date().toISOString()}`,
+  );
 
   const ceiling = verificationCeiling();
   console.log('\nsignature verification, one core (BSig = decode DER, digest, verify):');
@@ -128,32 +131,53 @@ async function main(): Promise<void> {
   });
   const dir = mkdtempSync(join(tmpdir(), 'tpkit-bench-'));
   const configFile = join(dir, 'config.json');
-  writeFileSync(configFile, JSON.stringify({
-    chain,
-    accounts: 0,
-    difficulty: 0,
-    fees: { SK: { base: 1, baseextra: 64, kb: 1000 } },
-    wallets: wallets.map((w) => ({ address: '0x' + bytesToHex(w.address), publicKey: bytesToHex(w.signer.publicKey), amount: { SK: '1000000000000' } })),
-    limits: { maxPending: 1_000_000, maxBlockTxs: 20_000 },
-  }));
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      chain,
+      accounts: 0,
+      difficulty: 0,
+      fees: { SK: { base: 1, baseextra: 64, kb: 1000 } },
+      wallets: wallets.map((w) => ({ address: '0x' + bytesToHex(w.address), publicKey: bytesToHex(w.signer.publicKey), amount: { SK: '1000000000000' } })),
+      limits: { maxPending: 1_000_000, maxBlockTxs: 20_000 },
+    }),
+  );
 
   console.log(`\nsigning ${o.txs} transfers from ${o.wallets} wallets ...`);
   const t0 = Date.now();
   const perWallet = Math.ceil(o.txs / o.wallets);
   // txs[w][j]: wallet w's j-th transfer (seq j+1), to the next wallet.
-  const txs = wallets.map((w, wi) => Array.from({ length: perWallet }, (_, j) => {
-    const t = t0 + j;
-    const body = genericBody({
-      from: w.address,
-      to: wallets[(wi + 1) % wallets.length].address,
-      seq: j + 1,
-      timestamp: t,
-      payload: [{ purpose: 'transfer', currency: 'SK', amount: 1 }, { purpose: 'srcfee', currency: 'SK', amount: 10 }],
-    });
-    return postRequest('127.0.0.1', '/api/tx/new', JSON.stringify({ tx: bytesToBase64(encodeTx({ body, sigs: [signBsig(body, w.signer, { timestamp: t })] })) }));
-  }));
+  const txs = wallets.map((w, wi) =>
+    Array.from({ length: perWallet }, (_, j) => {
+      const t = t0 + j;
+      const body = genericBody({
+        from: w.address,
+        to: wallets[(wi + 1) % wallets.length].address,
+        seq: j + 1,
+        timestamp: t,
+        payload: [
+          { purpose: 'transfer', currency: 'SK', amount: 1 },
+          { purpose: 'srcfee', currency: 'SK', amount: 10 },
+        ],
+      });
+      return postRequest('127.0.0.1', '/api/tx/new', JSON.stringify({ tx: bytesToBase64(encodeTx({ body, sigs: [signBsig(body, w.signer, { timestamp: t })] })) }));
+    }),
+  );
   const total = perWallet * o.wallets;
-  console.log(`  ${total} signed in ${((Date.now() - t0) / 1000).toFixed(1)} s; body ${genericBody({ from: wallets[0].address, to: wallets[1].address, seq: 1, timestamp: t0, payload: [{ purpose: 'transfer', currency: 'SK', amount: 1 }, { purpose: 'srcfee', currency: 'SK', amount: 10 }] }).length} bytes, request ${txs[0][0].length} bytes with headers`);
+  console.log(
+    `  ${total} signed in ${((Date.now() - t0) / 1000).toFixed(1)} s; body ${
+      genericBody({
+        from: wallets[0].address,
+        to: wallets[1].address,
+        seq: 1,
+        timestamp: t0,
+        payload: [
+          { purpose: 'transfer', currency: 'SK', amount: 1 },
+          { purpose: 'srcfee', currency: 'SK', amount: 10 },
+        ],
+      }).length
+    } bytes, request ${txs[0][0].length} bytes with headers`,
+  );
 
   const args = ['--config', configFile, '--port', '0', '--log-level', 'warn', o.memory ? '--memory' : '--data-dir', ...(o.memory ? [] : [join(dir, 'data')])];
   args.push(...(o.instant ? ['--instant'] : ['--block-time', String(o.blockTime)]), ...o.extraNodeArgs);
@@ -185,21 +209,23 @@ async function main(): Promise<void> {
   const start = performance.now();
   const startWall = Date.now();
   // Slot k sends the transactions of wallets k, k+C, ... in turn: one in flight per wallet.
-  await Promise.all(Array.from({ length: o.concurrency }, async (_, k) => {
-    const mine = wallets.map((_, i) => i).filter((i) => i % o.concurrency === k);
-    for (let j = 0; j < perWallet; j++) {
-      for (const w of mine) {
-        const t = performance.now();
-        const res = await connections[k].request(txs[w][j]);
-        latencies[sent++] = performance.now() - t;
-        if (res.status === 200) accepted++;
-        else {
-          const code = (JSON.parse(res.body) as { error?: string }).error ?? String(res.status);
-          errors.set(code, (errors.get(code) ?? 0) + 1);
+  await Promise.all(
+    Array.from({ length: o.concurrency }, async (_, k) => {
+      const mine = wallets.map((_, i) => i).filter((i) => i % o.concurrency === k);
+      for (let j = 0; j < perWallet; j++) {
+        for (const w of mine) {
+          const t = performance.now();
+          const res = await connections[k].request(txs[w][j]);
+          latencies[sent++] = performance.now() - t;
+          if (res.status === 200) accepted++;
+          else {
+            const code = (JSON.parse(res.body) as { error?: string }).error ?? String(res.status);
+            errors.set(code, (errors.get(code) ?? 0) + 1);
+          }
         }
       }
-    }
-  }));
+    }),
+  );
   const sendSeconds = (performance.now() - start) / 1000;
   // Included: poll until nothing is pending.
   let height: number;
@@ -241,13 +267,21 @@ async function main(): Promise<void> {
   const sorted = latencies.subarray(0, sent).sort();
   console.log(`\nresults (${total} transfers):`);
   console.log(`  accepted   ${accepted} in ${sendSeconds.toFixed(2)} s = ${(accepted / sendSeconds).toFixed(0)} tx/s${errors.size ? `; rejected ${JSON.stringify(Object.fromEntries(errors))}` : ''}`);
-  console.log(`  included   ${included - failed} ok + ${failed} failed in ${height} blocks, all in by ${includeSeconds.toFixed(2)} s = ${((included - failed) / includeSeconds).toFixed(0)} tx/s (blocks ${firstBlockTime - startWall} .. ${lastBlockTime - startWall} ms after the first submit)`);
+  console.log(
+    `  included   ${included - failed} ok + ${failed} failed in ${height} blocks, all in by ${includeSeconds.toFixed(2)} s = ${((included - failed) / includeSeconds).toFixed(0)} tx/s (blocks ${firstBlockTime - startWall} .. ${lastBlockTime - startWall} ms after the first submit)`,
+  );
   if (o.watchers) console.log(`  stream     ${o.watchers} watcher(s) of full blocks and every result: ${streamed} messages`);
   console.log(`  wallets    ${behind === 0 ? `all ${o.wallets} at seq ${perWallet}` : `${behind} of ${o.wallets} NOT at seq ${perWallet}`}`);
   console.log(`  submit latency  p50 ${percentile(sorted, 0.5).toFixed(2)} ms, p99 ${percentile(sorted, 0.99).toFixed(2)} ms, max ${sorted[sorted.length - 1].toFixed(2)} ms`);
   const generatorCpu = (selfCpu.user + selfCpu.system) / 1e6;
-  console.log(`  CPU  node ${nodeCpu.toFixed(1)} s = ${((nodeCpu / total) * 1e6).toFixed(0)} us per transfer (${((nodeCpu / includeSeconds) * 100).toFixed(0)} % of a core); load generator ${generatorCpu.toFixed(1)} s = ${((generatorCpu / total) * 1e6).toFixed(0)} us per transfer`);
-  console.log(`  load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `  CPU  node ${nodeCpu.toFixed(1)} s = ${((nodeCpu / total) * 1e6).toFixed(0)} us per transfer (${((nodeCpu / includeSeconds) * 100).toFixed(0)} % of a core); load generator ${generatorCpu.toFixed(1)} s = ${((generatorCpu / total) * 1e6).toFixed(0)} us per transfer`,
+  );
+  console.log(
+    `  load average now ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 main().catch((err) => {

@@ -51,7 +51,14 @@ async function throughput(pool: MinerPool, threads: number): Promise<number> {
   let from: { hashes: number; at: number } | undefined;
   let to: { hashes: number; at: number } | undefined;
   await searchNonce({
-    body: randomBytes(66), difficulty: 512, pool, kernel: 'auto', threads, callingThread: false, signal: controller.signal, progressIntervalMs: 20,
+    body: randomBytes(66),
+    difficulty: 512,
+    pool,
+    kernel: 'auto',
+    threads,
+    callingThread: false,
+    signal: controller.signal,
+    progressIntervalMs: 20,
     onProgress: (p) => {
       if (!from) from = p.hashes > 0 ? { hashes: p.hashes, at: p.elapsedMs } : undefined;
       else if ((to = { hashes: p.hashes, at: p.elapsedMs }).at - from.at >= durationMs) controller.abort();

@@ -41,7 +41,10 @@ export async function runWallet({ rateMs = 1500 } = {}) {
       to: 'AA100000001677722185',
       seq: 1n,
       timestamp: Date.now(),
-      payload: [{ purpose: 'transfer', currency: 'SK', amount: 1000n }, { purpose: 'srcfee', currency: 'SK', amount: 1n }],
+      payload: [
+        { purpose: 'transfer', currency: 'SK', amount: 1000n },
+        { purpose: 'srcfee', currency: 'SK', amount: 1n },
+      ],
     }),
     secretKey,
   );

@@ -19,67 +19,26 @@
 
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
 import { gzipSync } from 'node:zlib';
-import { dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { BROWSER_MODULE, ROOT as root, nodeBuiltinImports, noNodePool as noNodePoolFor, webTwins as webTwinsFor, workerSourceText } from './browser-esbuild.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist', 'browser');
-const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
-
-const noNodePool = {
-  name: 'no-node-pool',
-  setup(b) {
-    b.onResolve({ filter: /pool\.node\.js$/ }, (args) => ({ path: args.path, namespace: 'no-node-pool' }));
-    b.onLoad({ filter: /.*/, namespace: 'no-node-pool' }, () => ({
-      contents: `const absent = () => { throw new Error('tpkit/browser: the Node worker pool is not in the browser build'); };
-export const sharedMinerPool = absent, createMinerPool = absent, closeSharedMinerPool = absent, NodeMinerPool = absent;`,
-      loader: 'js',
-    }));
-  },
-};
+const noNodePool = noNodePoolFor('tpkit/browser');
+const webTwins = webTwinsFor();
 
 /** asconfig.json's outputs, copied under the names src/wasm/binary.web.ts fetches. */
 const BINARIES = { scalar: 'build/tpkit.wasm', simd: 'build/tpkit.simd.wasm' };
-
-/** Modules with a browser twin beside them (name.web.ts), swapped in by their resolved path. */
-const WEB_TWINS = {
-  // base64-embedded WASM binaries -> fetched .wasm files
-  'src/wasm/binary.js': 'src/wasm/binary.web.ts',
-  // @noble/curves' secp256k1 -> @noble/secp256k1, same calls, a third of the bytes
-  'src/crypto/secp256k1.js': 'src/crypto/secp256k1.web.ts',
-  // the JS kernel statically imported -> a chunk loaded when WebAssembly is refused or missing
-  'src/pow/js-kernel.js': 'src/pow/js-kernel.web.ts',
-};
-
-const webTwins = {
-  name: 'web-twins',
-  setup(b) {
-    b.onResolve({ filter: /(^|\/)(binary|secp256k1|js-kernel)\.js$/ }, (args) => {
-      const twin = WEB_TWINS[relative(root, join(args.resolveDir, args.path)).split(sep).join('/')];
-      return twin ? { path: join(root, twin) } : undefined;
-    });
-  },
-};
 
 // A fresh folder: chunk names carry a hash, and old ones would pile up.
 rmSync(outdir, { recursive: true, force: true });
 
 const common = {
+  ...BROWSER_MODULE,
   outdir,
-  bundle: true,
-  format: 'esm',
-  platform: 'browser',
-  target: 'es2022',
-  minify: true,
-  sourcemap: 'linked',
-  metafile: true,
-  legalComments: 'none',
   plugins: [noNodePool, webTwins],
   // Browsers have a global WebSocket; the client loads the ws package only where there is none.
   external: ['ws'],
-  logLevel: 'warning',
 };
 // Two builds: the worker stands alone (one request when a worker starts), while the bundle
 // may split what it imports dynamically into chunks beside it, loaded on first use.
@@ -95,7 +54,7 @@ const main = await build({
   // Names without a hash, so a page can preload the shared chunk (two chunks of one name fail the build).
   chunkNames: 'tpkit-[name]',
 });
-const workerSource = readFileSync(join(outdir, 'miner-worker.js'), 'utf8').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n');
+const workerSource = workerSourceText(join(outdir, 'miner-worker.js'));
 /** The self-contained entry's import of src/browser.js is the built lean entry, ./tpkit.js, imported as it is. */
 const leanAsExternal = {
   name: 'lean-as-external',
@@ -134,9 +93,8 @@ const result = { metafile: { inputs: { ...main.metafile.inputs, ...worker.metafi
 
 // TPKIT_BROWSER_METAFILE=FILE writes esbuild's metafile of the two entries: bytes per input.
 if (process.env.TPKIT_BROWSER_METAFILE) writeFileSync(process.env.TPKIT_BROWSER_METAFILE, JSON.stringify(main.metafile));
-const leaks = [];
-for (const [file, input] of Object.entries(result.metafile.inputs)) {
-  for (const imported of input.imports) if (NODE_BUILTINS.has(imported.path)) leaks.push(`${file} imports ${imported.path}`);
+const leaks = nodeBuiltinImports(result.metafile.inputs);
+for (const file of Object.keys(result.metafile.inputs)) {
   if (file.includes('node_modules/ws/')) leaks.push(`${file} (the ws package) is bundled`);
   if (file.endsWith('.generated.ts') && !file.includes('constants')) leaks.push(`${file} (an embedded WASM binary) is bundled`);
 }

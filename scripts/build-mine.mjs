@@ -83,11 +83,7 @@ const lazyPackages = {
     b.onLoad({ filter: /.*/, namespace: 'lazy' }, async (args) => {
       const real = await import(args.path);
       const file = `./${relative(join(root, 'dist', 'src'), vendorFile(args.path))}`;
-      const lines = [
-        `import { createRequire } from 'node:module';`,
-        `let loaded;`,
-        `const load = () => (loaded ??= createRequire(import.meta.url)(${JSON.stringify(file)}));`,
-      ];
+      const lines = [`import { createRequire } from 'node:module';`, `let loaded;`, `const load = () => (loaded ??= createRequire(import.meta.url)(${JSON.stringify(file)}));`];
       for (const [name, value] of Object.entries(real)) {
         if (typeof value === 'function') {
           lines.push(`export const ${name} = new Proxy(function () {}, {
@@ -133,7 +129,10 @@ async function bundle({ entry, outfile, lazy, minify }) {
   const allowed = (path) => sharedPaths.has(path) || NODE_BUILTINS.has(path) || RUNTIME.has(path);
   const imports = Object.values(result.metafile.outputs).flatMap((output) => output.imports ?? []);
   const unexpected = imports.filter((i) => !allowed(i.path));
-  if (unexpected.length > 0) throw new Error(`build-mine: ${relative(root, outfile)} imports ${unexpected.map((i) => i.path).join(', ')}; only errors.js, the generated binaries, piscina, ws and Node built-ins may stay outside`);
+  if (unexpected.length > 0)
+    throw new Error(
+      `build-mine: ${relative(root, outfile)} imports ${unexpected.map((i) => i.path).join(', ')}; only errors.js, the generated binaries, piscina, ws and Node built-ins may stay outside`,
+    );
   const inputs = Object.keys(result.metafile.inputs).length;
   const bytes = result.metafile.outputs[relative(process.cwd(), outfile)]?.bytes;
   console.log(`build-mine: ${relative(root, outfile)} (${inputs} modules in one file${bytes ? `, ${(bytes / 1024).toFixed(0)} KiB` : ''})`);
@@ -157,4 +156,3 @@ for (const spec of LAZY) {
   });
 }
 await bundle({ entry: 'index.ts', outfile: join(root, 'dist', 'src', 'index.js'), lazy: true, minify: true });
-

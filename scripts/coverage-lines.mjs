@@ -66,7 +66,11 @@ function scriptOf(path, root) {
   if (existsSync(`${path}.map`)) {
     const text = readFileSync(path, 'utf8');
     const map = JSON.parse(readFileSync(`${path}.map`, 'utf8'));
-    const sources = map.sources.map((s) => relative(root, join(dirname(path), map.sourceRoot ?? '', s)).split(sep).join('/'));
+    const sources = map.sources.map((s) =>
+      relative(root, join(dirname(path), map.sourceRoot ?? '', s))
+        .split(sep)
+        .join('/'),
+    );
     script = { starts: lineStarts(text), mappings: decodeMappings(map.mappings), sources };
   }
   scripts.set(path, script);

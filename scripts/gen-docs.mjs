@@ -39,9 +39,9 @@ async function errorsPage() {
     GENERATED,
     '',
     'Every error the library throws is a `TpkitError` with one of these `code`s, and every error',
-    "answer of the node carries one: `{ok:false, result, code, msg, error, details?, field?}`, where",
+    'answer of the node carries one: `{ok:false, result, code, msg, error, details?, field?}`, where',
     '`code` is the API number below and `error` the code name. A code without an HTTP status is',
-    "never answered by the node. How to catch them: [Errors in the library guide](../guide/library.md#errors).",
+    'never answered by the node. How to catch them: [Errors in the library guide](../guide/library.md#errors).',
     '',
     '| code | meaning | HTTP | API code |',
     '|---|---|---|---|',
@@ -65,7 +65,7 @@ function cliPage() {
     GENERATED,
     '',
     'Every command and its options, as `tpkit <command> --help` prints them. How the commands fit',
-    'together, exit codes and `--json`: [the CLI guide](../guide/cli.md). The node\'s flags are',
+    "together, exit codes and `--json`: [the CLI guide](../guide/cli.md). The node's flags are",
     'also a table: [node flags](./node-flags.md).',
     '',
     '```text',
@@ -166,7 +166,26 @@ function shapeOf(value, path, into) {
   return into;
 }
 
-const BENCH_ARGS = ['bench', '--json', '--kernel', 'scalar', '--difficulties', '4', '--threads', '1', '--repeats', '1', '--duration', '100', '--rounds', '1', '--first-proofs', '1', '--first-difficulty', '4'];
+const BENCH_ARGS = [
+  'bench',
+  '--json',
+  '--kernel',
+  'scalar',
+  '--difficulties',
+  '4',
+  '--threads',
+  '1',
+  '--repeats',
+  '1',
+  '--duration',
+  '100',
+  '--rounds',
+  '1',
+  '--first-proofs',
+  '1',
+  '--first-difficulty',
+  '4',
+];
 
 function benchPage() {
   const run = spawnSync(process.execPath, [CLI, ...BENCH_ARGS], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });

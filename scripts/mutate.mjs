@@ -19,59 +19,19 @@
 // tests are guessed from imports and names. The report gives the kill rate per family and per
 // folder, and lists every survivor.
 //
-//   node scripts/mutate.mjs [--only REGEX] [--timeout SECONDS] [--check]
-//                           [--fresh N] [--seed S] [--base REF] [--folders a,b] [--no-fixed]
-//                           [--time-box MINUTES] [--max-tests N] [--test-budget SECONDS]
-//                           [--replay FILE]
-//
-// --only runs the fixed mutations whose id matches; --check only reports stale ones (no build,
-// no test); --timeout is the per-file limit (default 240 s: four times the longest named file,
-// at load average 10 on a 2-core machine). --fresh draws N fresh mutations (default 0; the
-// seed is printed, so a run can be repeated); --base is the git ref the changed files are
-// taken against (default main); --folders the risky folders (default src/client,src/node);
-// --no-fixed leaves the fixed list out; --time-box stops starting mutations after that long
-// (those left are listed as not run); --max-tests caps the test files a fresh mutation runs
-// when they are guessed (default 4); --test-budget caps, by the map's times, the test time a
-// covered mutation runs (default 300 s). Each run writes its fresh survivors to
-// .mutate-survivors.json; --replay FILE runs the fresh mutations of such a file again (found by
-// their text, so they hold after the lines move), to see which the new tests kill.
+// Flags: node scripts/mutate.mjs --help (mutate-options.mjs).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, sep } from 'node:path';
-import { parseArgs } from 'node:util';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { mutateOptions } from './mutate-options.mjs';
 import { MUTATIONS } from './mutations.mjs';
 import { EQUIVALENT } from './equivalent-mutations.mjs';
 import { FAMILIES, changedFiles, drawMutations } from './mutation-operators.mjs';
 import { ROOT, runTestFile } from './test-file.mjs';
-import { COVERAGE_FILE, hashOf } from './coverage-map.mjs';
+import { coveredTestsFor, loadCoverage, testSources, testsFor } from './mutation-tests.mjs';
 
-const { values } = parseArgs({
-  options: {
-    only: { type: 'string' },
-    timeout: { type: 'string' },
-    check: { type: 'boolean' },
-    fresh: { type: 'string' },
-    seed: { type: 'string' },
-    base: { type: 'string' },
-    folders: { type: 'string' },
-    'no-fixed': { type: 'boolean' },
-    'time-box': { type: 'string' },
-    'max-tests': { type: 'string' },
-    'test-budget': { type: 'string' },
-    replay: { type: 'string' },
-  },
-});
-const freshCount = Number(values.fresh ?? 0);
-const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
-const timeBoxMs = values['time-box'] === undefined ? Infinity : Number(values['time-box']) * 60_000;
-const maxTests = Number(values['max-tests'] ?? 4);
-const testBudgetMs = Number(values['test-budget'] ?? 300) * 1000;
-for (const [name, v] of [['--fresh', freshCount], ['--seed', seed], ['--time-box', timeBoxMs], ['--max-tests', maxTests], ['--test-budget', testBudgetMs]]) {
-  if (!(v >= 0)) throw new Error(`${name} expected a number >= 0`);
-}
-const timeoutMs = Number(values.timeout ?? 240) * 1000;
-if (!(timeoutMs > 0)) throw new Error(`--timeout expected seconds, got ${values.timeout}`);
-const only = values.only ? new RegExp(values.only) : undefined;
+const options = mutateOptions(process.argv.slice(2));
+const { values, freshCount, seed, timeBoxMs, timeoutMs, only } = options;
 
 // The file being mutated and its original text, on disk, so that a run killed midway is undone
 // by the next one before anything else.
@@ -109,7 +69,13 @@ function build(steps) {
     try {
       BUILD[step]();
     } catch (err) {
-      return `${step}: ${String(err.stdout ?? '').trim().split('\n').slice(-3).join(' | ') || err.message}`;
+      return `${step}: ${
+        String(err.stdout ?? '')
+          .trim()
+          .split('\n')
+          .slice(-3)
+          .join(' | ') || err.message
+      }`;
     }
   }
   return undefined;
@@ -125,69 +91,6 @@ function occurrences(text, find) {
   let n = 0;
   for (let i = text.indexOf(find); i >= 0; i = text.indexOf(find, i + 1)) n++;
   return n;
-}
-
-/** Test source files (every .ts under test/) and the compiled name of each test file among them. */
-function testSources() {
-  return readdirSync(join(ROOT, 'test'), { recursive: true })
-    .map((name) => String(name).split(sep).join('/'))
-    .filter((name) => name.endsWith('.ts'))
-    .map((name) => ({ name, text: readFileSync(join(ROOT, 'test', name), 'utf8'), compiled: name.endsWith('.test.ts') ? name.replace(/\.ts$/, '.js') : undefined }));
-}
-
-/**
- * The test files a fresh mutation runs, at most `maxTests`: those the fixed list names for its
- * file; then the tests that import the module (or its folder's index) or name it, ranked by
- * how often they name the identifiers of the mutated line (a test of maxFee says "maxFee");
- * then the fixed list's for its folder.
- */
-function testsFor(m, sources) {
-  const { file } = m;
-  const fixed = (pred) => MUTATIONS.filter((x) => (Array.isArray(x.file) ? x.file : [x.file]).some(pred)).flatMap((x) => x.tests);
-  const module = file.replace(/\.ts$/, '.js');
-  const index = `${dirname(file)}/index.js`;
-  const base = basename(file, '.ts');
-  const words = [...new Set((m.original.match(/[A-Za-z_$][\w$]{4,}/g) ?? []).filter((w) => !/^(const|await|return|throw|typeof|undefined|string|number|boolean|options|value|length)$/.test(w)))];
-  const count = (text, word) => Math.min(20, text.split(word).length - 1);
-  const related = sources
-    .filter((t) => t.compiled && (t.text.includes(`${module}'`) || t.text.includes(`${index}'`) || (base.length >= 4 && t.text.includes(base))))
-    .map((t) => ({ name: t.compiled, score: words.reduce((sum, w) => sum + count(t.text, w), 0) + (t.text.includes(`${module}'`) ? 5 : 0) }))
-    .sort((a, b) => b.score - a.score)
-    .map((t) => t.name);
-  const folder = dirname(file);
-  const ordered = [...fixed((f) => f === file), ...related, ...fixed((f) => dirname(f) === folder)];
-  return [...new Set(ordered)].slice(0, maxTests);
-}
-
-/** The coverage map, if one was made, with which source files still match it. */
-function loadCoverage() {
-  if (!existsSync(COVERAGE_FILE)) return undefined;
-  const map = JSON.parse(readFileSync(COVERAGE_FILE, 'utf8'));
-  const matches = (file) => existsSync(join(ROOT, file)) && map.hashes[file] === hashOf(readFileSync(join(ROOT, file), 'utf8'));
-  const stale = Object.keys(map.hashes).filter((f) => !matches(f));
-  return { ...map, matches, whole: stale.length === 0, stale };
-}
-
-/**
- * The test files that execute a mutation's line, by the coverage map: the fixed list's for its
- * file first, then the fastest, until the budget of test time is spent. Browser tests the fixed
- * list names are kept (the map does not see code run in a page). Undefined when the map does
- * not hold for the file.
- */
-function coveredTestsFor(m, coverage) {
-  if (!coverage?.matches(m.file)) return undefined;
-  const covering = new Set((coverage.lines[m.file]?.[m.line] ?? []).map((i) => coverage.tests[i]).filter((t) => coverage.results[t]?.passed));
-  const named = MUTATIONS.filter((x) => (Array.isArray(x.file) ? x.file : [x.file]).includes(m.file)).flatMap((x) => x.tests);
-  const first = [...new Set(named.filter((t) => covering.has(t) || t.startsWith('browser/')))];
-  const rest = [...covering].filter((t) => !first.includes(t)).sort((a, b) => coverage.results[a].ms - coverage.results[b].ms);
-  const chosen = [];
-  let spent = 0;
-  for (const t of [...first, ...rest]) {
-    if (chosen.length > 0 && spent + (coverage.results[t]?.ms ?? 0) > testBudgetMs) break;
-    chosen.push(t);
-    spent += coverage.results[t]?.ms ?? 0;
-  }
-  return { tests: chosen, covering: covering.size };
 }
 
 const fixedSelected = values['no-fixed'] ? [] : MUTATIONS.filter((m) => !only || only.test(m.id)).map((m) => ({ ...m, family: 'fixed' }));
@@ -216,17 +119,27 @@ if (freshCount > 0) {
   const exclude = (f) => /\/(generated|constants)\b|\.generated\./.test(f);
   const draw = drawMutations({ root: ROOT, folders, changed, count: freshCount, seed, exclude });
   const sources = testSources();
-  if (coverage) console.log(`coverage map of ${coverage.madeAt}: ${coverage.tests.length} test files; ${coverage.whole ? 'every source matches it' : `${coverage.stale.length} sources edited since (tests guessed for those): ${coverage.stale.slice(0, 8).join(', ')}${coverage.stale.length > 8 ? ', ...' : ''}`}`);
+  if (coverage)
+    console.log(
+      `coverage map of ${coverage.madeAt}: ${coverage.tests.length} test files; ${coverage.whole ? 'every source matches it' : `${coverage.stale.length} sources edited since (tests guessed for those): ${coverage.stale.slice(0, 8).join(', ')}${coverage.stale.length > 8 ? ', ...' : ''}`}`,
+    );
   else console.log('no coverage map (node scripts/coverage-map.mjs makes one): tests are guessed from imports and names');
-  fresh = [...fresh, ...draw.drawn.map((m) => {
-    const why = `${m.original}  ->  ${m.mutated}`;
-    const covered = coveredTestsFor(m, coverage);
-    if (covered) return { ...m, tests: covered.tests, covering: covered.covering, why };
-    return { ...m, tests: testsFor(m, sources), why };
-  })];
+  fresh = [
+    ...fresh,
+    ...draw.drawn.map((m) => {
+      const why = `${m.original}  ->  ${m.mutated}`;
+      const covered = coveredTestsFor(m, coverage, options.testBudgetMs);
+      if (covered) return { ...m, tests: covered.tests, covering: covered.covering, why };
+      return { ...m, tests: testsFor(m, sources, options.maxTests), why };
+    }),
+  ];
   for (const m of fresh) if (m.tests.length === 0) console.log(`no test   ${m.id}: ${m.covering === 0 ? 'no test file executes this line' : `no test file names or imports ${m.file}`}`);
   console.log(`fresh: seed ${seed}, ${fresh.length} drawn from ${draw.files.length} files (${changed.length} changed since ${base}: ${changed.join(', ') || 'none'}); folders ${folders.join(', ')}`);
-  console.log(`fresh: sites per family: ${Object.entries(draw.sites).map(([f, n]) => `${f} ${n}`).join(', ')}`);
+  console.log(
+    `fresh: sites per family: ${Object.entries(draw.sites)
+      .map(([f, n]) => `${f} ${n}`)
+      .join(', ')}`,
+  );
 }
 const selected = [...fixedSelected, ...fresh];
 const ids = new Set();
@@ -300,7 +213,10 @@ for (const [i, m] of runnable.entries()) {
   const original = readFileSync(path, 'utf8');
   writeFileSync(JOURNAL, JSON.stringify({ file: m.file, original }));
   current = { file: m.file, original };
-  writeFileSync(path, original.replace(m.find, () => m.replace));
+  writeFileSync(
+    path,
+    original.replace(m.find, () => m.replace),
+  );
   // What this mutation needs rebuilt, and what an earlier one left built from mutated source.
   const needed = buildsFor(m.file, m.tests);
   const steps = ORDER.filter((step) => needed.includes(step) || dirty.has(step));
@@ -365,7 +281,16 @@ if (finalBuild) console.log(`rebuilding the restored source failed: ${finalBuild
 }
 
 // The fresh survivors, for --replay once tests are written for them.
-writeFileSync(SURVIVORS, JSON.stringify(results.filter((r) => r.outcome === 'survived' && r.family !== 'fixed').map(({ id, family, file, line, find, replace, original, mutated, why }) => ({ id, family, file, line, find, replace, original, mutated, why })), null, 1));
+writeFileSync(
+  SURVIVORS,
+  JSON.stringify(
+    results
+      .filter((r) => r.outcome === 'survived' && r.family !== 'fixed')
+      .map(({ id, family, file, line, find, replace, original, mutated, why }) => ({ id, family, file, line, find, replace, original, mutated, why })),
+    null,
+    1,
+  ),
+);
 
 const count = (o) => results.filter((r) => r.outcome === o).length;
 const killed = count('killed');
@@ -413,13 +338,17 @@ const table = (title, keyOf, keys) => {
   console.log(`\nKill rate per ${title}:`);
   for (const key of keys) {
     const here = results.filter((r) => keyOf(r) === key);
-    if (here.length) console.log(`  ${key.padEnd(24)} ${rate(here).padEnd(14)} ${here.filter((r) => r.outcome === 'no-build').length ? `(${here.filter((r) => r.outcome === 'no-build').length} did not build)` : ''}`);
+    if (here.length)
+      console.log(
+        `  ${key.padEnd(24)} ${rate(here).padEnd(14)} ${here.filter((r) => r.outcome === 'no-build').length ? `(${here.filter((r) => r.outcome === 'no-build').length} did not build)` : ''}`,
+      );
   }
 };
 table('family', (r) => r.family, ['fixed', ...FAMILIES]);
 table('folder', (r) => dirname(r.file), [...new Set(results.map((r) => dirname(r.file)))].sort());
 const freshResults = results.filter((r) => r.family !== 'fixed');
-if (freshResults.length) console.log(`\nfresh mutations (${[values.replay && `replayed from ${values.replay}`, freshCount > 0 && `seed ${seed}`].filter(Boolean).join(', ')}): ${rate(freshResults)} killed`);
+if (freshResults.length)
+  console.log(`\nfresh mutations (${[values.replay && `replayed from ${values.replay}`, freshCount > 0 && `seed ${seed}`].filter(Boolean).join(', ')}): ${rate(freshResults)} killed`);
 
 const minutes = ((performance.now() - began) / 60000).toFixed(1);
 console.log(

@@ -101,7 +101,8 @@ function atMatches(line, masked, re, replaceWith) {
 
 const COMPARISON = { ' === ': ' !== ', ' !== ': ' === ', ' == ': ' != ', ' != ': ' == ', ' < ': ' > ', ' > ': ' < ', ' <= ': ' >= ', ' >= ': ' <= ' };
 const BOUNDARY = { ' < ': ' <= ', ' <= ': ' < ', ' > ': ' >= ', ' >= ': ' > ' };
-const RELEASE = /\b(clearTimeout|clearInterval|removeEventListener|removeListener|removeAllListeners|closeSync|unlinkSync|rmSync|release|unref|unsubscribe)\(|\.(close|destroy|cancel|end|off|terminate|abort|releaseLock|delete)\(/;
+const RELEASE =
+  /\b(clearTimeout|clearInterval|removeEventListener|removeListener|removeAllListeners|closeSync|unlinkSync|rmSync|release|unref|unsubscribe)\(|\.(close|destroy|cancel|end|off|terminate|abort|releaseLock|delete)\(/;
 const RESTORE = /^\s*(this\.)?[#\w$.[\]]+\s*(=\s*(undefined|null|false|0|''|\[\])|-=\s*[\w$.]+|--)\s*;\s*$|\.(delete|clear)\(/;
 
 /** Every mutation of one line, by family (masked: the line with text blanked). */
@@ -125,12 +126,14 @@ function lineMutations(line, masked, context) {
   for (const r of atMatches(line, masked, /\(([\w$.#]+), ([\w$.#]+)\)(?!\s*(=>|:))/g, (args) => {
     const [a, b] = args.slice(1, -1).split(', ');
     return a === b ? undefined : `(${b}, ${a})`;
-  })) add('swapped-args', r);
+  }))
+    add('swapped-args', r);
   for (const r of atMatches(line, masked, /(?<![\w$.#])\d[\d_]*(?![\w.])/g, (n) => {
     const value = Number(n.replace(/_/g, ''));
     if (!Number.isSafeInteger(value)) return undefined;
     return String(value === 0 ? 1 : value + 1);
-  })) add('constant', r);
+  }))
+    add('constant', r);
   if ((context.inFinally || context.inCatch) && statement && !/^\s*(throw|return|if)\b/.test(masked)) add('state-not-restored', `${indent}// (restore removed)`);
   else if (RESTORE.test(masked) && statement) add('state-not-restored', `${indent}// (restore removed)`);
   if (statement && RELEASE.test(masked)) add('resource-not-released', `${indent}// (release removed)`);
@@ -151,18 +154,50 @@ function shapeMutations(line, masked, statement, context) {
   const push = (family, list) => {
     for (const replace of list) out.push({ family, replace });
   };
-  if (!statement) push('listener-left', atMatches(line, masked, INLINE_RELEASE, () => 'undefined'));
-  push('listener-left', atMatches(line, masked, /,?\s*\bonce: true\b/g, () => ''));
-  push('offset', atMatches(line, masked, OFFSET_TERM, () => ''));
-  push('offset', atMatches(line, masked, OFFSET_TERM, (m) => m.replace(/^ ([+-])/, (_, op) => ` ${op === '+' ? '-' : '+'}`)));
-  push('first-vs-last', atMatches(line, masked, /\.(findLastIndex|findIndex|findLast|find|lastIndexOf|indexOf)\(/g, (m) => FIRST_LAST[m]));
-  push('first-vs-last', atMatches(line, masked, / \?\?= /g, () => ' = '));
+  if (!statement)
+    push(
+      'listener-left',
+      atMatches(line, masked, INLINE_RELEASE, () => 'undefined'),
+    );
+  push(
+    'listener-left',
+    atMatches(line, masked, /,?\s*\bonce: true\b/g, () => ''),
+  );
+  push(
+    'offset',
+    atMatches(line, masked, OFFSET_TERM, () => ''),
+  );
+  push(
+    'offset',
+    atMatches(line, masked, OFFSET_TERM, (m) => m.replace(/^ ([+-])/, (_, op) => ` ${op === '+' ? '-' : '+'}`)),
+  );
+  push(
+    'first-vs-last',
+    atMatches(line, masked, /\.(findLastIndex|findIndex|findLast|find|lastIndexOf|indexOf)\(/g, (m) => FIRST_LAST[m]),
+  );
+  push(
+    'first-vs-last',
+    atMatches(line, masked, / \?\?= /g, () => ' = '),
+  );
   // An assignment in a loop that keeps the last value: made to keep the first.
-  if (context.inLoop && statement) push('first-vs-last', atMatches(line, masked, /^(\s*[\w$#.]+(?:\[[\w$#.]+\])?) = (?!=)/g, (m) => m.replace(/ = $/, ' ??= ')));
-  push('buffer-shared', atMatches(line, masked, /\.slice\(\)/g, () => ''));
+  if (context.inLoop && statement)
+    push(
+      'first-vs-last',
+      atMatches(line, masked, /^(\s*[\w$#.]+(?:\[[\w$#.]+\])?) = (?!=)/g, (m) => m.replace(/ = $/, ' ??= ')),
+    );
+  push(
+    'buffer-shared',
+    atMatches(line, masked, /\.slice\(\)/g, () => ''),
+  );
   // Only on names that hold bytes: a string or an array has no subarray, and would not build.
-  push('buffer-shared', atMatches(line, masked, /\b[\w$#]*(?:[bB]ytes|[bB]uf|[bB]uffer|[dD]ata|[rR]aw|[bB]ody|[pP]ayload|[cC]hunk|[sS]ig)\.slice\((?=[^()]+\))/g, (m) => m.replace('.slice(', '.subarray(')));
-  push('buffer-shared', atMatches(line, masked, /\b(Uint8Array|Buffer)\.from\(([\w$#.]+)\)/g, (m) => m.slice(m.indexOf('(') + 1, -1)));
+  push(
+    'buffer-shared',
+    atMatches(line, masked, /\b[\w$#]*(?:[bB]ytes|[bB]uf|[bB]uffer|[dD]ata|[rR]aw|[bB]ody|[pP]ayload|[cC]hunk|[sS]ig)\.slice\((?=[^()]+\))/g, (m) => m.replace('.slice(', '.subarray(')),
+  );
+  push(
+    'buffer-shared',
+    atMatches(line, masked, /\b(Uint8Array|Buffer)\.from\(([\w$#.]+)\)/g, (m) => m.slice(m.indexOf('(') + 1, -1)),
+  );
   // The flag is text, blanked in the masked line: found in the line itself, where the mask keeps its quotes.
   for (const m of line.matchAll(/(['"])wx\1/g)) {
     if (masked[m.index] === m[1] && masked.slice(m.index + 1, m.index + 3) === '  ') out.push({ family: 'overwrite', replace: `${line.slice(0, m.index)}${m[1]}w${m[1]}${line.slice(m.index + 4)}` });

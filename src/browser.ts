@@ -9,9 +9,7 @@ import { setDefaultMinerPool } from './pow/default-pool.js';
 import { sharedWebMinerPool } from './pow/pool.web.js';
 
 export * from './core.js';
-export {
-  createWebMinerPool, setMinerWorkerUrl, sharedWebMinerPool, type WarmUp, type WebMinerPool, type WebMinerPoolOptions,
-} from './pow/pool.web.js';
+export { createWebMinerPool, setMinerWorkerUrl, sharedWebMinerPool, type WarmUp, type WebMinerPool, type WebMinerPoolOptions } from './pow/pool.web.js';
 export { adoptWasmModules, simdSupported } from './wasm/kernel.js';
 export { setKernelSource } from './wasm/binary.web.js';
 export type { KernelSource } from './wasm/kernel-files.js';

@@ -4,9 +4,7 @@
 // of what the full `tpkit` entry evaluates. Node only (its default pool is worker threads);
 // browsers use tpkit/browser.
 
-export {
-  ERROR_CODES, type ErrorCode, TpkitError, ArgumentError, DecodeError, ValidationError, CryptoError, AbortError,
-} from './errors.js';
+export { ERROR_CODES, type ErrorCode, TpkitError, ArgumentError, DecodeError, ValidationError, CryptoError, AbortError } from './errors.js';
 export { leadingZeroBits, powBits } from './pow/bits.js';
 export { estimateMining, hashesForProbability, type MiningEstimate } from './pow/estimate.js';
 export { mineBody, type MineOptions, type MineResult } from './pow/mine-body.js';

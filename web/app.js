@@ -63,7 +63,12 @@ function start() {
   $('wallet-export').addEventListener('click', exportChosen);
   $('faucet').addEventListener('click', fundFromFaucet);
   // An error is about what was typed: it goes as soon as the user types again.
-  for (const [area, error] of [['node-form', 'node-error'], ['wallet-form', 'wallet-error'], ['transfer-form', 'transfer-error'], ['official-heading', 'official-error']]) {
+  for (const [area, error] of [
+    ['node-form', 'node-error'],
+    ['wallet-form', 'wallet-error'],
+    ['transfer-form', 'transfer-error'],
+    ['official-heading', 'official-error'],
+  ]) {
     const root = area === 'official-heading' ? $(area).closest('section') : $(area);
     root.addEventListener('input', () => clearError(error));
   }
@@ -82,7 +87,11 @@ function start() {
     e.preventDefault();
     sendTransfer();
   });
-  for (const [form, action] of [['mnemonic-form', importMnemonic], ['export-import-form', importExportFile], ['export-form', downloadExport]]) {
+  for (const [form, action] of [
+    ['mnemonic-form', importMnemonic],
+    ['export-import-form', importExportFile],
+    ['export-form', downloadExport],
+  ]) {
     $(form).addEventListener('submit', (e) => {
       e.preventDefault();
       action();
@@ -97,7 +106,9 @@ function start() {
   // The miner gets ready while the node answers: kernels compiled, workers started, code
   // optimized, so a registration starts hashing at once. Should it fail, the estimate uses the calibration.
   // Then what this browser offers the miner (section 4), once the warm-up no longer holds the cores.
-  warmMiner().catch(() => {}).finally(showSupport);
+  warmMiner()
+    .catch(() => {})
+    .finally(showSupport);
   connect();
 }
 

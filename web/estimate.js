@@ -76,7 +76,6 @@ export async function showEstimate() {
   const total = (ms) => formatDuration(startupMs + ms);
   setStatus(
     'estimate',
-    `Registration at difficulty ${difficulty}: ${total(e.medianMs)} (median; ${startup}${formatDuration(e.medianMs)} hashing), ` +
-      `at most ${total(e.p95Ms)} 95 times in 100, at ${speed}.`,
+    `Registration at difficulty ${difficulty}: ${total(e.medianMs)} (median; ${startup}${formatDuration(e.medianMs)} hashing), ` + `at most ${total(e.p95Ms)} 95 times in 100, at ${speed}.`,
   );
 }

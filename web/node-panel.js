@@ -123,10 +123,13 @@ function watchHeight(client) {
   heightWatch = watch;
   $('node-height').dataset.live = 'false';
   client
-    .watchBlocks((block) => {
-      $('node-height').textContent = formatCount(block.height);
-      $('node-height').dataset.live = 'true';
-    }, { signal: watch.signal })
+    .watchBlocks(
+      (block) => {
+        $('node-height').textContent = formatCount(block.height);
+        $('node-height').dataset.live = 'true';
+      },
+      { signal: watch.signal },
+    )
     .catch(() => {
       if (heightWatch === watch) $('node-height').dataset.live = 'false';
     });
@@ -140,7 +143,11 @@ function showDevAccounts(accounts) {
     who.className = 'mono';
     who.textContent = a.address;
     const balance = document.createElement('span');
-    balance.textContent = ` ${Object.entries(a.amount).map(([cur, v]) => `${formatCount(v)} ${cur}`).join(', ') || 'nothing'} `;
+    balance.textContent = ` ${
+      Object.entries(a.amount)
+        .map(([cur, v]) => `${formatCount(v)} ${cur}`)
+        .join(', ') || 'nothing'
+    } `;
     const use = document.createElement('button');
     use.type = 'button';
     use.className = 'secondary';

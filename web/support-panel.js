@@ -16,7 +16,9 @@ function rows(s) {
   const why = refusal
     ? `${refusal.cause === 'csp' ? `refused by the page's Content Security Policy${refusal.directive ? ` (${refusal.directive})` : ''}` : refusal.cause === 'missing' ? 'not available in this browser' : 'does not compile'}. ${refusal.fix}.`
     : '';
-  const rates = Object.entries(s.rates).map(([name, rate]) => `${name} ${formatRate(rate)}`).join(', ');
+  const rates = Object.entries(s.rates)
+    .map(([name, rate]) => `${name} ${formatRate(rate)}`)
+    .join(', ');
   return [
     ['Engine', s.engine],
     ['WebAssembly', wasm.usable ? 'yes' : `no: ${why}`],
@@ -26,9 +28,12 @@ function rows(s) {
     ['Cores reported', String(s.cores)],
     ['Kernel', `${s.kernel}: ${s.kernelReason}`],
     ['Measured', rates || 'nothing'],
-    ['Expected', s.hashRate > 0
-      ? `difficulty ${s.expected.difficulty} on ${s.threads} thread${s.threads === 1 ? '' : 's'} at ${formatRate(s.hashRate)}: ${formatDuration(s.expected.medianMs)} (median), ${formatDuration(s.expected.p95Ms)} (p95)`
-      : 'not measured'],
+    [
+      'Expected',
+      s.hashRate > 0
+        ? `difficulty ${s.expected.difficulty} on ${s.threads} thread${s.threads === 1 ? '' : 's'} at ${formatRate(s.hashRate)}: ${formatDuration(s.expected.medianMs)} (median), ${formatDuration(s.expected.p95Ms)} (p95)`
+        : 'not measured',
+    ],
   ];
 }
 
@@ -37,16 +42,19 @@ export async function showSupport() {
   try {
     const s = await minerSupport({ difficulty: state.difficulty ?? 16, measureMs: 200, pool: sharedWebMinerPool() });
     state.support = s;
-    list.replaceChildren(...rows(s).flatMap(([term, value]) => {
-      const dt = document.createElement('dt');
-      dt.textContent = term;
-      const dd = document.createElement('dd');
-      dd.textContent = value;
-      return [dt, dd];
-    }));
+    list.replaceChildren(
+      ...rows(s).flatMap(([term, value]) => {
+        const dt = document.createElement('dt');
+        dt.textContent = term;
+        const dd = document.createElement('dd');
+        dd.textContent = value;
+        return [dt, dd];
+      }),
+    );
     list.dataset.ready = 'true';
     if (s.sharedMemory.cause) {
-      $('isolation').textContent = `Miner: ${minerThreads()} Web Workers, one per logical core. No shared memory: ${s.sharedMemory.cause}. Workers mine in runs of about 50 ms and stop at the end of one.`;
+      $('isolation').textContent =
+        `Miner: ${minerThreads()} Web Workers, one per logical core. No shared memory: ${s.sharedMemory.cause}. Workers mine in runs of about 50 ms and stop at the end of one.`;
     }
   } catch (err) {
     list.replaceChildren(Object.assign(document.createElement('dd'), { textContent: `Could not check: ${explain(err)}` }));

@@ -71,11 +71,15 @@ async function checkBeforeSigning(client, { from, to, currency, amount }) {
   if (!sender) throw new InputError(`Nothing was sent: the sending wallet ${from} does not exist on this node. Register it, or load another wallet in section 2.`);
   const held = Object.hasOwn(sender.amount, currency) ? sender.amount[currency] : undefined;
   if (held === undefined) {
-    const holdings = Object.entries(sender.amount).map(([cur, v]) => `${formatCount(v)} ${cur}`).join(', ');
+    const holdings = Object.entries(sender.amount)
+      .map(([cur, v]) => `${formatCount(v)} ${cur}`)
+      .join(', ');
     throw new InputError(`Nothing was sent: wallet ${from} holds no ${currency}. ${holdings ? `It holds ${holdings}: check the currency.` : 'It holds nothing yet: fund it first.'}`);
   }
   if (amount > held) {
-    throw new InputError(`Nothing was sent: ${formatCount(amount)} ${currency} is more than wallet ${from} holds (${formatCount(held)} ${currency}). Send less, or fund the wallet first; the fee comes on top.`);
+    throw new InputError(
+      `Nothing was sent: ${formatCount(amount)} ${currency} is more than wallet ${from} holds (${formatCount(held)} ${currency}). Send less, or fund the wallet first; the fee comes on top.`,
+    );
   }
   if (!(await walletOrNull(client, to)) && !$('transfer-create').checked) {
     $('transfer-create-row').hidden = false;
@@ -91,7 +95,9 @@ function checkFeeCovered({ from, currency, amount }, sender, plan) {
   const held = Object.hasOwn(sender.amount, cur) ? sender.amount[cur] : 0n;
   const needed = cur === currency ? amount + plan.fee : plan.fee;
   if (needed > held) {
-    throw new InputError(`Nothing was sent: ${cur === currency ? `${formatCount(amount)} ${cur} and the fee of ${formatCount(plan.fee)} ${cur}` : `the fee of ${formatCount(plan.fee)} ${cur}`} come to more than wallet ${from} holds (${formatCount(held)} ${cur}).`);
+    throw new InputError(
+      `Nothing was sent: ${cur === currency ? `${formatCount(amount)} ${cur} and the fee of ${formatCount(plan.fee)} ${cur}` : `the fee of ${formatCount(plan.fee)} ${cur}`} come to more than wallet ${from} holds (${formatCount(held)} ${cur}).`,
+    );
   }
 }
 

@@ -54,7 +54,7 @@ const perf = [
   { text: '2026-11-22', link: '/perf/2026-11-22' },
   { text: '2026-11-25', link: '/perf/2026-11-25' },
   { text: '2026-11-25: the miner everywhere', link: '/perf/2026-11-25-miner-everywhere' },
-  { text: '2026-11-26: the store\'s writes', link: '/perf/2026-11-26' },
+  { text: "2026-11-26: the store's writes", link: '/perf/2026-11-26' },
   { text: '2026-11-28: the JS fallback', link: '/perf/2026-11-28-js-fallback' },
   { text: '2026-11-28: contracts off the event loop', link: '/perf/2026-11-28-evm' },
 ];

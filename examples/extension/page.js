@@ -4,10 +4,12 @@
 import { runWalletPage, showReport } from '../wallet.js';
 
 if (new URLSearchParams(location.search).get('on') === 'background') {
-  showReport(() => chrome.runtime.sendMessage({ type: 'register' }).then((answer) => {
-    if (!answer.ok) throw Object.assign(new Error(answer.message), answer);
-    return answer.report;
-  }));
+  showReport(() =>
+    chrome.runtime.sendMessage({ type: 'register' }).then((answer) => {
+      if (!answer.ok) throw Object.assign(new Error(answer.message), answer);
+      return answer.report;
+    }),
+  );
 } else {
   runWalletPage();
 }

@@ -42,7 +42,10 @@ try {
     to: 'AA100000001677722185',
     seq: 1n,
     timestamp: Date.now(),
-    payload: [{ purpose: 'transfer', currency: 'SK', amount: 1000n }, { purpose: 'srcfee', currency: 'SK', amount: 1n }],
+    payload: [
+      { purpose: 'transfer', currency: 'SK', amount: 1000n },
+      { purpose: 'srcfee', currency: 'SK', amount: 1n },
+    ],
   });
   report = {
     ok: true,

@@ -17,33 +17,37 @@ Options:
 ${NODE_HELP}`;
 
 export function run(argv: string[]): Promise<number> {
-  return runWalletCommand('balance', async () => {
-    const { values, positionals } = parseCommandArgs('balance', { args: argv, allowPositionals: true, options: { ...NODE_OPTIONS, key: { type: 'string' } } });
-    if (values.help) {
-      console.log(HELP);
+  return runWalletCommand(
+    'balance',
+    async () => {
+      const { values, positionals } = parseCommandArgs('balance', { args: argv, allowPositionals: true, options: { ...NODE_OPTIONS, key: { type: 'string' } } });
+      if (values.help) {
+        console.log(HELP);
+        return 0;
+      }
+      const client = clientFrom(values);
+      const signal = interruptSignal();
+      let address: string | undefined = positionals[0];
+      if (!address && values.key) {
+        const keyFile = readKeyFileInfo(values.key);
+        if (!keyFile.address) throw new ArgumentError(`${values.key} records no wallet address`, { details: noAddressAdvice(values.key).replace('pass --from ADDRESS', 'give the ADDRESS') });
+        address = keyFile.address;
+        await warnIfElsewhere(keyFile, client, signal);
+      }
+      if (!address) throw new ArgumentError('Give an address, or --key FILE with a registered wallet', { details: 'see `tpkit balance --help`' });
+      const info = await client.getAddress(address, { signal });
+      if (values.json) {
+        printJson({ address: info.address, hex: info.hex, amount: info.amount, seq: info.seq, lastblk: info.lastblk });
+        return 0;
+      }
+      console.log(`address  ${info.address} (${info.hex})`);
+      const amounts = Object.entries(info.amount);
+      if (amounts.length === 0) console.log('balance  0 (no currency yet)');
+      for (const [currency, amount] of amounts) console.log(`balance  ${amount} ${currency}`);
+      console.log(`seq      ${info.seq}`);
+      console.log(`lastblk  ${info.lastblk}`);
       return 0;
-    }
-    const client = clientFrom(values);
-    const signal = interruptSignal();
-    let address: string | undefined = positionals[0];
-    if (!address && values.key) {
-      const keyFile = readKeyFileInfo(values.key);
-      if (!keyFile.address) throw new ArgumentError(`${values.key} records no wallet address`, { details: noAddressAdvice(values.key).replace('pass --from ADDRESS', 'give the ADDRESS') });
-      address = keyFile.address;
-      await warnIfElsewhere(keyFile, client, signal);
-    }
-    if (!address) throw new ArgumentError('Give an address, or --key FILE with a registered wallet', { details: 'see `tpkit balance --help`' });
-    const info = await client.getAddress(address, { signal });
-    if (values.json) {
-      printJson({ address: info.address, hex: info.hex, amount: info.amount, seq: info.seq, lastblk: info.lastblk });
-      return 0;
-    }
-    console.log(`address  ${info.address} (${info.hex})`);
-    const amounts = Object.entries(info.amount);
-    if (amounts.length === 0) console.log('balance  0 (no currency yet)');
-    for (const [currency, amount] of amounts) console.log(`balance  ${amount} ${currency}`);
-    console.log(`seq      ${info.seq}`);
-    console.log(`lastblk  ${info.lastblk}`);
-    return 0;
-  }, argv);
+    },
+    argv,
+  );
 }

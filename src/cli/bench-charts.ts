@@ -80,7 +80,7 @@ export function renderCharts(report: BenchReport): string {
     const lo = Math.max(0.01, Math.min(...all));
     const hi = Math.max(lo * 10, ...all);
     if (out.length) out.push('');
-    out.push('Time to solution: measured solves against the geometric expectation at the row\'s H/s');
+    out.push("Time to solution: measured solves against the geometric expectation at the row's H/s");
     out.push('(box p25–p75, ┃ median, whiskers p5–p95, log scale):');
     out.push(`  ${''.padEnd(20)}${axis(lo, hi)}`);
     for (const r of rows) {

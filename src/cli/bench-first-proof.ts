@@ -162,7 +162,13 @@ export async function measureFirstProofs(bodies: number, difficulty: number, onS
   }
   const loop = samples[contenders.length - 1];
   const reference = percentile(loop, 0.5);
-  const paired = (mine: number[]) => (loop.every((ms) => ms > 0) ? percentile(mine.map((ms, i) => ms / loop[i]), 0.5) : null);
+  const paired = (mine: number[]) =>
+    loop.every((ms) => ms > 0)
+      ? percentile(
+          mine.map((ms, i) => ms / loop[i]),
+          0.5,
+        )
+      : null;
   return {
     difficulty,
     bodies,

@@ -17,7 +17,10 @@ function bars(rows: { name: string; value: number; whisker?: number; marker?: nu
   const x = (v: number) => LABEL + (v / max) * PLOT;
   const items = rows.map((r, i) => {
     const y = 8 + i * 28;
-    const whisker = r.whisker !== undefined ? `<line x1="${x(r.value)}" x2="${x(r.whisker)}" y1="${y + 9}" y2="${y + 9}" stroke="#555"/><line x1="${x(r.whisker)}" x2="${x(r.whisker)}" y1="${y + 3}" y2="${y + 15}" stroke="#555"/>` : '';
+    const whisker =
+      r.whisker !== undefined
+        ? `<line x1="${x(r.value)}" x2="${x(r.whisker)}" y1="${y + 9}" y2="${y + 9}" stroke="#555"/><line x1="${x(r.whisker)}" x2="${x(r.whisker)}" y1="${y + 3}" y2="${y + 15}" stroke="#555"/>`
+        : '';
     const marker = r.marker !== undefined ? `<line x1="${x(r.marker)}" x2="${x(r.marker)}" y1="${y - 2}" y2="${y + 20}" stroke="#c33" stroke-dasharray="3 2"/>` : '';
     return `<text x="${LABEL - 8}" y="${y + 13}" text-anchor="end">${esc(r.name)}</text><rect x="${LABEL}" y="${y}" width="${x(r.value) - LABEL}" height="18" fill="#4a7bd0"/>${whisker}${marker}<text x="${Math.max(x(r.value), x(r.whisker ?? 0), x(r.marker ?? 0)) + 6}" y="${y + 13}">${esc(r.text)}</text>`;
   });
@@ -53,14 +56,21 @@ function table(headers: string[], rows: string[][]): string {
 export function renderHtml(report: BenchReport): string {
   const m = report.machine;
   const parts: string[] = [];
-  parts.push(`<h1>tpkit bench</h1><p>${esc(report.date)} · ${esc(m.cpu)}, ${m.cores} cores · Node ${esc(m.node)} (V8 ${esc(m.v8)}) · SIMD ${m.simd ? 'on' : 'off'} · kernel ${esc(m.kernel)} · load ${m.loadAverage.start.map((l) => l.toFixed(2)).join(' ')} → ${m.loadAverage.end.map((l) => l.toFixed(2)).join(' ')}</p>`);
+  parts.push(
+    `<h1>tpkit bench</h1><p>${esc(report.date)} · ${esc(m.cpu)}, ${m.cores} cores · Node ${esc(m.node)} (V8 ${esc(m.v8)}) · SIMD ${m.simd ? 'on' : 'off'} · kernel ${esc(m.kernel)} · load ${m.loadAverage.start.map((l) => l.toFixed(2)).join(' ')} → ${m.loadAverage.end.map((l) => l.toFixed(2)).join(' ')}</p>`,
+  );
   const f = report.firstProof;
   if (f) {
     parts.push(`<h2>First proof</h2><p>Fresh processes, difficulty ${f.difficulty}, ${f.bodies} bodies each, exec to nonce: bar the median, whisker to p90.</p>`);
     parts.push(
       bars([
         { name: 'bare node (the floor)', value: f.bareNode.medianMs, whisker: f.bareNode.p90Ms, text: `${formatDuration(f.bareNode.medianMs)} / ${formatDuration(f.bareNode.p90Ms)}` },
-        ...f.contenders.map((c) => ({ name: c.name, value: c.medianMs, whisker: c.p90Ms, text: `${formatDuration(c.medianMs)} / ${formatDuration(c.p90Ms)}${c.ratio === null ? '' : ` · ${c.ratio.toFixed(2)}x`}` })),
+        ...f.contenders.map((c) => ({
+          name: c.name,
+          value: c.medianMs,
+          whisker: c.p90Ms,
+          text: `${formatDuration(c.medianMs)} / ${formatDuration(c.p90Ms)}${c.ratio === null ? '' : ` · ${c.ratio.toFixed(2)}x`}`,
+        })),
       ]),
     );
   }
@@ -68,28 +78,54 @@ export function renderHtml(report: BenchReport): string {
     const t0 = report.throughput[0];
     const one = t0.hashRate / (t0.threads * t0.efficiency);
     parts.push('<h2>Pool scaling</h2><p>Hashes per second after a warm-up; the dashed line is linear scaling from one thread.</p>');
-    parts.push(bars(report.throughput.map((t) => ({ name: `${t.threads} thread${t.threads > 1 ? 's' : ''}`, value: t.hashRate, marker: t.threads * one, text: `${formatRate(t.hashRate)} · ${(t.efficiency * 100).toFixed(0)}%` }))));
+    parts.push(
+      bars(
+        report.throughput.map((t) => ({
+          name: `${t.threads} thread${t.threads > 1 ? 's' : ''}`,
+          value: t.hashRate,
+          marker: t.threads * one,
+          text: `${formatRate(t.hashRate)} · ${(t.efficiency * 100).toFixed(0)}%`,
+        })),
+      ),
+    );
   }
   const rows = report.rows.filter((r) => r.solveMs.length > 0);
   if (rows.length > 0) {
-    parts.push('<h2>Time to solution</h2><p>Measured solves against the geometric expectation at the row\'s hash rate: box p25–p75, bar the median, whiskers p5–p95, log scale.</p>');
+    parts.push("<h2>Time to solution</h2><p>Measured solves against the geometric expectation at the row's hash rate: box p25–p75, bar the median, whiskers p5–p95, log scale.</p>");
     parts.push(
-      boxes(rows.map((r) => ({
-        name: `difficulty ${r.difficulty}, ${r.threads} thread${r.threads > 1 ? 's' : ''}`,
-        measured: spread(r.solveMs),
-        expected: [0.05, 0.25, 0.5, 0.75, 0.95].map((q) => geometricQuantile(r.expected.meanMs, q)),
-      }))),
+      boxes(
+        rows.map((r) => ({
+          name: `difficulty ${r.difficulty}, ${r.threads} thread${r.threads > 1 ? 's' : ''}`,
+          measured: spread(r.solveMs),
+          expected: [0.05, 0.25, 0.5, 0.75, 0.95].map((q) => geometricQuantile(r.expected.meanMs, q)),
+        })),
+      ),
     );
     parts.push(
       table(
         ['difficulty', 'threads', 'solves', 'H/s', 'efficiency', 'mean', 'median', 'p95', 'expected mean'],
-        rows.map((r) => [String(r.difficulty), String(r.threads), String(r.solves), formatCount(r.hashRate), `${(r.efficiency * 100).toFixed(0)}%`, formatDuration(r.measured.meanMs), formatDuration(r.measured.medianMs), formatDuration(r.measured.p95Ms), formatDuration(r.expected.meanMs)]),
+        rows.map((r) => [
+          String(r.difficulty),
+          String(r.threads),
+          String(r.solves),
+          formatCount(r.hashRate),
+          `${(r.efficiency * 100).toFixed(0)}%`,
+          formatDuration(r.measured.meanMs),
+          formatDuration(r.measured.medianMs),
+          formatDuration(r.measured.p95Ms),
+          formatDuration(r.expected.meanMs),
+        ]),
       ),
     );
   }
   if (report.baselines.length > 0) {
     parts.push('<h2>Baselines</h2>');
-    parts.push(table(['', 'H/s', 'ratio'], report.baselines.map((b) => [b.name, b.hashRate === null ? '-' : formatCount(b.hashRate), b.ratio === null ? (b.note ?? '1.00x') : `${b.ratio.toFixed(2)}x`])));
+    parts.push(
+      table(
+        ['', 'H/s', 'ratio'],
+        report.baselines.map((b) => [b.name, b.hashRate === null ? '-' : formatCount(b.hashRate), b.ratio === null ? (b.note ?? '1.00x') : `${b.ratio.toFixed(2)}x`]),
+      ),
+    );
   }
   parts.push(`<h2>The run as JSON</h2><pre>${esc(JSON.stringify(report, null, 2))}</pre>`);
   return `<!doctype html>

@@ -76,40 +76,53 @@ export function blockJson(block: Record<string, any>): Record<string, unknown> {
 }
 
 export function run(argv: string[]): Promise<number> {
-  return runWalletCommand('block', async () => {
-    const { values, positionals } = parseCommandArgs('block', { args: argv, allowPositionals: true, options: NODE_OPTIONS });
-    if (values.help) {
-      console.log(HELP);
+  return runWalletCommand(
+    'block',
+    async () => {
+      const { values, positionals } = parseCommandArgs('block', { args: argv, allowPositionals: true, options: NODE_OPTIONS });
+      if (values.help) {
+        console.log(HELP);
+        return 0;
+      }
+      if (positionals.length !== 1) throw new ArgumentError('Give one block: a hash, a height, latest or genesis', { details: 'see `tpkit block --help`' });
+      const typed = positionals[0];
+      // Checked here so the message speaks of the command's ID, not the client's argument.
+      if (!/^(latest|last|genesis|\d{1,15}|(0x)?[0-9a-fA-F]{64})$/.test(typed)) {
+        throw new ArgumentError(`expected a block hash (64 hex digits), a height, latest or genesis, got '${typed}'`, { details: 'see `tpkit block --help`' });
+      }
+      const id = typed === 'latest' ? 'last' : typed;
+      const block = await clientFrom(values).getBlock(id, { signal: interruptSignal() });
+      const header = block.header ?? {};
+      const txs = Object.entries((block.txs ?? {}) as Record<string, TxView>);
+      const failed = (block.failed ?? {}) as Record<string, string>;
+      if (values.json) {
+        printJson(blockJson(block));
+        return 0;
+      }
+      console.log(`hash     ${block.hash}`);
+      console.log(`height   ${header.height}`);
+      console.log(`parent   ${header.parent}`);
+      console.log(`time     ${block.time} (${new Date(Number(block.time)).toISOString()})`);
+      console.log(`txs      ${txs.length}${Object.keys(failed).length ? ` (${Object.keys(failed).length} failed)` : ''}`);
+      if (txs.length === 0) return 0;
+      const rows = txs.map(([txid, tx]) => {
+        const moved = (tx.payload ?? [])
+          .filter((p) => p.purpose === 'transfer')
+          .map((p) => `${p.amount} ${p.cur}`)
+          .join(', ');
+        return [txid, tx.kind ?? '?', text(tx.from), tx.kind === 'register' ? text(tx.address) : text(tx.to), moved, failed[txid] ? `failed: ${failed[txid]}` : 'ok'];
+      });
+      const head = ['txid', 'kind', 'from', 'to', 'amount', 'result'];
+      const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+      for (const row of [head, ...rows])
+        console.log(
+          row
+            .map((cell, i) => cell.padEnd(widths[i]))
+            .join('  ')
+            .trimEnd(),
+        );
       return 0;
-    }
-    if (positionals.length !== 1) throw new ArgumentError('Give one block: a hash, a height, latest or genesis', { details: 'see `tpkit block --help`' });
-    const typed = positionals[0];
-    // Checked here so the message speaks of the command's ID, not the client's argument.
-    if (!/^(latest|last|genesis|\d{1,15}|(0x)?[0-9a-fA-F]{64})$/.test(typed)) {
-      throw new ArgumentError(`expected a block hash (64 hex digits), a height, latest or genesis, got '${typed}'`, { details: 'see `tpkit block --help`' });
-    }
-    const id = typed === 'latest' ? 'last' : typed;
-    const block = await clientFrom(values).getBlock(id, { signal: interruptSignal() });
-    const header = block.header ?? {};
-    const txs = Object.entries((block.txs ?? {}) as Record<string, TxView>);
-    const failed = (block.failed ?? {}) as Record<string, string>;
-    if (values.json) {
-      printJson(blockJson(block));
-      return 0;
-    }
-    console.log(`hash     ${block.hash}`);
-    console.log(`height   ${header.height}`);
-    console.log(`parent   ${header.parent}`);
-    console.log(`time     ${block.time} (${new Date(Number(block.time)).toISOString()})`);
-    console.log(`txs      ${txs.length}${Object.keys(failed).length ? ` (${Object.keys(failed).length} failed)` : ''}`);
-    if (txs.length === 0) return 0;
-    const rows = txs.map(([txid, tx]) => {
-      const moved = (tx.payload ?? []).filter((p) => p.purpose === 'transfer').map((p) => `${p.amount} ${p.cur}`).join(', ');
-      return [txid, tx.kind ?? '?', text(tx.from), tx.kind === 'register' ? text(tx.address) : text(tx.to), moved, failed[txid] ? `failed: ${failed[txid]}` : 'ok'];
-    });
-    const head = ['txid', 'kind', 'from', 'to', 'amount', 'result'];
-    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    for (const row of [head, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
-    return 0;
-  }, argv);
+    },
+    argv,
+  );
 }

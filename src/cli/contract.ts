@@ -80,7 +80,18 @@ function printTx(kind: 'deploy' | 'send', sent: ContractTxResult & { address?: s
   const block = sent.status?.ok ? sent.status.block : undefined;
   const retval = sent.returnData === undefined ? undefined : '0x' + bytesToHex(sent.returnData);
   if (json) {
-    printJson({ txid: sent.txid, state: sent.status ? 'included' : 'submitted', seq: sent.seq, gasOffered: sent.gasOffered, gasCurrency: sent.gasCurrency, fee: sent.fee, feeCurrency: sent.feeCurrency, block, address: sent.address, retval });
+    printJson({
+      txid: sent.txid,
+      state: sent.status ? 'included' : 'submitted',
+      seq: sent.seq,
+      gasOffered: sent.gasOffered,
+      gasCurrency: sent.gasCurrency,
+      fee: sent.fee,
+      feeCurrency: sent.feeCurrency,
+      block,
+      address: sent.address,
+      retval,
+    });
     return;
   }
   console.log(`txid     ${sent.txid}`);
@@ -92,52 +103,59 @@ function printTx(kind: 'deploy' | 'send', sent: ContractTxResult & { address?: s
 }
 
 export function run(argv: string[]): Promise<number> {
-  return runWalletCommand('contract', async () => {
-    const [sub, ...rest] = argv;
-    const { values } = parseCommandArgs('contract', { args: rest, options: OPTIONS });
-    if (values.help || sub === undefined || sub === '--help' || sub === '-h') {
-      console.log(HELP);
-      return sub === undefined ? EXIT.usage : EXIT.ok;
-    }
-    if (sub !== 'deploy' && sub !== 'call' && sub !== 'send') throw new ArgumentError(`unknown subcommand '${sub}': expected deploy, call or send`);
-    const client = clientFrom(values);
-    const signal = interruptSignal();
-
-    if (sub === 'call') {
-      if (!values.to) throw new ArgumentError('--to is required: the contract');
-      const view = await client.executeCall({ to: addressArgument(values.to, '--to'), data: calldataFrom(values), from: values.from === undefined ? undefined : addressArgument(values.from, '--from') }, { signal });
-      const data = '0x' + bytesToHex(view.data);
-      if (values.json) printJson({ result: view.result, data, gasUsed: view.gasUsed, reason: view.reason });
-      else {
-        console.log(`result   ${view.result}${view.reason ? `: ${view.reason}` : ''}`);
-        console.log(`data     ${data}`);
-        console.log(`gas used ${view.gasUsed}`);
+  return runWalletCommand(
+    'contract',
+    async () => {
+      const [sub, ...rest] = argv;
+      const { values } = parseCommandArgs('contract', { args: rest, options: OPTIONS });
+      if (values.help || sub === undefined || sub === '--help' || sub === '-h') {
+        console.log(HELP);
+        return sub === undefined ? EXIT.usage : EXIT.ok;
       }
-      return view.result === 'return' ? EXIT.ok : EXIT.failed;
-    }
+      if (sub !== 'deploy' && sub !== 'call' && sub !== 'send') throw new ArgumentError(`unknown subcommand '${sub}': expected deploy, call or send`);
+      const client = clientFrom(values);
+      const signal = interruptSignal();
 
-    if (!values.key) throw new ArgumentError('--key is required: the key file of the sending wallet');
-    const gas = values.gas === undefined ? undefined : parseAmount(values.gas, '--gas');
-    const value = values.value === undefined ? undefined : parseAmount(values.value, '--value', { allowZero: true });
-    const given = values.from === undefined ? undefined : addressArgument(values.from, '--from');
-    const common = { client, gas, value, wait: !values['no-wait'], signal };
-    if (sub === 'deploy') {
-      if (!values.code) throw new ArgumentError('--code is required: the creation code, hex or a file');
-      const code = readBytesArgument(values.code, 'code');
-      const args = values.args === undefined ? undefined : hexArgument(values.args, '--args');
+      if (sub === 'call') {
+        if (!values.to) throw new ArgumentError('--to is required: the contract');
+        const view = await client.executeCall(
+          { to: addressArgument(values.to, '--to'), data: calldataFrom(values), from: values.from === undefined ? undefined : addressArgument(values.from, '--from') },
+          { signal },
+        );
+        const data = '0x' + bytesToHex(view.data);
+        if (values.json) printJson({ result: view.result, data, gasUsed: view.gasUsed, reason: view.reason });
+        else {
+          console.log(`result   ${view.result}${view.reason ? `: ${view.reason}` : ''}`);
+          console.log(`data     ${data}`);
+          console.log(`gas used ${view.gasUsed}`);
+        }
+        return view.result === 'return' ? EXIT.ok : EXIT.failed;
+      }
+
+      if (!values.key) throw new ArgumentError('--key is required: the key file of the sending wallet');
+      const gas = values.gas === undefined ? undefined : parseAmount(values.gas, '--gas');
+      const value = values.value === undefined ? undefined : parseAmount(values.value, '--value', { allowZero: true });
+      const given = values.from === undefined ? undefined : addressArgument(values.from, '--from');
+      const common = { client, gas, value, wait: !values['no-wait'], signal };
+      if (sub === 'deploy') {
+        if (!values.code) throw new ArgumentError('--code is required: the creation code, hex or a file');
+        const code = readBytesArgument(values.code, 'code');
+        const args = values.args === undefined ? undefined : hexArgument(values.args, '--args');
+        const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
+        const from = given ?? info.address;
+        if (!from) throw new ArgumentError(`${values.key} records no wallet address`, { details: noAddressAdvice(values.key) });
+        printTx('deploy', await deployContract({ ...common, secretKey, from, code, args }), values.json === true);
+        return EXIT.ok;
+      }
+      if (!values.to) throw new ArgumentError('--to is required: the contract');
+      const to = addressArgument(values.to, '--to');
+      const data = calldataFrom(values);
       const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
       const from = given ?? info.address;
       if (!from) throw new ArgumentError(`${values.key} records no wallet address`, { details: noAddressAdvice(values.key) });
-      printTx('deploy', await deployContract({ ...common, secretKey, from, code, args }), values.json === true);
+      printTx('send', await sendContractCall({ ...common, secretKey, from, to, data }), values.json === true);
       return EXIT.ok;
-    }
-    if (!values.to) throw new ArgumentError('--to is required: the contract');
-    const to = addressArgument(values.to, '--to');
-    const data = calldataFrom(values);
-    const { secretKey, info } = await openKeyFile(values.key, passphraseFrom(values));
-    const from = given ?? info.address;
-    if (!from) throw new ArgumentError(`${values.key} records no wallet address`, { details: noAddressAdvice(values.key) });
-    printTx('send', await sendContractCall({ ...common, secretKey, from, to, data }), values.json === true);
-    return EXIT.ok;
-  }, argv);
+    },
+    argv,
+  );
 }

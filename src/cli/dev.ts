@@ -77,100 +77,116 @@ function bareClear(argv: string[]): string[] {
 }
 
 export function run(argv: string[]): Promise<number> {
-  return runWalletCommand('dev', async () => {
-    const { values, positionals } = parseCommandArgs('dev', { args: bareClear(argv), allowPositionals: true, options: OPTIONS }, ['--offset']);
-    const [action, ...args] = positionals;
-    if (values.help || action === undefined) {
-      console.log(HELP);
-      return action === undefined && !values.help ? 2 : 0;
-    }
-    const client = clientFrom(values);
-    const dev = client.dev;
-    const call = { signal: interruptSignal() };
-    const expect = (n: number, usage: string) => {
-      if (args.length !== n) throw new ArgumentError(`tpkit dev ${action} takes ${usage}`, { details: 'see `tpkit dev --help`' });
-    };
-    const show = (json: unknown, text: string) => (values.json ? printJson(json) : console.log(text));
-    switch (action) {
-      case 'snapshot': {
-        if (values.list) {
-          expect(0, 'no argument with --list');
-          const list = await dev.snapshots(call);
-          show(list, list.length ? list.map((s) => `${s.id}${s.name ? ` (${s.name})` : ''}  height ${s.height}  taken ${new Date(s.createdAt).toISOString()}`).join('\n') : 'no snapshots');
-        } else if (values.delete !== undefined) {
-          expect(0, 'no argument with --delete');
-          await dev.deleteSnapshot(values.delete, call);
-          show({ deleted: values.delete }, `deleted snapshot ${values.delete}`);
-        } else {
-          if (args.length > 1) expect(1, 'at most a NAME');
-          const s = await dev.snapshot(args[0], call);
-          show(s, `snapshot ${s.id}${s.name ? ` (${s.name})` : ''} at height ${s.height}`);
+  return runWalletCommand(
+    'dev',
+    async () => {
+      const { values, positionals } = parseCommandArgs('dev', { args: bareClear(argv), allowPositionals: true, options: OPTIONS }, ['--offset']);
+      const [action, ...args] = positionals;
+      if (values.help || action === undefined) {
+        console.log(HELP);
+        return action === undefined && !values.help ? 2 : 0;
+      }
+      const client = clientFrom(values);
+      const dev = client.dev;
+      const call = { signal: interruptSignal() };
+      const expect = (n: number, usage: string) => {
+        if (args.length !== n) throw new ArgumentError(`tpkit dev ${action} takes ${usage}`, { details: 'see `tpkit dev --help`' });
+      };
+      const show = (json: unknown, text: string) => (values.json ? printJson(json) : console.log(text));
+      switch (action) {
+        case 'snapshot': {
+          if (values.list) {
+            expect(0, 'no argument with --list');
+            const list = await dev.snapshots(call);
+            show(list, list.length ? list.map((s) => `${s.id}${s.name ? ` (${s.name})` : ''}  height ${s.height}  taken ${new Date(s.createdAt).toISOString()}`).join('\n') : 'no snapshots');
+          } else if (values.delete !== undefined) {
+            expect(0, 'no argument with --delete');
+            await dev.deleteSnapshot(values.delete, call);
+            show({ deleted: values.delete }, `deleted snapshot ${values.delete}`);
+          } else {
+            if (args.length > 1) expect(1, 'at most a NAME');
+            const s = await dev.snapshot(args[0], call);
+            show(s, `snapshot ${s.id}${s.name ? ` (${s.name})` : ''} at height ${s.height}`);
+          }
+          return 0;
         }
-        return 0;
+        case 'revert': {
+          expect(1, 'a snapshot ID or NAME');
+          const moved = await dev.revert(args[0], call);
+          show(moved, `reverted to snapshot ${args[0]}: height ${moved.height} (${moved.hash})`);
+          return 0;
+        }
+        case 'rollback': {
+          expect(1, 'a HEIGHT');
+          const moved = await dev.rollback(integer(args[0], 'HEIGHT'), call);
+          show(moved, `rolled back to height ${moved.height} (${moved.hash})`);
+          return 0;
+        }
+        case 'time': {
+          expect(0, 'no argument (use --offset or --set)');
+          if (values.offset !== undefined && values.set !== undefined) throw new ArgumentError('give --offset or --set, not both');
+          const moved =
+            values.offset !== undefined
+              ? await dev.setTime({ offsetMs: integer(values.offset, '--offset') }, call)
+              : values.set !== undefined
+                ? await dev.setTime({ setMs: timeArg(values.set) }, call)
+                : undefined;
+          const now = moved ? { now: moved.now, offsetMs: moved.clockOffsetMs } : await dev.time(call);
+          show(now, `node clock ${new Date(now.now).toISOString()} (${now.offsetMs >= 0 ? '+' : ''}${now.offsetMs} ms from the system clock)`);
+          return 0;
+        }
+        case 'mine': {
+          expect(0, 'no argument (use --blocks and --interval-ms)');
+          const blocks = values.blocks === undefined ? 1 : integer(values.blocks, '--blocks');
+          const intervalMs = values['interval-ms'] === undefined ? undefined : integer(values['interval-ms'], '--interval-ms');
+          const made = await dev.mine(blocks, { ...call, intervalMs });
+          show(made, made.map((b) => `block ${b.height} ${b.hash} (${b.txs} txs)`).join('\n'));
+          return 0;
+        }
+        case 'set-balance': {
+          expect(2, 'an ADDRESS and an AMOUNT');
+          const amount = parseAmount(args[1], 'AMOUNT', { allowZero: true });
+          const currency = values.currency ?? 'SK';
+          await dev.setBalance(args[0], amount, { ...call, currency });
+          show({ address: args[0], currency, amount }, `${args[0]} holds ${amount} ${currency}`);
+          return 0;
+        }
+        case 'set-seq': {
+          expect(2, 'an ADDRESS and a SEQ');
+          const seq = parseAmount(args[1], 'SEQ', { allowZero: true });
+          await dev.setSeq(args[0], seq, call);
+          show({ address: args[0], seq }, `${args[0]} seq ${seq}`);
+          return 0;
+        }
+        case 'create-wallet': {
+          expect(0, 'no argument (use --pubkey or --address)');
+          if (values.pubkey === undefined && values.address === undefined) throw new ArgumentError('give --pubkey HEX or --address ADDRESS');
+          const address = await dev.createWallet(values.pubkey !== undefined ? { publicKey: values.pubkey, address: values.address } : { address: values.address! }, call);
+          show({ address }, `wallet ${address}`);
+          return 0;
+        }
+        case 'faults': {
+          expect(0, 'no argument (use --add or --clear)');
+          if (values.add !== undefined) await dev.addFaults(faultRules(values.add), call);
+          if (values.clear !== undefined) await dev.clearFaults(values.clear === '' || values.clear === 'all' ? undefined : values.clear.split(',').map((id) => integer(id, '--clear')), call);
+          const list = await dev.faults(call);
+          show(
+            list,
+            list.length
+              ? list
+                  .map(
+                    (f) =>
+                      `${f.id}: ${f.method ?? 'any'} ${f.path} ${f.action}${f.status ? ` ${f.status} ${f.code}` : ''}${f.delayMs ? ` ${f.delayMs} ms` : ''}, fired ${f.fired}${f.count ? `/${f.count}` : ''}`,
+                  )
+                  .join('\n')
+              : 'no faults',
+          );
+          return 0;
+        }
+        default:
+          throw new ArgumentError(`unknown action '${action}'`, { details: 'one of snapshot, revert, rollback, time, mine, set-balance, set-seq, create-wallet, faults; see `tpkit dev --help`' });
       }
-      case 'revert': {
-        expect(1, 'a snapshot ID or NAME');
-        const moved = await dev.revert(args[0], call);
-        show(moved, `reverted to snapshot ${args[0]}: height ${moved.height} (${moved.hash})`);
-        return 0;
-      }
-      case 'rollback': {
-        expect(1, 'a HEIGHT');
-        const moved = await dev.rollback(integer(args[0], 'HEIGHT'), call);
-        show(moved, `rolled back to height ${moved.height} (${moved.hash})`);
-        return 0;
-      }
-      case 'time': {
-        expect(0, 'no argument (use --offset or --set)');
-        if (values.offset !== undefined && values.set !== undefined) throw new ArgumentError('give --offset or --set, not both');
-        const moved =
-          values.offset !== undefined ? await dev.setTime({ offsetMs: integer(values.offset, '--offset') }, call)
-          : values.set !== undefined ? await dev.setTime({ setMs: timeArg(values.set) }, call)
-          : undefined;
-        const now = moved ? { now: moved.now, offsetMs: moved.clockOffsetMs } : await dev.time(call);
-        show(now, `node clock ${new Date(now.now).toISOString()} (${now.offsetMs >= 0 ? '+' : ''}${now.offsetMs} ms from the system clock)`);
-        return 0;
-      }
-      case 'mine': {
-        expect(0, 'no argument (use --blocks and --interval-ms)');
-        const blocks = values.blocks === undefined ? 1 : integer(values.blocks, '--blocks');
-        const intervalMs = values['interval-ms'] === undefined ? undefined : integer(values['interval-ms'], '--interval-ms');
-        const made = await dev.mine(blocks, { ...call, intervalMs });
-        show(made, made.map((b) => `block ${b.height} ${b.hash} (${b.txs} txs)`).join('\n'));
-        return 0;
-      }
-      case 'set-balance': {
-        expect(2, 'an ADDRESS and an AMOUNT');
-        const amount = parseAmount(args[1], 'AMOUNT', { allowZero: true });
-        const currency = values.currency ?? 'SK';
-        await dev.setBalance(args[0], amount, { ...call, currency });
-        show({ address: args[0], currency, amount }, `${args[0]} holds ${amount} ${currency}`);
-        return 0;
-      }
-      case 'set-seq': {
-        expect(2, 'an ADDRESS and a SEQ');
-        const seq = parseAmount(args[1], 'SEQ', { allowZero: true });
-        await dev.setSeq(args[0], seq, call);
-        show({ address: args[0], seq }, `${args[0]} seq ${seq}`);
-        return 0;
-      }
-      case 'create-wallet': {
-        expect(0, 'no argument (use --pubkey or --address)');
-        if (values.pubkey === undefined && values.address === undefined) throw new ArgumentError('give --pubkey HEX or --address ADDRESS');
-        const address = await dev.createWallet(values.pubkey !== undefined ? { publicKey: values.pubkey, address: values.address } : { address: values.address! }, call);
-        show({ address }, `wallet ${address}`);
-        return 0;
-      }
-      case 'faults': {
-        expect(0, 'no argument (use --add or --clear)');
-        if (values.add !== undefined) await dev.addFaults(faultRules(values.add), call);
-        if (values.clear !== undefined) await dev.clearFaults(values.clear === '' || values.clear === 'all' ? undefined : values.clear.split(',').map((id) => integer(id, '--clear')), call);
-        const list = await dev.faults(call);
-        show(list, list.length ? list.map((f) => `${f.id}: ${f.method ?? 'any'} ${f.path} ${f.action}${f.status ? ` ${f.status} ${f.code}` : ''}${f.delayMs ? ` ${f.delayMs} ms` : ''}, fired ${f.fired}${f.count ? `/${f.count}` : ''}`).join('\n') : 'no faults');
-        return 0;
-      }
-      default:
-        throw new ArgumentError(`unknown action '${action}'`, { details: 'one of snapshot, revert, rollback, time, mine, set-balance, set-seq, create-wallet, faults; see `tpkit dev --help`' });
-    }
-  }, argv);
+    },
+    argv,
+  );
 }

@@ -152,7 +152,10 @@ export function explainTx(input: Uint8Array | string): TxExplanation {
 }
 
 function indent(text: string, by: string): string {
-  return text.split('\n').map((line) => by + line).join('\n');
+  return text
+    .split('\n')
+    .map((line) => by + line)
+    .join('\n');
 }
 
 function formatReadable(value: Readable): string {
@@ -199,7 +202,12 @@ export function formatExplanation(e: TxExplanation): string {
   const c = e.container;
   lines.push(`container  v${c.version}, ${c.bytes ? `${c.bytes} bytes, ` : ''}body ${c.bodyBytes} bytes, ${c.signatures} signature${c.signatures === 1 ? '' : 's'}`);
   if (c.invite !== undefined) lines.push(`invite     ${formatReadable(c.invite)}`);
-  const width = Math.max(...Object.keys(e.body).filter((k) => !isCompanion(e.body, k)).map((k) => k.length), 9);
+  const width = Math.max(
+    ...Object.keys(e.body)
+      .filter((k) => !isCompanion(e.body, k))
+      .map((k) => k.length),
+    9,
+  );
   lines.push(...formatBody(e, width));
   if (e.powBits !== undefined) lines.push(`${'pow'.padEnd(width)}  ${e.powBits} leading zero bits of SHA-512(body)`);
   lines.push('signatures');

@@ -73,43 +73,47 @@ function writeNew(path: string, text: string): void {
 }
 
 export function run(argv: string[]): Promise<number> {
-  return runWalletCommand('export', async () => {
-    const { values } = parseCommandArgs('export', {
-      args: argv,
-      options: {
-        ...PASSPHRASE_OPTION,
-        key: { type: 'string' },
-        out: { type: 'string' },
-        address: { type: 'string' },
-        hint: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-    if (values.help) {
-      console.log(HELP);
+  return runWalletCommand(
+    'export',
+    async () => {
+      const { values } = parseCommandArgs('export', {
+        args: argv,
+        options: {
+          ...PASSPHRASE_OPTION,
+          key: { type: 'string' },
+          out: { type: 'string' },
+          address: { type: 'string' },
+          hint: { type: 'string' },
+          json: { type: 'boolean' },
+          help: { type: 'boolean', short: 'h' },
+        },
+      });
+      if (values.help) {
+        console.log(HELP);
+        return 0;
+      }
+      if (!values.key) throw new ArgumentError('--key is required: the tpkit key file to export');
+      if (!values.out) throw new ArgumentError('--out is required: the export file to write');
+      if (existsSync(values.out)) throw new ArgumentError(`${values.out} already exists; choose another path (an existing file is never overwritten)`);
+      if (!existsSync(dirname(resolve(values.out)))) throw new ArgumentError(`no such folder for --out: '${dirname(values.out)}'`);
+      const info = readKeyFileInfo(values.key);
+      const given = values.address === undefined ? undefined : addressArgument(values.address, '--address');
+      const address = given ?? info.address;
+      if (!address)
+        throw new ArgumentError(`${values.key} records no wallet address, and the export needs one`, { details: noAddressAdvice(values.key).replace('pass --from ADDRESS', 'pass --address ADDRESS') });
+      if (given && info.address && given !== info.address) throw new ArgumentError(`--address ${given} is not the wallet ${values.key} records (${info.address})`);
+      const exportSecret = exportPassphrase();
+      const { secretKey } = await openKeyFile(values.key, passphraseFrom(values));
+      if (interruptSignal().aborted) return EXIT.interrupted;
+      const text = writeWalletExport({ secretKey, address, passphrase: await exportSecret(), hint: values.hint ?? '' });
+      writeNew(values.out, text);
+      process.stderr.write(
+        `warning: ${values.out} uses the official wallets' legacy encryption (one MD5 per passphrase guess, no integrity check): ` + 'keep it private, and delete it once imported\n',
+      );
+      if (values.json) printJson({ exportFile: values.out, address, format: 'thepower-wallet-export/2' });
+      else console.log(`export file ${values.out} (official wallet format, version 2, mode 0600)\naddress     ${address}`);
       return 0;
-    }
-    if (!values.key) throw new ArgumentError('--key is required: the tpkit key file to export');
-    if (!values.out) throw new ArgumentError('--out is required: the export file to write');
-    if (existsSync(values.out)) throw new ArgumentError(`${values.out} already exists; choose another path (an existing file is never overwritten)`);
-    if (!existsSync(dirname(resolve(values.out)))) throw new ArgumentError(`no such folder for --out: '${dirname(values.out)}'`);
-    const info = readKeyFileInfo(values.key);
-    const given = values.address === undefined ? undefined : addressArgument(values.address, '--address');
-    const address = given ?? info.address;
-    if (!address) throw new ArgumentError(`${values.key} records no wallet address, and the export needs one`, { details: noAddressAdvice(values.key).replace('pass --from ADDRESS', 'pass --address ADDRESS') });
-    if (given && info.address && given !== info.address) throw new ArgumentError(`--address ${given} is not the wallet ${values.key} records (${info.address})`);
-    const exportSecret = exportPassphrase();
-    const { secretKey } = await openKeyFile(values.key, passphraseFrom(values));
-    if (interruptSignal().aborted) return EXIT.interrupted;
-    const text = writeWalletExport({ secretKey, address, passphrase: await exportSecret(), hint: values.hint ?? '' });
-    writeNew(values.out, text);
-    process.stderr.write(
-      `warning: ${values.out} uses the official wallets' legacy encryption (one MD5 per passphrase guess, no integrity check): ` +
-        'keep it private, and delete it once imported\n',
-    );
-    if (values.json) printJson({ exportFile: values.out, address, format: 'thepower-wallet-export/2' });
-    else console.log(`export file ${values.out} (official wallet format, version 2, mode 0600)\naddress     ${address}`);
-    return 0;
-  }, argv);
+    },
+    argv,
+  );
 }

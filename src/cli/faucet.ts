@@ -15,26 +15,31 @@ Options:
 ${NODE_HELP}`;
 
 export function run(argv: string[]): Promise<number> {
-  return runWalletCommand('faucet', async () => {
-    const { values, positionals } = parseCommandArgs('faucet', { args: argv, allowPositionals: true, options: { ...NODE_OPTIONS, currency: { type: 'string' } } });
-    if (values.help) {
-      console.log(HELP);
+  return runWalletCommand(
+    'faucet',
+    async () => {
+      const { values, positionals } = parseCommandArgs('faucet', { args: argv, allowPositionals: true, options: { ...NODE_OPTIONS, currency: { type: 'string' } } });
+      if (values.help) {
+        console.log(HELP);
+        return 0;
+      }
+      const [address, amountText, ...extra] = positionals;
+      if (!address || !amountText || extra.length > 0)
+        throw new ArgumentError('Give an address and an amount', { details: 'e.g. `tpkit faucet AA100000001677721810 1000000`; see `tpkit faucet --help`' });
+      const amount = parseAmount(amountText, 'AMOUNT');
+      const currency = values.currency ?? 'SK';
+      const client = clientFrom(values);
+      const signal = interruptSignal();
+      const block = await client.dev.faucet(address, amount, { currency, signal });
+      const info = await client.getAddress(address, { signal });
+      if (values.json) {
+        printJson({ address: info.address, currency, amount, block: block.hash, height: block.height, balance: info.amount[currency] ?? 0n });
+      } else {
+        console.log(`credited ${amount} ${currency} to ${info.address} in block ${block.height} (${block.hash})`);
+        console.log(`balance  ${info.amount[currency] ?? 0n} ${currency}`);
+      }
       return 0;
-    }
-    const [address, amountText, ...extra] = positionals;
-    if (!address || !amountText || extra.length > 0) throw new ArgumentError('Give an address and an amount', { details: 'e.g. `tpkit faucet AA100000001677721810 1000000`; see `tpkit faucet --help`' });
-    const amount = parseAmount(amountText, 'AMOUNT');
-    const currency = values.currency ?? 'SK';
-    const client = clientFrom(values);
-    const signal = interruptSignal();
-    const block = await client.dev.faucet(address, amount, { currency, signal });
-    const info = await client.getAddress(address, { signal });
-    if (values.json) {
-      printJson({ address: info.address, currency, amount, block: block.hash, height: block.height, balance: info.amount[currency] ?? 0n });
-    } else {
-      console.log(`credited ${amount} ${currency} to ${info.address} in block ${block.height} (${block.hash})`);
-      console.log(`balance  ${info.amount[currency] ?? 0n} ${currency}`);
-    }
-    return 0;
-  }, argv);
+    },
+    argv,
+  );
 }

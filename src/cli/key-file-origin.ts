@@ -23,9 +23,7 @@ export async function warnIfElsewhere(info: KeyFileInfo, client: TpkitClient, si
     return; // the command's own request reports an unreachable node
   }
   if (info.chain !== undefined && chain !== info.chain) {
-    process.stderr.write(
-      `warning: ${info.path} names wallet ${info.address} on ${originText(info)}; ${here} runs chain ${chain}, where that wallet does not live\n`,
-    );
+    process.stderr.write(`warning: ${info.path} names wallet ${info.address} on ${originText(info)}; ${here} runs chain ${chain}, where that wallet does not live\n`);
   } else if (info.node && !sameNode(info.node, here)) {
     process.stderr.write(`note: ${info.path} was registered at ${info.node}; using ${here} (chain ${chain})\n`);
   }

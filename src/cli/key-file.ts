@@ -181,7 +181,8 @@ function readText(path: string): string {
   // Pasted where a file belongs, a key would be echoed in every message naming the path.
   if (LOOKS_LIKE_KEY.test(path)) {
     throw new ArgumentError('--key takes a key file, and this value looks like a secret key (it is not repeated here)', {
-      details: 'store the key encrypted with `tpkit keygen --import --out FILE` (it reads the key from a prompt or stdin) and pass --key FILE; a key typed on a command line also lands in the shell history',
+      details:
+        'store the key encrypted with `tpkit keygen --import --out FILE` (it reads the key from a prompt or stdin) and pass --key FILE; a key typed on a command line also lands in the shell history',
     });
   }
   try {
@@ -209,11 +210,7 @@ function warnPlain(path: string): void {
 }
 
 /** The secret key in `path`; the passphrase is asked for only when the file is encrypted. */
-export async function openKeyFile(
-  path: string,
-  passphrase: PassphraseSource,
-  options: OpenKeyFileOptions = {},
-): Promise<{ secretKey: Uint8Array; info: KeyFileInfo }> {
+export async function openKeyFile(path: string, passphrase: PassphraseSource, options: OpenKeyFileOptions = {}): Promise<{ secretKey: Uint8Array; info: KeyFileInfo }> {
   const parsed = parseKeyFile(readText(path), path);
   if ('plainSecret' in parsed) {
     (options.onPlain ?? warnPlain)(path);

@@ -155,7 +155,8 @@ export async function sourcedKey(values: KeySourceValues): Promise<SourcedKey | 
     return { secretKey: opened.secretKey, address: opened.address };
   }
   if (source !== 'mnemonic' && source !== 'import-mnemonic') return undefined;
-  if (source === 'mnemonic' && values.address !== undefined) throw new ArgumentError('--mnemonic makes a new phrase, which owns no wallet yet; leave out --address', { details: 'for an existing wallet use --import-mnemonic --address ADDR' });
+  if (source === 'mnemonic' && values.address !== undefined)
+    throw new ArgumentError('--mnemonic makes a new phrase, which owns no wallet yet; leave out --address', { details: 'for an existing wallet use --import-mnemonic --address ADDR' });
   const address = values.address === undefined ? undefined : addressArgument(values.address, '--address');
   let place = placeOption(values);
   let why = 'given with --block/--group';
@@ -168,7 +169,10 @@ export async function sourcedKey(values: KeySourceValues): Promise<SourcedKey | 
   }
   const order = orderOption(values);
   if (source === 'import-mnemonic') {
-    if (!place) throw new ArgumentError('--import-mnemonic needs --address ADDR (the wallet the phrase made) or --block N --group N', { details: 'the same phrase gives a different key for each block and group' });
+    if (!place)
+      throw new ArgumentError('--import-mnemonic needs --address ADDR (the wallet the phrase made) or --block N --group N', {
+        details: 'the same phrase gives a different key for each block and group',
+      });
     const phrase = await readPhrase();
     if (order === undefined && address !== undefined && nodeGiven(values)) return foundOnNode(values, phrase, address, place, why);
     const chosen = order ?? 'group-block';
@@ -178,7 +182,13 @@ export async function sourcedKey(values: KeySourceValues): Promise<SourcedKey | 
           'pass --node URL with --address to find the order that holds the key, or --order block-group\n',
       );
     }
-    return { secretKey: mnemonicToSecretKey(phrase, place, chosen), address, path: mnemonicPath(place, chosen), order: chosen, place: `${why}, ${order ? `${order} order as given with --order` : ORDER_NAMES[chosen]}` };
+    return {
+      secretKey: mnemonicToSecretKey(phrase, place, chosen),
+      address,
+      path: mnemonicPath(place, chosen),
+      order: chosen,
+      place: `${why}, ${order ? `${order} order as given with --order` : ORDER_NAMES[chosen]}`,
+    };
   }
   if (!place) {
     place = await allocationBlock(values);

@@ -46,72 +46,76 @@ async function importedKey(): Promise<Uint8Array> {
 }
 
 export function run(argv: string[]): Promise<number> {
-  return runWalletCommand('keygen', async () => {
-    const { values } = parseCommandArgs('keygen', {
-      args: argv,
-      options: {
-        ...PASSPHRASE_OPTION,
-        ...KEY_SOURCE_OPTIONS,
-        out: { type: 'string' },
-        import: { type: 'boolean' },
-        plain: { type: 'boolean' },
-        'show-secret': { type: 'boolean' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-    if (values.help) {
-      console.log(HELP);
-      return 0;
-    }
-    if (values.key !== undefined) return recordAddress(values);
-    if (values.out && existsSync(values.out)) {
-      throw new ArgumentError(`${values.out} already exists; choose another path (an existing key is never overwritten)`);
-    }
-    // Checked before the passphrase prompt, so nobody types one twice for a path that cannot be written.
-    if (values.out && !existsSync(dirname(resolve(values.out)))) {
-      throw new ArgumentError(`no such folder for --out: '${dirname(values.out)}'`, { details: 'create it first, or choose another path' });
-    }
-    if (values.plain && !values.out) throw new ArgumentError('--plain needs --out FILE');
-    const source = chosenSource(values);
-    if (source !== 'generate' && source !== 'import' && !values.out) throw new ArgumentError(`--${source} needs --out FILE: the key file to write`);
-    const sourced = await sourcedKey(values);
-    const importAddress = values.import && values.address !== undefined ? addressArgument(values.address, '--address') : undefined;
-    if (values.plain && (sourced?.address ?? importAddress)) throw new ArgumentError('--plain cannot record an address; leave out --plain');
-    const secretKey = sourced?.secretKey ?? (values.import ? await importedKey() : generateSecretKey());
-    const publicKey = publicKeyOf(secretKey);
-    // Checked before the passphrase prompt: a key that does not own the address is refused first.
-    const wallet = await walletRecordFor(values, sourced?.address ?? importAddress, publicKey, interruptSignal());
-    const shown: Record<string, string> = {};
-    if (values.out) {
-      if (values.plain) {
-        console.error('warning: writing the secret key unencrypted; anyone who can read the file owns the wallet');
-        writeKeyFile(values.out, `${bytesToHex(secretKey)}\n`);
-      } else {
-        const sealed = await encryptKey(secretKey, await passphraseFrom(values, true)());
-        if (interruptSignal().aborted) return EXIT.interrupted;
-        writeKeyFile(values.out, { ...sealed, ...wallet });
+  return runWalletCommand(
+    'keygen',
+    async () => {
+      const { values } = parseCommandArgs('keygen', {
+        args: argv,
+        options: {
+          ...PASSPHRASE_OPTION,
+          ...KEY_SOURCE_OPTIONS,
+          out: { type: 'string' },
+          import: { type: 'boolean' },
+          plain: { type: 'boolean' },
+          'show-secret': { type: 'boolean' },
+          json: { type: 'boolean' },
+          help: { type: 'boolean', short: 'h' },
+        },
+      });
+      if (values.help) {
+        console.log(HELP);
+        return 0;
       }
-      shown.keyFile = values.out;
-    }
-    if (wallet) shown.address = wallet.address;
-    if (values['show-secret']) shown.secretKey = bytesToHex(secretKey, true);
-    shown.publicKey = bytesToHex(publicKey, true);
-    shown.keysHash = bytesToHex(keysHash([publicKey]), true);
-    shown.pem = publicKeyToPem(publicKey);
-    if (values.json) {
-      printJson({ ...shown, ...showKeySource(sourced, true) });
+      if (values.key !== undefined) return recordAddress(values);
+      if (values.out && existsSync(values.out)) {
+        throw new ArgumentError(`${values.out} already exists; choose another path (an existing key is never overwritten)`);
+      }
+      // Checked before the passphrase prompt, so nobody types one twice for a path that cannot be written.
+      if (values.out && !existsSync(dirname(resolve(values.out)))) {
+        throw new ArgumentError(`no such folder for --out: '${dirname(values.out)}'`, { details: 'create it first, or choose another path' });
+      }
+      if (values.plain && !values.out) throw new ArgumentError('--plain needs --out FILE');
+      const source = chosenSource(values);
+      if (source !== 'generate' && source !== 'import' && !values.out) throw new ArgumentError(`--${source} needs --out FILE: the key file to write`);
+      const sourced = await sourcedKey(values);
+      const importAddress = values.import && values.address !== undefined ? addressArgument(values.address, '--address') : undefined;
+      if (values.plain && (sourced?.address ?? importAddress)) throw new ArgumentError('--plain cannot record an address; leave out --plain');
+      const secretKey = sourced?.secretKey ?? (values.import ? await importedKey() : generateSecretKey());
+      const publicKey = publicKeyOf(secretKey);
+      // Checked before the passphrase prompt: a key that does not own the address is refused first.
+      const wallet = await walletRecordFor(values, sourced?.address ?? importAddress, publicKey, interruptSignal());
+      const shown: Record<string, string> = {};
+      if (values.out) {
+        if (values.plain) {
+          console.error('warning: writing the secret key unencrypted; anyone who can read the file owns the wallet');
+          writeKeyFile(values.out, `${bytesToHex(secretKey)}\n`);
+        } else {
+          const sealed = await encryptKey(secretKey, await passphraseFrom(values, true)());
+          if (interruptSignal().aborted) return EXIT.interrupted;
+          writeKeyFile(values.out, { ...sealed, ...wallet });
+        }
+        shown.keyFile = values.out;
+      }
+      if (wallet) shown.address = wallet.address;
+      if (values['show-secret']) shown.secretKey = bytesToHex(secretKey, true);
+      shown.publicKey = bytesToHex(publicKey, true);
+      shown.keysHash = bytesToHex(keysHash([publicKey]), true);
+      shown.pem = publicKeyToPem(publicKey);
+      if (values.json) {
+        printJson({ ...shown, ...showKeySource(sourced, true) });
+        return 0;
+      }
+      if (shown.keyFile) console.log(`key file    ${shown.keyFile} (${values.plain ? 'plain hex' : 'encrypted'}, mode 0600)`);
+      showKeySource(sourced, false);
+      if (shown.address) console.log(`address     ${shown.address}${wallet?.chain !== undefined ? ` (checked on ${wallet.node}, chain ${wallet.chain})` : ''}`);
+      if (shown.secretKey) console.log(`secret key  ${shown.secretKey}`);
+      console.log(`public key  ${shown.publicKey}`);
+      console.log(`keys hash   ${shown.keysHash}`);
+      console.log(shown.pem);
+      if (!values.out && !values['show-secret']) console.error('note: the secret key was not kept; use --out FILE (or --show-secret) to keep it');
+      if (values.out && !values.plain && !wallet && (values.import || values['import-mnemonic'])) console.error(`note: no wallet address recorded: ${noAddressAdvice(values.out)}`);
       return 0;
-    }
-    if (shown.keyFile) console.log(`key file    ${shown.keyFile} (${values.plain ? 'plain hex' : 'encrypted'}, mode 0600)`);
-    showKeySource(sourced, false);
-    if (shown.address) console.log(`address     ${shown.address}${wallet?.chain !== undefined ? ` (checked on ${wallet.node}, chain ${wallet.chain})` : ''}`);
-    if (shown.secretKey) console.log(`secret key  ${shown.secretKey}`);
-    console.log(`public key  ${shown.publicKey}`);
-    console.log(`keys hash   ${shown.keysHash}`);
-    console.log(shown.pem);
-    if (!values.out && !values['show-secret']) console.error('note: the secret key was not kept; use --out FILE (or --show-secret) to keep it');
-    if (values.out && !values.plain && !wallet && (values.import || values['import-mnemonic'])) console.error(`note: no wallet address recorded: ${noAddressAdvice(values.out)}`);
-    return 0;
-  }, argv);
+    },
+    argv,
+  );
 }

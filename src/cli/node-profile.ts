@@ -36,9 +36,9 @@ export function powerWalletLines(url: string, chain: number, nodeName: string, d
   const nodes = JSON.stringify([{ address: url, nodeId: nodeName }]);
   return [
     'PowerWallet',
-    '  In the wallet page\'s browser console, then reload the page:',
+    "  In the wallet page's browser console, then reload the page:",
     `    localStorage.nodesList = '${nodes}'; localStorage.chainId = '${chain}';`,
-    '  In the wallet\'s .env.local (VITE_PUBLIC_PROJECT_ID: any 32 hex digits for a local run):',
+    "  In the wallet's .env.local (VITE_PUBLIC_PROJECT_ID: any 32 hex digits for a local run):",
     `    VITE_DEFAULT_CHAIN_ID=${chain}`,
     `    VITE_FAUCET_THEPOWER_URL=${url}/faucet.html`,
     '    VITE_PUBLIC_PROJECT_ID=00000000000000000000000000000000',

@@ -112,7 +112,9 @@ function exportFile(path: string): number {
     return openSync(path, 'wx');
   } catch (cause) {
     const exists = (cause as NodeJS.ErrnoException).code === 'EEXIST';
-    throw new ArgumentError(`--export ${resolve(path)} cannot be written: ${exists ? 'it already exists (never overwritten): name a new file, or move that one away' : (cause as Error).message}`, { cause });
+    throw new ArgumentError(`--export ${resolve(path)} cannot be written: ${exists ? 'it already exists (never overwritten): name a new file, or move that one away' : (cause as Error).message}`, {
+      cause,
+    });
   }
 }
 
@@ -138,7 +140,10 @@ export async function checkDataDir(dataDir: string, exportTo: string | undefined
           try {
             done = await exportChain(store, (line) => void writeSync(out.fd, line + '\n'));
           } catch (err) {
-            throw new TpkitError('STORE_DAMAGED', `The export to ${out.path} stopped: a record of ${dir} does not read`, { details: `${(err as Error).message}; the blocks read before it are in the file`, cause: err });
+            throw new TpkitError('STORE_DAMAGED', `The export to ${out.path} stopped: a record of ${dir} does not read`, {
+              details: `${(err as Error).message}; the blocks read before it are in the file`,
+              cause: err,
+            });
           }
           process.stdout.write(`exported ${done.blocks} blocks and ${done.txs} transactions to ${out.path}\n`);
         }

@@ -32,12 +32,16 @@ function banner(node: LocalNode, config: NodeConfig, profileLines?: string): str
   ];
   if (config.allowOrigins.includes('*')) lines.push('  WARNING     --allow-origin *: any web page you open can use this node, its faucet and its development keys');
   if (config.allowHosts.includes('*')) lines.push('  WARNING     --allow-host *: any Host is answered, so a web page can reach the node through DNS rebinding');
-  if (!isLoopbackListen(config.host)) lines.push(`  WARNING     listening on ${config.host}: the node is reachable from other machines${node.chain.config.devApi ? ', dev API included (--dev-api)' : ''}`);
+  if (!isLoopbackListen(config.host))
+    lines.push(`  WARNING     listening on ${config.host}: the node is reachable from other machines${node.chain.config.devApi ? ', dev API included (--dev-api)' : ''}`);
   if (node.tls) {
     lines.push(`  TLS         ${node.tls.devCertPath ? `self-signed development certificate ${resolve(node.tls.devCertPath)}` : 'certificate from --tls-cert'}`);
   }
   if (chain.accounts.length) {
-    const balances = Object.entries(config.balance).map(([cur, v]) => `${v} ${cur}`).join(', ') || 'nothing';
+    const balances =
+      Object.entries(config.balance)
+        .map(([cur, v]) => `${v} ${cur}`)
+        .join(', ') || 'nothing';
     lines.push('', `  Development accounts, each funded at genesis with ${balances}.`);
     lines.push('  DEVELOPMENT KEYS: they are public, anyone can spend from them. Never use them on a real chain.');
     for (const a of chain.accounts) {

@@ -41,7 +41,9 @@ export async function checkBeforeSigning(plan: SendPlan): Promise<WalletInfo> {
   if (!sender) {
     throw refused(
       `the sending wallet ${from} does not exist on this node`,
-      plan.fromGiven ? 'check --from' : `${plan.keyPath} names it: if the wallet lives on another chain, pass that chain's node with --node; only if this node's chain was reset, register the key again (tpkit register --key ${plan.keyPath} --force)`,
+      plan.fromGiven
+        ? 'check --from'
+        : `${plan.keyPath} names it: if the wallet lives on another chain, pass that chain's node with --node; only if this node's chain was reset, register the key again (tpkit register --key ${plan.keyPath} --force)`,
     );
   }
   const key = bytesToHex(plan.publicKey, true);
@@ -54,17 +56,16 @@ export async function checkBeforeSigning(plan: SendPlan): Promise<WalletInfo> {
   // Own keys only: a currency named `constructor` is not Object.prototype's.
   const held = Object.hasOwn(sender.amount, currency) ? sender.amount[currency] : undefined;
   if (held === undefined) {
-    const holdings = Object.entries(sender.amount).map(([cur, v]) => `${v} ${cur}`).join(', ');
+    const holdings = Object.entries(sender.amount)
+      .map(([cur, v]) => `${v} ${cur}`)
+      .join(', ');
     throw refused(`wallet ${from} holds no ${currency}`, holdings ? `it holds ${holdings}; check --currency` : 'it holds nothing yet: fund it first (on a local tpkit node: tpkit faucet)');
   }
   if (amount > held) {
     throw refused(`${amount} ${currency} is more than wallet ${from} holds (${held} ${currency})`, 'send less, or fund the wallet first; the fee comes on top of the amount');
   }
   if (!plan.create && !(await walletOrUndefined(client, to, signal))) {
-    throw refused(
-      `${to} has no wallet on this node`,
-      'check the address; if a new wallet is meant, pass --create (the transfer creates it, without a key until someone registers one there)',
-    );
+    throw refused(`${to} has no wallet on this node`, 'check the address; if a new wallet is meant, pass --create (the transfer creates it, without a key until someone registers one there)');
   }
   return sender;
 }
@@ -88,5 +89,8 @@ export function checkFeeCovered(plan: Pick<SendPlan, 'from' | 'currency' | 'amou
 
 /** How the node makes blocks, when it says (a tpkit node does); a node that will not say is waited for as before. */
 export async function blockMaking(client: TpkitClient, signal?: AbortSignal): Promise<NodeStatus['blocks']> {
-  return client.nodeStatus({ signal }).then((status) => status.blocks, () => undefined);
+  return client.nodeStatus({ signal }).then(
+    (status) => status.blocks,
+    () => undefined,
+  );
 }

@@ -13,19 +13,23 @@ Options:
 ${NODE_HELP}`;
 
 export function run(argv: string[]): Promise<number> {
-  return runWalletCommand('settings', async () => {
-    const { values, positionals } = parseCommandArgs('settings', { args: argv, allowPositionals: true, options: NODE_OPTIONS });
-    if (values.help) {
-      console.log(HELP);
+  return runWalletCommand(
+    'settings',
+    async () => {
+      const { values, positionals } = parseCommandArgs('settings', { args: argv, allowPositionals: true, options: NODE_OPTIONS });
+      if (values.help) {
+        console.log(HELP);
+        return 0;
+      }
+      if (positionals.length > 1) throw new ArgumentError('Give at most one settings path, e.g. current.register.diff', { details: 'see `tpkit settings --help`' });
+      const path = positionals[0] ?? '';
+      const found = await clientFrom(values).getSettings(path, { signal: interruptSignal() });
+      printJson(found);
+      // The API answers an unknown path with an empty object; a typo should not look like a setting.
+      const empty = typeof found === 'object' && found !== null && Object.keys(found).length === 0;
+      if (path && empty) console.error(`note: the node has no settings at ${path} (tpkit settings lists them all)`);
       return 0;
-    }
-    if (positionals.length > 1) throw new ArgumentError('Give at most one settings path, e.g. current.register.diff', { details: 'see `tpkit settings --help`' });
-    const path = positionals[0] ?? '';
-    const found = await clientFrom(values).getSettings(path, { signal: interruptSignal() });
-    printJson(found);
-    // The API answers an unknown path with an empty object; a typo should not look like a setting.
-    const empty = typeof found === 'object' && found !== null && Object.keys(found).length === 0;
-    if (path && empty) console.error(`note: the node has no settings at ${path} (tpkit settings lists them all)`);
-    return 0;
-  }, argv);
+    },
+    argv,
+  );
 }

@@ -31,33 +31,37 @@ async function fetchStatus(client: TpkitClient, txid: string, wait: boolean, sig
 }
 
 export function run(argv: string[]): Promise<number> {
-  return runWalletCommand('status', async () => {
-    const { values, positionals } = parseCommandArgs('status', { args: argv, allowPositionals: true, options: { ...NODE_OPTIONS, wait: { type: 'boolean' } } });
-    if (values.help) {
-      console.log(HELP);
-      return 0;
-    }
-    const txid = positionals[0];
-    if (!txid) throw new ArgumentError('Give a transaction id', { details: 'see `tpkit status --help`' });
-    const client = clientFrom(values);
-    const signal = interruptSignal();
-    let status;
-    try {
-      status = await fetchStatus(client, txid, values.wait === true, signal);
-    } catch (err) {
-      if (!(err instanceof UnknownTxError)) throw err;
-      return reportUnknownTx(txid, values.json === true);
-    }
-    const state = status === null ? 'pending' : status.ok ? 'included' : 'failed';
-    if (values.json) {
-      printJson(status === null ? { txid, state } : status.ok ? { txid, state, res: status.res, address: status.address, block: status.block } : { txid, state, reason: status.reason });
-    } else if (status === null) {
-      console.log(`${txid}  pending`);
-    } else if (status.ok) {
-      console.log(`${txid}  included in block ${status.block ?? '?'}${status.address ? `\naddress  ${status.address}` : ''}`);
-    } else {
-      console.log(`${txid}  failed: ${status.reason}`);
-    }
-    return status !== null && !status.ok ? EXIT.failed : EXIT.ok;
-  }, argv);
+  return runWalletCommand(
+    'status',
+    async () => {
+      const { values, positionals } = parseCommandArgs('status', { args: argv, allowPositionals: true, options: { ...NODE_OPTIONS, wait: { type: 'boolean' } } });
+      if (values.help) {
+        console.log(HELP);
+        return 0;
+      }
+      const txid = positionals[0];
+      if (!txid) throw new ArgumentError('Give a transaction id', { details: 'see `tpkit status --help`' });
+      const client = clientFrom(values);
+      const signal = interruptSignal();
+      let status;
+      try {
+        status = await fetchStatus(client, txid, values.wait === true, signal);
+      } catch (err) {
+        if (!(err instanceof UnknownTxError)) throw err;
+        return reportUnknownTx(txid, values.json === true);
+      }
+      const state = status === null ? 'pending' : status.ok ? 'included' : 'failed';
+      if (values.json) {
+        printJson(status === null ? { txid, state } : status.ok ? { txid, state, res: status.res, address: status.address, block: status.block } : { txid, state, reason: status.reason });
+      } else if (status === null) {
+        console.log(`${txid}  pending`);
+      } else if (status.ok) {
+        console.log(`${txid}  included in block ${status.block ?? '?'}${status.address ? `\naddress  ${status.address}` : ''}`);
+      } else {
+        console.log(`${txid}  failed: ${status.reason}`);
+      }
+      return status !== null && !status.ok ? EXIT.failed : EXIT.ok;
+    },
+    argv,
+  );
 }

@@ -35,8 +35,7 @@ export const TX_NODE_HELP = `${NODE_HELP.split('\n')[0]}
 ${NODE_HELP.split('\n').slice(1).join('\n')}`;
 
 export function clientFrom(values: { node?: string; 'allow-insecure'?: boolean }): TpkitClient {
-  const baseUrl =
-    values.node !== undefined ? nodeUrlFrom(values.node, '--node') : process.env.TPKIT_NODE ? nodeUrlFrom(process.env.TPKIT_NODE, '$TPKIT_NODE') : DEFAULT_NODE;
+  const baseUrl = values.node !== undefined ? nodeUrlFrom(values.node, '--node') : process.env.TPKIT_NODE ? nodeUrlFrom(process.env.TPKIT_NODE, '$TPKIT_NODE') : DEFAULT_NODE;
   return createClient({ baseUrl, allowInsecure: values['allow-insecure'] === true });
 }
 
@@ -165,7 +164,9 @@ const ADVICE: Partial<Record<string, (err: TpkitError) => string | undefined>> =
     return txid ? `the node is slow or not making blocks; check later with \`tpkit status ${txid}\`.` : 'the node did not answer in time: it may be overloaded or stopped; try again, or check --node.';
   },
   BAD_RESPONSE: (err) =>
-    /is not a ThePower node/.test(err.message) ? 'check --node (or TPKIT_NODE): that URL is another server; `tpkit node` prints its URL when it starts.' : 'the node answered outside the API; check --node.',
+    /is not a ThePower node/.test(err.message)
+      ? 'check --node (or TPKIT_NODE): that URL is another server; `tpkit node` prints its URL when it starts.'
+      : 'the node answered outside the API; check --node.',
   INSECURE_TRANSPORT: () => 'use an https:// node URL, or --allow-insecure on a network you trust.',
   KEYFILE_PASSPHRASE: () => 'check the passphrase (--passphrase-file or TPKIT_PASSPHRASE).',
   KEYFILE_INVALID: () => 'pass the file written by `tpkit keygen --out`.',

@@ -58,7 +58,7 @@ export async function checkWalletKey(client: TpkitClient, address: string, publi
   const { pubkey, recorded } = await walletPublicKey(client, address, signal);
   if (!recorded || !equalBytes(recorded, publicKey)) {
     throw new TpkitError('WALLET_KEY_MISMATCH', `The key is not the key of wallet ${address}`, {
-      details: `the node records ${pubkey ? recorded ? bytesToHex(recorded, true) : pubkey : 'no key'} for it, this key is ${bytesToHex(publicKey, true)}`,
+      details: `the node records ${pubkey ? (recorded ? bytesToHex(recorded, true) : pubkey) : 'no key'} for it, this key is ${bytesToHex(publicKey, true)}`,
     });
   }
   const { chain } = await client.nodeStatus({ signal });

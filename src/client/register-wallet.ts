@@ -102,7 +102,10 @@ async function registerDifficulty(client: TpkitClient, signal: AbortSignal | und
   }
   const diff = toBigInt((settings as Record<string, unknown> | null)?.diff ?? 0);
   if (diff === undefined || diff < 0n || diff > 512n) {
-    throw new TpkitError('BAD_RESPONSE', 'Node settings hold no usable difficulty', { details: `current.register.diff = ${JSON.stringify(String((settings as any)?.diff))}`, field: 'current.register.diff' });
+    throw new TpkitError('BAD_RESPONSE', 'Node settings hold no usable difficulty', {
+      details: `current.register.diff = ${JSON.stringify(String((settings as any)?.diff))}`,
+      field: 'current.register.diff',
+    });
   }
   return Number(diff);
 }

@@ -133,29 +133,34 @@ async function stream(
         return; // not JSON: nothing a subscriber asked for
       }
       if (message.ok === false) finish(undefined, streamError(message, request));
-      else if (message.ok === true && 'subscribe' in message) return; // the acknowledgement
+      else if (message.ok === true && 'subscribe' in message)
+        return; // the acknowledgement
       else if (typeof message.reset === 'object' && message.reset !== null) {
         options.onReset?.(resetFrom(message.reset as JsonObject));
         options.afterReset?.(finish);
-      }
-      else onMessage(message, finish);
+      } else onMessage(message, finish);
     });
   });
 }
 
 export function watchBlocks(http: HttpSettings, onBlock: (block: BlockSummary) => void, options: WatchOptions = {}): Promise<void> {
-  return stream(http, { sub: 'blockstat' }, (m) => {
-    const b = m.blockstat as JsonObject | undefined;
-    if (!b) return;
-    onBlock({
-      hash: String(b.hash),
-      height: Number(toBigInt(b.height) ?? 0n),
-      parent: String(b.parent),
-      time: Number(toBigInt(b.time) ?? 0n),
-      txs: Number(toBigInt(b.txs) ?? 0n),
-      failed: Number(toBigInt(b.failed) ?? 0n),
-    });
-  }, options) as Promise<void>;
+  return stream(
+    http,
+    { sub: 'blockstat' },
+    (m) => {
+      const b = m.blockstat as JsonObject | undefined;
+      if (!b) return;
+      onBlock({
+        hash: String(b.hash),
+        height: Number(toBigInt(b.height) ?? 0n),
+        parent: String(b.parent),
+        time: Number(toBigInt(b.time) ?? 0n),
+        txs: Number(toBigInt(b.txs) ?? 0n),
+        failed: Number(toBigInt(b.failed) ?? 0n),
+      });
+    },
+    options,
+  ) as Promise<void>;
 }
 
 export async function watchTx(http: HttpSettings, txid: string, options: WatchOptions & { timeoutMs?: number } = {}): Promise<TxStatus> {
@@ -182,9 +187,14 @@ export async function watchTx(http: HttpSettings, txid: string, options: WatchOp
         },
       );
     };
-    return (await stream(http, { sub: 'tx', txid }, (m, done) => {
-      if (m.tx === txid) done(txStatusFrom({ res: m.res }, `WS tx ${txid}`));
-    }, { ...options, signal: limit.signal, abortRejects: true, afterReset })) as TxStatus;
+    return (await stream(
+      http,
+      { sub: 'tx', txid },
+      (m, done) => {
+        if (m.tx === txid) done(txStatusFrom({ res: m.res }, `WS tx ${txid}`));
+      },
+      { ...options, signal: limit.signal, abortRejects: true, afterReset },
+    )) as TxStatus;
   } catch (err) {
     if (err instanceof ApiError && err.nodeError === 'TX_NOT_FOUND') throw new UnknownTxError(txid, { cause: err });
     if (timedOut) throw new TimeoutError(`${txid} not included within ${options.timeoutMs} ms`, { cause: err, txid });
@@ -195,17 +205,17 @@ export async function watchTx(http: HttpSettings, txid: string, options: WatchOp
   }
 }
 
-export function watchAddress(
-  http: HttpSettings,
-  address: string | Uint8Array,
-  onChange: (change: AddressChange) => void,
-  options: WatchOptions & { get?: ('tx' | 'bal')[] } = {},
-): Promise<void> {
+export function watchAddress(http: HttpSettings, address: string | Uint8Array, onChange: (change: AddressChange) => void, options: WatchOptions & { get?: ('tx' | 'bal')[] } = {}): Promise<void> {
   const text = typeof address === 'string' ? addressToText(addressFromText(address)) : addressToText(address);
   const get = (options.get ?? ['tx', 'bal']).join(',');
-  return stream(http, { sub: 'addr', addr: text, get }, (m) => {
-    if (m.address !== text) return;
-    if (m.balance) onChange({ address: text, balance: walletInfoFrom({ info: m.balance, txtaddress: text }, `WS addr ${text}`) });
-    if (m.txs) onChange({ address: text, txs: m.txs as Record<string, unknown> });
-  }, options) as Promise<void>;
+  return stream(
+    http,
+    { sub: 'addr', addr: text, get },
+    (m) => {
+      if (m.address !== text) return;
+      if (m.balance) onChange({ address: text, balance: walletInfoFrom({ info: m.balance, txtaddress: text }, `WS addr ${text}`) });
+      if (m.txs) onChange({ address: text, txs: m.txs as Record<string, unknown> });
+    },
+    options,
+  ) as Promise<void>;
 }

@@ -13,9 +13,7 @@ import { bytesToHex, hexToBytes } from '../bytes.js';
 import { ArgumentError, DecodeError, ValidationError, describeValue } from '../errors.js';
 import { crc32 } from './crc32.js';
 
-export type AddressParts =
-  | { kind: 'public'; group: number; block: number; wallet: number }
-  | { kind: 'private'; block: number; wallet: number };
+export type AddressParts = { kind: 'public'; group: number; block: number; wallet: number } | { kind: 'private'; block: number; wallet: number };
 
 export const ADDRESS_LENGTH = 8;
 
@@ -90,11 +88,7 @@ function checksumOf(n: bigint): number {
 
 function groupText(group: number): string {
   const letters = Math.floor(group / 100);
-  return (
-    String.fromCharCode(65 + Math.floor(letters / 26)) +
-    String.fromCharCode(65 + (letters % 26)) +
-    String(group % 100).padStart(2, '0')
-  );
+  return String.fromCharCode(65 + Math.floor(letters / 26)) + String.fromCharCode(65 + (letters % 26)) + String(group % 100).padStart(2, '0');
 }
 
 /** The address as text: 20 chars for public addresses (`AA100000001677722412`), 18 for private. */
@@ -229,9 +223,7 @@ function field(value: unknown, name: string, max: number): bigint {
  * Builds address bytes from fields: `{ group, block, wallet }` (public; `kind: 'public'` may be
  * given) or `{ kind: 'private', block, wallet }`. Out-of-range fields are an ArgumentError.
  */
-export function makeAddress(
-  parts: { kind?: 'public'; group: number; block: number; wallet: number } | { kind: 'private'; block: number; wallet: number },
-): Uint8Array {
+export function makeAddress(parts: { kind?: 'public'; group: number; block: number; wallet: number } | { kind: 'private'; block: number; wallet: number }): Uint8Array {
   if (parts === null || typeof parts !== 'object') throw new ArgumentError(`"parts" expected an object, got ${describeValue(parts)}`);
   const wallet = field(parts.wallet, 'wallet', MAX_WALLET);
   if (parts.kind === 'private') {

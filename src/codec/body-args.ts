@@ -53,7 +53,10 @@ export function payloadItemArg(item: PayloadItemInput, label: string): MsgValue[
   objectArg(item, label);
   const purpose = purposeNumber(item.purpose as number | PurposeName, `${label}.purpose`);
   // A decoded item carries its purpose three ways; they must agree.
-  for (const [key, value, expected] of [['purposeNumber', item.purposeNumber, purpose], ['purposeName', item.purposeName, purposeName(purpose)]] as const) {
+  for (const [key, value, expected] of [
+    ['purposeNumber', item.purposeNumber, purpose],
+    ['purposeName', item.purposeName, purposeName(purpose)],
+  ] as const) {
     if (value !== undefined && value !== expected) {
       throw new ArgumentError(`"${label}.${key}" is ${JSON.stringify(value)} but purpose ${purpose} is "${purposeName(purpose) ?? 'unnamed'}"`, { field: `${label}.${key}` });
     }

@@ -37,4 +37,3 @@ export function decodeDeployBody(other: OtherBody): DeployBody {
   }
   return body;
 }
-

@@ -35,5 +35,11 @@ export function notifyBody(input: NotifyBodyInput): Uint8Array {
   if ('to' in input && (input as { to?: unknown }).to !== undefined) {
     throw new ArgumentError(`"to" is not part of a notify body, got ${describeValue((input as { to?: unknown }).to)}`, { field: 'to' });
   }
-  return tailFields(input, new Map<string, MsgValue>([['k', KIND.notify], ['f', addressArg(input.from, 'f')]]));
+  return tailFields(
+    input,
+    new Map<string, MsgValue>([
+      ['k', KIND.notify],
+      ['f', addressArg(input.from, 'f')],
+    ]),
+  );
 }

@@ -3,19 +3,7 @@
 export * from './msgpack.js';
 export { KIND, KIND_NAME, KIND_VERSION, PURPOSE, PURPOSE_NAME, kindName, purposeName, purposeNumber } from './constants.js';
 export type { KindName, KindNumber, PurposeName, PurposeNumber } from './constants.js';
-export {
-  ADDRESS_LENGTH,
-  addressFromBigInt,
-  addressFromText,
-  addressParts,
-  addressToBigInt,
-  addressToHex,
-  addressToText,
-  isAddress,
-  makeAddress,
-  parseAddress,
-  type AddressParts,
-} from './address.js';
+export { ADDRESS_LENGTH, addressFromBigInt, addressFromText, addressParts, addressToBigInt, addressToHex, addressToText, isAddress, makeAddress, parseAddress, type AddressParts } from './address.js';
 export { encodeVarint, decodeVarint } from './varint.js';
 export { base58Encode, base58Decode } from './base58.js';
 export { encodeTxid, decodeTxid, type TxidParts } from './txid.js';

@@ -60,19 +60,7 @@ export type MsgKey = string | Uint8Array | number | bigint;
  * Values the writer accepts. Plain objects are maps with string keys in property order (JS
  * puts integer-like keys such as "1" first; use a Map when that order matters).
  */
-export type MsgValue =
-  | null
-  | boolean
-  | number
-  | bigint
-  | string
-  | Uint8Array
-  | MsgFloat
-  | Uint64
-  | MsgExt
-  | readonly MsgValue[]
-  | ReadonlyMap<MsgKey, MsgValue>
-  | { readonly [key: string]: MsgValue };
+export type MsgValue = null | boolean | number | bigint | string | Uint8Array | MsgFloat | Uint64 | MsgExt | readonly MsgValue[] | ReadonlyMap<MsgKey, MsgValue> | { readonly [key: string]: MsgValue };
 
 interface NodeBase {
   /** Byte offset of the value's first byte in the decoded input. */
@@ -83,36 +71,58 @@ interface NodeBase {
   marker: number;
 }
 
-export interface MsgNilNode extends NodeBase { type: 'nil' }
-export interface MsgBoolNode extends NodeBase { type: 'bool'; value: boolean }
+export interface MsgNilNode extends NodeBase {
+  type: 'nil';
+}
+export interface MsgBoolNode extends NodeBase {
+  type: 'bool';
+  value: boolean;
+}
 /** Positive fixint or `cc`-`cf`. Integers are always bigint in the tree, whatever their width. */
-export interface MsgUintNode extends NodeBase { type: 'uint'; value: bigint }
+export interface MsgUintNode extends NodeBase {
+  type: 'uint';
+  value: bigint;
+}
 /** Negative fixint or `d0`-`d3` (which may hold a non-negative value). */
-export interface MsgIntNode extends NodeBase { type: 'int'; value: bigint }
-export interface MsgFloatNode extends NodeBase { type: 'float'; value: number; width: 32 | 64 }
+export interface MsgIntNode extends NodeBase {
+  type: 'int';
+  value: bigint;
+}
+export interface MsgFloatNode extends NodeBase {
+  type: 'float';
+  value: number;
+  width: 32 | 64;
+}
 /**
  * `value` is the text; invalid UTF-8 is not an error, its sequences read as U+FFFD there.
  * `bytes` are the exact bytes (a view into the input).
  */
-export interface MsgStrNode extends NodeBase { type: 'str'; value: string; bytes: Uint8Array }
+export interface MsgStrNode extends NodeBase {
+  type: 'str';
+  value: string;
+  bytes: Uint8Array;
+}
 /** `value` is a view into the input, not a copy. */
-export interface MsgBinNode extends NodeBase { type: 'bin'; value: Uint8Array }
-export interface MsgArrayNode extends NodeBase { type: 'array'; items: MsgNode[] }
+export interface MsgBinNode extends NodeBase {
+  type: 'bin';
+  value: Uint8Array;
+}
+export interface MsgArrayNode extends NodeBase {
+  type: 'array';
+  items: MsgNode[];
+}
 /** Entries in wire order; duplicate keys are kept (the caller decides what they mean). */
-export interface MsgMapNode extends NodeBase { type: 'map'; entries: [MsgNode, MsgNode][] }
-export interface MsgExtNode extends NodeBase { type: 'ext'; extType: number; data: Uint8Array }
+export interface MsgMapNode extends NodeBase {
+  type: 'map';
+  entries: [MsgNode, MsgNode][];
+}
+export interface MsgExtNode extends NodeBase {
+  type: 'ext';
+  extType: number;
+  data: Uint8Array;
+}
 
-export type MsgNode =
-  | MsgNilNode
-  | MsgBoolNode
-  | MsgUintNode
-  | MsgIntNode
-  | MsgFloatNode
-  | MsgStrNode
-  | MsgBinNode
-  | MsgArrayNode
-  | MsgMapNode
-  | MsgExtNode;
+export type MsgNode = MsgNilNode | MsgBoolNode | MsgUintNode | MsgIntNode | MsgFloatNode | MsgStrNode | MsgBinNode | MsgArrayNode | MsgMapNode | MsgExtNode;
 
 export type MsgNodeType = MsgNode['type'];
 

@@ -39,11 +39,7 @@ export function encodeTxid(parts: { chain: number | bigint; height: number | big
   if (typeof parts.node !== 'string' || !NODE_NAME.test(parts.node)) {
     throw new ArgumentError(`"node" expected a non-empty name of URL-safe characters, got ${typeof parts.node === 'string' ? JSON.stringify(parts.node) : describeValue(parts.node)}`);
   }
-  const bytes = concatBytes(
-    encodeVarint(nonNegative(parts.chain, 'chain', SAFE)),
-    encodeVarint(nonNegative(parts.height, 'height', SAFE)),
-    encodeVarint(nonNegative(parts.timeNs, 'timeNs')),
-  );
+  const bytes = concatBytes(encodeVarint(nonNegative(parts.chain, 'chain', SAFE)), encodeVarint(nonNegative(parts.height, 'height', SAFE)), encodeVarint(nonNegative(parts.timeNs, 'timeNs')));
   return `${base58Encode(bytes)}-${parts.node}`;
 }
 

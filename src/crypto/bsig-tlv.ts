@@ -22,9 +22,7 @@ export const BSIG_TAG = {
 
 export type BsigFieldName = keyof typeof BSIG_TAG | 'unknown';
 
-const TAG_NAMES = new Map<number, BsigFieldName>(
-  (Object.entries(BSIG_TAG) as [BsigFieldName, number][]).map(([name, tag]) => [tag, name]),
-);
+const TAG_NAMES = new Map<number, BsigFieldName>((Object.entries(BSIG_TAG) as [BsigFieldName, number][]).map(([name, tag]) => [tag, name]));
 TAG_NAMES.set(4, 'createduration');
 
 export function bsigTagName(tag: number): BsigFieldName {

@@ -6,9 +6,7 @@ import { concatBytes, expectBytes } from '../bytes.js';
 import { ArgumentError, TpkitError, describeValue } from '../errors.js';
 import { BSIG_TAG, type DecodedBsig, decodeBsig, encodeBsig, encodeTlv, u64Bytes } from './bsig-tlv.js';
 import { parseDerSignature } from './der.js';
-import {
-  compactSignature, type DigestVerifier, isSignatureInRange, nobleVerifyDigest, type Signer, toSigner,
-} from './ecdsa.js';
+import { compactSignature, type DigestVerifier, isSignatureInRange, nobleVerifyDigest, type Signer, toSigner } from './ecdsa.js';
 import { sha256 } from '../hash.js';
 import type { SecretKeyInput } from './keys.js';
 import { normalizePublicKey } from './keys.js';
@@ -47,10 +45,7 @@ export function signedFieldsFor(publicKey: Uint8Array, options: SignBsigOptions 
   if (typeof options !== 'object' || options === null) {
     throw new ArgumentError(`"options" expected an object, got ${describeValue(options)}`);
   }
-  const parts = [
-    encodeTlv(BSIG_TAG.pubkey, publicKey),
-    encodeTlv(BSIG_TAG.timestamp, u64Bytes(options.timestamp ?? Date.now(), 'timestamp')),
-  ];
+  const parts = [encodeTlv(BSIG_TAG.pubkey, publicKey), encodeTlv(BSIG_TAG.timestamp, u64Bytes(options.timestamp ?? Date.now(), 'timestamp'))];
   const extra = options.extraFields ?? [];
   if (!Array.isArray(extra)) throw new ArgumentError(`"extraFields" expected an array, got ${describeValue(extra)}`);
   extra.forEach((field, i) => parts.push(extraFieldBytes(field, i)));

@@ -81,7 +81,10 @@ export function encodeDerSignatureBytes(r: Uint8Array, s: Uint8Array): Uint8Arra
 
 /** The strict-DER encoding of (r, s). */
 export function encodeDerSignature(r: bigint, s: bigint): Uint8Array {
-  for (const [name, value] of [['r', r], ['s', s]] as const) {
+  for (const [name, value] of [
+    ['r', r],
+    ['s', s],
+  ] as const) {
     if (typeof value !== 'bigint' || value < 0n) {
       throw new ArgumentError(`"${name}" expected a non-negative bigint, got ${typeof value === 'bigint' ? value : typeof value}`);
     }

@@ -32,8 +32,7 @@ export function signDigestCompact(digest: Uint8Array, secretKey: Uint8Array): Ui
  */
 export type DigestVerifier = (signature: Uint8Array, digest: Uint8Array, publicKey: Uint8Array) => boolean;
 
-export const nobleVerifyDigest: DigestVerifier = (signature, digest, publicKey) =>
-  secp256k1.verify(signature, digest, publicKey, VERIFY_OPTIONS);
+export const nobleVerifyDigest: DigestVerifier = (signature, digest, publicKey) => secp256k1.verify(signature, digest, publicKey, VERIFY_OPTIONS);
 
 /** True when r and s are both in 1..n-1, the range OpenSSL verifies; anything else is invalid. */
 export function isSignatureInRange(r: bigint, s: bigint): boolean {
@@ -89,8 +88,7 @@ function signerOver(key: Uint8Array): Signer {
 }
 
 export function isSigner(value: unknown): value is Signer {
-  return typeof value === 'object' && value !== null && !(value instanceof Uint8Array) &&
-    typeof (value as Signer).signDigest === 'function' && (value as Signer).publicKey instanceof Uint8Array;
+  return typeof value === 'object' && value !== null && !(value instanceof Uint8Array) && typeof (value as Signer).signDigest === 'function' && (value as Signer).publicKey instanceof Uint8Array;
 }
 
 // Deriving the public key costs about as much as a signature, so signing with the same

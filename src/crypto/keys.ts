@@ -71,10 +71,7 @@ export function publicKeyOf(secretKey: SecretKeyInput): Uint8Array {
 export function normalizePublicKey(publicKey: PublicKeyInput, label = 'publicKey'): Uint8Array {
   const bytes = keyBytes(publicKey, label);
   if (bytes.length !== PUBLIC_KEY_LENGTH && bytes.length !== UNCOMPRESSED_PUBLIC_KEY_LENGTH) {
-    throw new CryptoError(
-      'KEY_INVALID',
-      `"${label}" expected ${PUBLIC_KEY_LENGTH} or ${UNCOMPRESSED_PUBLIC_KEY_LENGTH} bytes, got ${bytes.length}`,
-    );
+    throw new CryptoError('KEY_INVALID', `"${label}" expected ${PUBLIC_KEY_LENGTH} or ${UNCOMPRESSED_PUBLIC_KEY_LENGTH} bytes, got ${bytes.length}`);
   }
   const prefix = bytes[0];
   const prefixOk = bytes.length === PUBLIC_KEY_LENGTH ? prefix === 2 || prefix === 3 : prefix === 4;

@@ -60,11 +60,9 @@ export function pemToPublicKey(pem: string): Uint8Array {
 /** The 33-byte compressed public key in a DER SubjectPublicKeyInfo of a secp256k1 key. */
 export function spkiToPublicKey(der: Uint8Array): Uint8Array {
   let key: Uint8Array;
-  if (der.length === SPKI_COMPRESSED_HEADER.length + PUBLIC_KEY_LENGTH &&
-      equalBytes(der.subarray(0, SPKI_COMPRESSED_HEADER.length), SPKI_COMPRESSED_HEADER)) {
+  if (der.length === SPKI_COMPRESSED_HEADER.length + PUBLIC_KEY_LENGTH && equalBytes(der.subarray(0, SPKI_COMPRESSED_HEADER.length), SPKI_COMPRESSED_HEADER)) {
     key = der.slice(SPKI_COMPRESSED_HEADER.length);
-  } else if (der.length === SPKI_UNCOMPRESSED_HEADER.length + UNCOMPRESSED_PUBLIC_KEY_LENGTH &&
-      equalBytes(der.subarray(0, SPKI_UNCOMPRESSED_HEADER.length), SPKI_UNCOMPRESSED_HEADER)) {
+  } else if (der.length === SPKI_UNCOMPRESSED_HEADER.length + UNCOMPRESSED_PUBLIC_KEY_LENGTH && equalBytes(der.subarray(0, SPKI_UNCOMPRESSED_HEADER.length), SPKI_UNCOMPRESSED_HEADER)) {
     key = der.slice(SPKI_UNCOMPRESSED_HEADER.length);
   } else {
     throw pemError(`expected a secp256k1 SubjectPublicKeyInfo of 56 or 88 bytes, got ${der.length} bytes`);

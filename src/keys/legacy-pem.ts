@@ -32,14 +32,7 @@ export function encryptPemBlock(label: string, plain: Uint8Array, passphrase: st
   const iv = randomBytes(IV_BYTES);
   const sealed = cbc(legacyKey(passphrase, iv), iv).encrypt(plain);
   const lines = bytesToBase64(sealed).match(/.{1,64}/g) ?? [];
-  return [
-    `-----BEGIN ${label}-----`,
-    'Proc-Type: 4,ENCRYPTED',
-    `DEK-Info: ${LEGACY_CIPHER},${bytesToHex(iv, true)}`,
-    '',
-    ...lines,
-    `-----END ${label}-----`,
-  ].join('\n');
+  return [`-----BEGIN ${label}-----`, 'Proc-Type: 4,ENCRYPTED', `DEK-Info: ${LEGACY_CIPHER},${bytesToHex(iv, true)}`, '', ...lines, `-----END ${label}-----`].join('\n');
 }
 
 /**

@@ -146,7 +146,7 @@ export async function startNode(config: NodeConfig, options: NodeOptions = {}): 
     access,
     limits: { connections: limits.wsConnections, connectionsPerAddress: limits.wsConnectionsPerAddress, bufferedBytes: limits.wsBufferedBytes },
   });
-  if (verifierBackend !== 'libsecp256k1') {
+  if (verifierBackend() !== 'libsecp256k1') {
     logger.warn('signatures are verified with @noble/curves: secp256k1 (libsecp256k1) is not installed; npm install secp256k1 makes verification about 20 times faster');
   }
   let closing: Promise<void> | undefined;

@@ -75,8 +75,14 @@ export async function measureAuto(deps: AutoMeasureDeps, options: AutoMeasureOpt
   const hashes: Partial<Record<KernelName, number>> = {};
   const state = createSearchState(kernels.map((k) => timedKernel(k, clock, spent, hashes)));
   const task: SearchTask = {
-    body: SAMPLE_BODY(), difficulty: 512, start: 0n, end: 1n << 62n, kernel: 'auto',
-    control: new ArrayBuffer(8), counter: new ArrayBuffer(8), sliceMs: 4,
+    body: SAMPLE_BODY(),
+    difficulty: 512,
+    start: 0n,
+    end: 1n << 62n,
+    kernel: 'auto',
+    control: new ArrayBuffer(8),
+    counter: new ArrayBuffer(8),
+    sliceMs: 4,
   };
   const began = clock();
   let kept: KernelName = kernels[0].name;

@@ -57,5 +57,4 @@ export class KernelRace {
     this.#rate[index] = measured;
     if (measured > this.#rate[this.#current] * this.#switchMargin) this.#current = index;
   }
-
 }

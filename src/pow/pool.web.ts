@@ -188,7 +188,12 @@ async function runInSteps(worker: MinerWorker, task: SearchTask): Promise<Search
     // Each run gets buffers of its own: the page's may be shared, which a page that is
     // not cross-origin isolated cannot post.
     const result = await worker.run({
-      ...task, kernel, start: cursor, end, control: new ArrayBuffer(task.control.byteLength), counter: new ArrayBuffer(8),
+      ...task,
+      kernel,
+      start: cursor,
+      end,
+      control: new ArrayBuffer(task.control.byteLength),
+      counter: new ArrayBuffer(8),
     });
     const took = performance.now() - began;
     if (!started) {

@@ -94,7 +94,12 @@ export function createSearchState(kernels: MiningKernel | readonly MiningKernel[
   const list: readonly MiningKernel[] = Array.isArray(kernels) ? kernels : [kernels as MiningKernel];
   return {
     kernels: list,
-    race: new KernelRace(list.map((k) => k.name), PROBE_EVERY, 1.03, MIN_MEASURED_MS),
+    race: new KernelRace(
+      list.map((k) => k.name),
+      PROBE_EVERY,
+      1.03,
+      MIN_MEASURED_MS,
+    ),
     // Start small: the first calls may run in the engine's baseline tier.
     slice: list.map((k) => 1024 * k.lanes),
   };
@@ -103,11 +108,7 @@ export function createSearchState(kernels: MiningKernel | readonly MiningKernel[
 const isState = (x: MiningKernel | readonly MiningKernel[] | SearchState): x is SearchState => 'race' in x;
 
 /** Runs a task on one kernel, a list of them (fresh state) or a thread's state (kept between tasks). */
-export function runSearchTask(
-  kernels: MiningKernel | readonly MiningKernel[] | SearchState,
-  task: SearchTask,
-  options: RunOptions = {},
-): SearchTaskResult {
+export function runSearchTask(kernels: MiningKernel | readonly MiningKernel[] | SearchState, task: SearchTask, options: RunOptions = {}): SearchTaskResult {
   const state = isState(kernels) ? kernels : createSearchState(kernels);
   const { kernels: list, race, slice } = state;
   const stop = new Int32Array(task.control);

@@ -27,15 +27,30 @@ import type { MinerSupport, MinerSupportOptions } from './support-types.js';
  * no bytes on their names. The last is the stop flag's value for an aborted search.
  */
 export type SupportDeps = readonly [
-  typeof ArgumentError, typeof describeRefusal, typeof simdSupported, typeof wasmAvailable, typeof wasmRefusal,
-  AutoMeasureDeps, typeof defaultMinerPool, typeof estimateMining, typeof availableKernels, typeof distrustSimd,
-  typeof loadKernel, typeof kernelReason, number,
+  typeof ArgumentError,
+  typeof describeRefusal,
+  typeof simdSupported,
+  typeof wasmAvailable,
+  typeof wasmRefusal,
+  AutoMeasureDeps,
+  typeof defaultMinerPool,
+  typeof estimateMining,
+  typeof availableKernels,
+  typeof distrustSimd,
+  typeof loadKernel,
+  typeof kernelReason,
+  number,
 ];
 
 /** A one-block body and, at difficulty 9, the first qualifying nonce from each start (node:crypto's answers). */
 const KNOWN_BODY = (): Uint8Array => new Uint8Array(66).map((_, i) => (i * 151 + 7) & 0xff);
 const KNOWN_DIFFICULTY = 9;
-const KNOWN_ANSWERS: readonly (readonly [bigint, bigint])[] = [[0n, 164n], [1000n, 1862n], [5001n, 5042n], [20000n, 20543n]];
+const KNOWN_ANSWERS: readonly (readonly [bigint, bigint])[] = [
+  [0n, 164n],
+  [1000n, 1862n],
+  [5001n, 5042n],
+  [20000n, 20543n],
+];
 
 /** Each kernel's first nonce from each known start, checked against the known answers. */
 export async function checkKernelAnswers(loadKernel: SupportDeps[10], names: readonly KernelName[]): Promise<string | undefined> {
@@ -87,7 +102,14 @@ async function checkWorkers(pool: MinerPool, timeoutMs: number, ABORTED: number)
   const Shared = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : ArrayBuffer;
   const control = new Shared(8);
   const task: SearchTask = {
-    body: KNOWN_BODY(), difficulty: 0, start: 0n, end: 1n, kernel: 'auto', control, counter: new Shared(8), sliceMs: 4,
+    body: KNOWN_BODY(),
+    difficulty: 0,
+    start: 0n,
+    end: 1n,
+    kernel: 'auto',
+    control,
+    counter: new Shared(8),
+    sliceMs: 4,
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<string>((resolve) => {
@@ -136,7 +158,7 @@ export function sharedMemoryCause(sab: boolean, isolated: boolean | null, header
     return 'the page is not a secure context (plain http:// from a host other than localhost): browsers give cross-origin isolation and SharedArrayBuffer only to https:// pages and to http://localhost; serve it over HTTPS';
   }
   if (isolated || headers === true) {
-    return 'the page is served with COOP/COEP headers but this browser gives it no SharedArrayBuffer (the engine\'s policy, not the server)';
+    return "the page is served with COOP/COEP headers but this browser gives it no SharedArrayBuffer (the engine's policy, not the server)";
   }
   if (headers === false) {
     return 'the page is not cross-origin isolated: its response lacks Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp (or credentialless)';
@@ -146,7 +168,8 @@ export function sharedMemoryCause(sab: boolean, isolated: boolean | null, header
 
 /** What this environment offers the miner, what mining will use, and how long a proof should take. */
 export async function checkMinerSupport(options: MinerSupportOptions, deps: SupportDeps): Promise<MinerSupport> {
-  const [ArgumentError, describeRefusal, simdSupported, wasmAvailable, wasmRefusal, autoDeps, defaultMinerPool, estimateMining, availableKernels, distrustSimd, loadKernel, kernelReason, ABORTED] = deps;
+  const [ArgumentError, describeRefusal, simdSupported, wasmAvailable, wasmRefusal, autoDeps, defaultMinerPool, estimateMining, availableKernels, distrustSimd, loadKernel, kernelReason, ABORTED] =
+    deps;
   const began = performance.now();
   const difficulty = options.difficulty ?? 16;
   if (!Number.isInteger(difficulty) || difficulty < 0 || difficulty > 64) {
@@ -173,7 +196,8 @@ export async function checkMinerSupport(options: MinerSupportOptions, deps: Supp
   if (simdProblem) distrustSimd();
 
   const pool = options.pool === false ? undefined : await (options.pool ? Promise.resolve(options.pool) : defaultMinerPool()).catch(() => undefined);
-  const workersPresent = typeof (globalThis as { Worker?: unknown }).Worker === 'function' || typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
+  const workersPresent =
+    typeof (globalThis as { Worker?: unknown }).Worker === 'function' || typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
   const inline = pool !== undefined && 'reason' in pool;
   const workerError = pool && !inline ? await checkWorkers(pool, workerTimeoutMs, ABORTED) : inline ? (pool as { reason: string }).reason : undefined;
   const workersUsable = pool === undefined ? null : !inline && workerError === undefined;
@@ -197,7 +221,12 @@ export async function checkMinerSupport(options: MinerSupportOptions, deps: Supp
     webAssembly: { present, usable: refused === null, ...(refusal ? { refusal } : {}) },
     simd: { present: simdPresent, correct: simdPresent ? simdProblem === undefined : null, ...(simdProblem ? { detail: simdProblem } : {}) },
     workers: { present: workersPresent, usable: workersUsable, threads: pool?.threads ?? 1, ...(workerError ? { error: workerError } : {}) },
-    sharedMemory: { sharedArrayBuffer: sab, crossOriginIsolated: isolated, isolationHeaders: headers, ...withCause(sharedMemoryCause(sab, isolated, headers, (globalThis as { isSecureContext?: boolean }).isSecureContext)) },
+    sharedMemory: {
+      sharedArrayBuffer: sab,
+      crossOriginIsolated: isolated,
+      isolationHeaders: headers,
+      ...withCause(sharedMemoryCause(sab, isolated, headers, (globalThis as { isSecureContext?: boolean }).isSecureContext)),
+    },
     cores,
     kernel,
     kernelReason: await kernelReason('auto', kernel),
@@ -205,7 +234,10 @@ export async function checkMinerSupport(options: MinerSupportOptions, deps: Supp
     threads,
     hashRate,
     expected: {
-      difficulty, meanMs: estimate?.meanMs ?? Infinity, medianMs: estimate?.medianMs ?? Infinity, p95Ms: estimate?.p95Ms ?? Infinity,
+      difficulty,
+      meanMs: estimate?.meanMs ?? Infinity,
+      medianMs: estimate?.medianMs ?? Infinity,
+      p95Ms: estimate?.p95Ms ?? Infinity,
       basis: estimateBasis(perThread, measureMs, threads, kernel),
     },
     elapsedMs: performance.now() - began,

@@ -19,7 +19,18 @@ export type { MinerSupport, MinerSupportOptions } from './support-types.js';
 export async function minerSupport(options: MinerSupportOptions = {}): Promise<MinerSupport> {
   const [{ checkMinerSupport }, { describeRefusal }] = await Promise.all([import('./support-check.js'), import('../wasm/refusal.js')]);
   return checkMinerSupport(options, [
-    ArgumentError, describeRefusal, simdSupported, wasmAvailable, wasmRefusal, { ArgumentError, loadKernel, kernelsFor, createSearchState, runSearchTask }, defaultMinerPool, estimateMining,
-    availableKernels, distrustSimd, loadKernel, kernelReason, ABORTED,
+    ArgumentError,
+    describeRefusal,
+    simdSupported,
+    wasmAvailable,
+    wasmRefusal,
+    { ArgumentError, loadKernel, kernelsFor, createSearchState, runSearchTask },
+    defaultMinerPool,
+    estimateMining,
+    availableKernels,
+    distrustSimd,
+    loadKernel,
+    kernelReason,
+    ABORTED,
   ]);
 }

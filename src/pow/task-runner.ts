@@ -6,9 +6,7 @@
 
 import { adoptWasmModules } from '../wasm/kernel.js';
 import { availableKernels, distrustSimd, loadKernel, type KernelName } from './kernel.js';
-import {
-  createSearchState, runSearchTask, type KernelChoice, type RunOptions, type SearchState, type SearchTask, type SearchTaskResult,
-} from './search-task.js';
+import { createSearchState, runSearchTask, type KernelChoice, type RunOptions, type SearchState, type SearchTask, type SearchTaskResult } from './search-task.js';
 
 export type TaskRunner = (task: SearchTask, options?: RunOptions) => Promise<SearchTaskResult>;
 

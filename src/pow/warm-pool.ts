@@ -33,7 +33,15 @@ export async function warmPool(pool: MinerPool, options: WarmOptions = {}): Prom
   const flags = new Int32Array(control);
   // Difficulty 512 is never met: each thread hashes until the flag rises.
   const task = (start: bigint): SearchTask => ({
-    body: WARM_BODY, difficulty: 512, start, end: start + (1n << 40n), kernel, control, counter, sliceMs: 4, modules,
+    body: WARM_BODY,
+    difficulty: 512,
+    start,
+    end: start + (1n << 40n),
+    kernel,
+    control,
+    counter,
+    sliceMs: 4,
+    modules,
   });
   const runs: Promise<unknown>[] = [];
   for (let i = 0; i < pool.threads; i++) runs.push(pool.run(task(BigInt(i + 1) << 48n)).catch(() => undefined));

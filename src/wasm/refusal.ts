@@ -39,7 +39,7 @@ export function describeRefusal(error: unknown, present: boolean): WasmRefusalIn
     return {
       cause: 'runtime',
       message,
-      fix: 'this runtime compiles no WebAssembly at run time (Cloudflare Workers and workerd run only modules bundled at deploy time), so the JS kernel mines here; for full speed, mine where WebAssembly compiles (the wallet\'s page or app)',
+      fix: "this runtime compiles no WebAssembly at run time (Cloudflare Workers and workerd run only modules bundled at deploy time), so the JS kernel mines here; for full speed, mine where WebAssembly compiles (the wallet's page or app)",
     };
   }
   return { cause: 'compile', message, fix: 'report the message: this engine should compile the kernels' };
@@ -58,12 +58,13 @@ export function kernelReason(choice: string, ran: string, refused: { error: unkn
 
 /** Why the JS kernel ran instead of a WebAssembly one. */
 function fallbackReason(refusal: WasmRefusalInfo): string {
-  const what = refusal.cause === 'missing'
-    ? 'WebAssembly is not available in this engine'
-    : refusal.cause === 'csp'
-      ? `WebAssembly is refused by the Content Security Policy${refusal.directive ? ` (${refusal.directive})` : ''}`
-      : refusal.cause === 'runtime'
-        ? 'this runtime compiles no WebAssembly at run time'
-        : `WebAssembly failed to compile (${refusal.message})`;
+  const what =
+    refusal.cause === 'missing'
+      ? 'WebAssembly is not available in this engine'
+      : refusal.cause === 'csp'
+        ? `WebAssembly is refused by the Content Security Policy${refusal.directive ? ` (${refusal.directive})` : ''}`
+        : refusal.cause === 'runtime'
+          ? 'this runtime compiles no WebAssembly at run time'
+          : `WebAssembly failed to compile (${refusal.message})`;
   return `the JS fallback: ${what}; ${refusal.fix}`;
 }

@@ -14,7 +14,14 @@ import { browserSetup, openBrowser, type BrowserSession } from '../helpers/brows
 import { DOCS, ROOT, docPages } from '../helpers/doc-pages.js';
 
 const OUT = mkdtempSync(join(tmpdir(), 'tpkit-site-'));
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+};
 
 let server: http.Server;
 let origin = '';
@@ -62,7 +69,8 @@ test.after(async () => {
 /** The site URL of a docs/ page: guide/client.md -> /guide/client.html, reference/index.md -> /reference/. */
 const urlOf = (page: string) => `/${page.replace(/(^|\/)index\.md$/, '$1').replace(/\.md$/, '.html')}`;
 
-const apiPages = () => (existsSync(join(DOCS, 'reference/api')) ? ['reference/api/index.md', ...['mine', 'node', 'browser', 'browser-keys', 'kernels', 'index-1'].map((n) => `reference/api/${n}.md`)] : []);
+const apiPages = () =>
+  existsSync(join(DOCS, 'reference/api')) ? ['reference/api/index.md', ...['mine', 'node', 'browser', 'browser-keys', 'kernels', 'index-1'].map((n) => `reference/api/${n}.md`)] : [];
 
 test('every page loads without an error, and every internal link and anchor leads somewhere', async () => {
   setup.check();
@@ -119,7 +127,10 @@ test('the search box finds the page that documents a function', async () => {
   const result = page.locator('.VPLocalSearchBox .result').first();
   await result.waitFor({ timeout: 30_000 });
   const hrefs = await page.$$eval('.VPLocalSearchBox .result', (as) => as.map((a) => (a as HTMLAnchorElement).href));
-  assert.ok(hrefs.some((h) => h.includes('/guide/client')), hrefs.join('\n'));
+  assert.ok(
+    hrefs.some((h) => h.includes('/guide/client')),
+    hrefs.join('\n'),
+  );
   assert.equal(errors, []);
   await page.close();
 });

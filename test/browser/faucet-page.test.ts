@@ -38,7 +38,7 @@ test.after(async () => {
 
 const text = async (p: Page, id: string) => (await p.locator(`#${id}`).textContent()) ?? '';
 
-test('GET /faucet.html is served with the node\'s Content-Security-Policy', async () => {
+test("GET /faucet.html is served with the node's Content-Security-Policy", async () => {
   const res = await fetch(`${node.url}/faucet.html`);
   assert.is(res.status, 200);
   assert.match(res.headers.get('content-security-policy') ?? '', "script-src 'self'");
@@ -58,7 +58,7 @@ test('?address= fills the form; the default amount covers the SDK gas reserve; F
   assert.equal(errors, []);
 });
 
-test('a wallet\'s link names the address in its hash or as ?wallet=: the field is filled', async () => {
+test("a wallet's link names the address in its hash or as ?wallet=: the field is filled", async () => {
   for (const link of [`#${fresh}`, `#address=${fresh}`, `?wallet=${fresh}`]) {
     const { page, errors } = await session.newPage(`${node.url}/faucet.html${link}`);
     await page.waitForFunction(() => (document.getElementById('faucet-amount') as HTMLInputElement).value !== '', null, WAIT);

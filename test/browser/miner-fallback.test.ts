@@ -97,11 +97,11 @@ test('workers blocked by worker-src: minerSupport says they do not run, the call
   assert.is(support.webAssembly.usable, true);
   assert.is(support.workers.present, true);
   assert.is(support.workers.usable, false);
-  assert.ok((support.workers.error ?? '').length > 0, 'the workers\' failure is named');
+  assert.ok((support.workers.error ?? '').length > 0, "the workers' failure is named");
   assert.is(support.threads, 1);
   assert.ok(powBits(hexToBytes(mined.body)) >= 14);
   assert.ok(mined.poolFailure, 'the result says the pool failed');
-  assert.is(mined.callingThreadHashes, mined.hashes, 'every hash was the calling thread\'s');
+  assert.is(mined.callingThreadHashes, mined.hashes, "every hash was the calling thread's");
   assert.match(mined.kernelReason, /asked for/);
 });
 

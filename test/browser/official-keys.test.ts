@@ -58,7 +58,7 @@ test.after(async () => {
   await node?.close();
 });
 
-test('a seed phrase with its address gives the SDK\'s key and fills the wallet fields', async () => {
+test("a seed phrase with its address gives the SDK's key and fills the wallet fields", async () => {
   const phrase = CryptoApi.generateSeedPhrase();
   const address = 'AA100000001677721780';
   await page.fill('#mnemonic', phrase.toUpperCase());
@@ -73,7 +73,7 @@ test('a seed phrase with its address gives the SDK\'s key and fills the wallet f
   assert.is(await page.inputValue('#mnemonic'), '', 'the phrase does not stay on the page');
 });
 
-test('a seed phrase without an address gives the key for the node\'s allocation block; a wrong word is said', async () => {
+test("a seed phrase without an address gives the key for the node's allocation block; a wrong word is said", async () => {
   await page.fill('#mnemonic-address', '');
   const phrase = CryptoApi.generateSeedPhrase();
   await page.fill('#mnemonic', phrase);

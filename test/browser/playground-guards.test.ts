@@ -85,7 +85,10 @@ test('an address with no wallet needs the explicit confirmation; after a send th
   assert.is(await page.inputValue('#transfer-currency'), 'SK', 'the currency stays');
   assert.not.ok(await page.isVisible('#transfer-create'), 'the confirmation belonged to that address');
   // Chromium logs the two 404 answers (the recipient looked up) itself.
-  assert.equal(pageErrors.splice(0).filter((e) => !/status of 404/.test(e)), []);
+  assert.equal(
+    pageErrors.splice(0).filter((e) => !/status of 404/.test(e)),
+    [],
+  );
 });
 
 /** Whether the page asks before it unloads, as the browser sees its beforeunload handlers. */

@@ -107,7 +107,11 @@ test('the page warms the miner at load and shows the node, its difficulty and an
     return color;
   });
   const borders = await page.$$eval('input', (inputs) => inputs.map((i) => `${i.id} ${getComputedStyle(i).borderColor}`));
-  assert.equal(borders.filter((b) => b.endsWith(errorBorder)), [], 'no red border before the user touched a field');
+  assert.equal(
+    borders.filter((b) => b.endsWith(errorBorder)),
+    [],
+    'no red border before the user touched a field',
+  );
 });
 
 test('the height follows the node live, from its /api/ws stream, without a reconnect', async () => {
@@ -182,7 +186,10 @@ test('every key stays in the wallet list: choosing the registered one brings bac
   // the key generated and registered here, and the development account loaded after it
   const mine = options.find((o) => o.address === registered);
   assert.ok(mine && /registered here/.test(mine.text), JSON.stringify(options));
-  assert.ok(options.some((o) => o.address === dev && /imported/.test(o.text)), JSON.stringify(options));
+  assert.ok(
+    options.some((o) => o.address === dev && /imported/.test(o.text)),
+    JSON.stringify(options),
+  );
   assert.match(await text(page, 'wallet-count'), /^\d+$/);
   await page.selectOption('#wallet-list', mine!.value);
   await page.waitForFunction((a) => document.getElementById('wallet-address')?.textContent === a && document.getElementById('wallet-status')?.textContent?.includes('ready to send'), registered, WAIT);
@@ -242,10 +249,14 @@ test('Cancel on a difficulty-40 node stops every worker, the page says so, nothi
     const status = await text(p, 'wallet-status');
     assert.match(status, /^Cancelled after [\d,]+ hashes: every worker stopped [\d.]+ ms after Cancel\. Nothing was sent/);
     // Every request the miner made has been answered: no worker holds a search.
-    await p.waitForFunction(() => {
-      const m = (window as unknown as { __miner: { posted: number; replied: number } }).__miner;
-      return m.posted === m.replied;
-    }, null, WAIT);
+    await p.waitForFunction(
+      () => {
+        const m = (window as unknown as { __miner: { posted: number; replied: number } }).__miner;
+        return m.posted === m.replied;
+      },
+      null,
+      WAIT,
+    );
     const stopped = await minerActivity(p);
     const frozen = await text(p, 'mine-hashes');
     await p.waitForTimeout(1000);
@@ -281,7 +292,10 @@ test('errors are shown in words: what is wrong and what to do', async () => {
   await page.fill('#address', 'AA100000001677722412');
   await page.click('#load-wallet');
   await page.waitForFunction(() => document.getElementById('wallet-error')?.textContent?.includes('No wallet'), null, WAIT);
-  assert.match(await text(page, 'wallet-error'), /^Node refused GET \/api\/address\/AA100000001677722412: HTTP 404 .*No wallet has this address on this node\. Check the address, or clear the Address field and press Register/);
+  assert.match(
+    await text(page, 'wallet-error'),
+    /^Node refused GET \/api\/address\/AA100000001677722412: HTTP 404 .*No wallet has this address on this node\. Check the address, or clear the Address field and press Register/,
+  );
   // an amount no wallet can hold is refused in words, before anything is signed
   await page.fill('#transfer-to', registered);
   await page.fill('#transfer-amount', '18446744073709551616');
@@ -309,7 +323,10 @@ test('the benchmark draws one bar per worker count', async () => {
   await page.waitForFunction(() => document.getElementById('bench-figure')?.dataset.complete === 'true' || !document.getElementById('bench-error')?.hidden, null, { timeout: 30_000 });
   assert.is(await text(page, 'bench-error'), '');
   const rows = await page.$$eval('#bench-rows tr', (trs) => trs.map((tr) => ({ workers: Number(tr.getAttribute('data-workers')), rate: Number(tr.getAttribute('data-rate')) })));
-  assert.equal(rows.map((r) => r.workers), Array.from({ length: workers }, (_, i) => i + 1));
+  assert.equal(
+    rows.map((r) => r.workers),
+    Array.from({ length: workers }, (_, i) => i + 1),
+  );
   const bars = await page.$$eval('#bench-chart svg rect.bar', (rects) => rects.map((r) => Number(r.getAttribute('data-value'))));
   assert.is(bars.length, workers);
   for (const [i, r] of rows.entries()) {

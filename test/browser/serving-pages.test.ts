@@ -85,7 +85,7 @@ test('the guide has the two files of its page', () => {
   assert.equal(Object.keys(guideFiles()).sort(), ['app.js', 'index.html']);
 });
 
-test('tpkit node --static DIR: the guide\'s page on the node\'s origin registers a wallet', async () => {
+test("tpkit node --static DIR: the guide's page on the node's origin registers a wallet", async () => {
   const dir = join(work, 'site');
   mkdirSync(dir);
   for (const [name, text] of Object.entries(guideFiles())) writeFileSync(join(dir, name), text);

@@ -52,7 +52,10 @@ test('the worker script stands alone: it imports nothing', () => {
 
 test('tpkit-inline.js imports only ./tpkit.js and carries the worker script as text', () => {
   const inline = read('tpkit-inline.js').toString('utf8');
-  assert.equal([...inline.matchAll(/\bfrom\s*["']([^"']+)["']/g)].map((m) => m[1]), ['./tpkit.js', './tpkit.js']);
+  assert.equal(
+    [...inline.matchAll(/\bfrom\s*["']([^"']+)["']/g)].map((m) => m[1]),
+    ['./tpkit.js', './tpkit.js'],
+  );
   // The worker's message handler is in the worker and in the text the inline entry carries, not in the lean scripts.
   const handler = /\w+\.onmessage=async \w+=>\{let\{id:\w+,task:\w+\}=\w+\.data/;
   assert.match(read('miner-worker.js').toString('utf8'), handler);
@@ -105,7 +108,7 @@ test('the keys of the official wallets are not in tpkit.js nor in what it import
   assert.ok(read('tpkit-keys.js').toString('utf8').includes('abandon'), 'tpkit-keys.js carries the word list');
 });
 
-test('tpkit-keys.js shares tpkit.js\'s code: its errors are instances of tpkit.js\'s classes', async () => {
+test("tpkit-keys.js shares tpkit.js's code: its errors are instances of tpkit.js's classes", async () => {
   const bundle = await import(new URL('../../browser/tpkit.js', import.meta.url).href);
   const keys = await import(new URL('../../browser/tpkit-keys.js', import.meta.url).href);
   const keyOne = 'KwDiBf89QgGbjEhKnhXJuH7LrciVrZi3qYjgd9M7rFU73sVHnoWn'; // secret key 1, compressed WIF

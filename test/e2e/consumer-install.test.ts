@@ -60,7 +60,10 @@ test.after(() => rmSync(work, { recursive: true, force: true }));
 
 test('the install builds nothing: no binding.gyp, no classic-level or secp256k1; the only .node files are @napi-rs/nice prebuilds', () => {
   const modules = join(project, 'node_modules');
-  assert.equal(find(modules, (name) => name === 'binding.gyp'), []);
+  assert.equal(
+    find(modules, (name) => name === 'binding.gyp'),
+    [],
+  );
   const binaries = find(modules, (name) => name.endsWith('.node'));
   for (const file of binaries) assert.ok(file.includes(join('node_modules', '@napi-rs', 'nice')), file);
   const top = readdirSync(modules);
@@ -69,11 +72,17 @@ test('the install builds nothing: no binding.gyp, no classic-level or secp256k1;
   assert.not.ok(top.includes('secp256k1'));
   // The EVM is the node's optional peer too: a wallet installs none of it.
   assert.not.ok(top.includes('@ethereumjs'));
-  assert.equal(find(modules, (name) => name === 'package.json').filter((f) => f.includes('@ethereumjs')), []);
+  assert.equal(
+    find(modules, (name) => name === 'package.json').filter((f) => f.includes('@ethereumjs')),
+    [],
+  );
 });
 
 test('--omit=optional: no native file at all, and the miner still mines on its worker threads', () => {
-  assert.equal(find(join(lean, 'node_modules'), (name) => name.endsWith('.node')), []);
+  assert.equal(
+    find(join(lean, 'node_modules'), (name) => name.endsWith('.node')),
+    [],
+  );
   writeFileSync(
     join(lean, 'mine.mjs'),
     `import { mineRegister, createMinerPool } from 'tpkit/mine';
@@ -86,7 +95,7 @@ await pool.destroy();
   );
   const result = JSON.parse(execFileSync(process.execPath, ['mine.mjs'], { cwd: lean, encoding: 'utf8' }));
   assert.ok(result.bits >= 12);
-  assert.ok(result.onPool > 0, 'the pool\'s threads did the hashing');
+  assert.ok(result.onPool > 0, "the pool's threads did the hashing");
 });
 
 test('import: decode a transaction and mine a registration with the WASM kernels', () => {
@@ -123,7 +132,10 @@ test('the types compile in a strict consumer with skipLibCheck: false', () => {
   symlinkSync(join(ROOT, 'node_modules', '@types', 'node'), join(project, 'node_modules', '@types', 'node'));
   writeFileSync(
     join(project, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { strict: true, skipLibCheck: false, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], noEmit: true, types: ['node'] }, files: ['app.ts'] }),
+    JSON.stringify({
+      compilerOptions: { strict: true, skipLibCheck: false, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], noEmit: true, types: ['node'] },
+      files: ['app.ts'],
+    }),
   );
   writeFileSync(
     join(project, 'app.ts'),

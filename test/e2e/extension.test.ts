@@ -40,11 +40,16 @@ function unbundledExtension(name: string, csp: string): string {
   mkdirSync(join(dir, 'tpkit'), { recursive: true });
   copyFileSync(join(PROJECT, 'node_modules', 'tpkit', 'dist', 'browser', 'tpkit-sw.js'), join(dir, 'tpkit', 'tpkit-sw.js'));
   writeFileSync(join(dir, 'background.js'), "import * as tpkit from './tpkit/tpkit-sw.js';\nglobalThis.tpkit = tpkit;\n");
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({
-    manifest_version: 3, name, version: '1.0',
-    background: { service_worker: 'background.js', type: 'module' },
-    content_security_policy: { extension_pages: csp },
-  }));
+  writeFileSync(
+    join(dir, 'manifest.json'),
+    JSON.stringify({
+      manifest_version: 3,
+      name,
+      version: '1.0',
+      background: { service_worker: 'background.js', type: 'module' },
+      content_security_policy: { extension_pages: csp },
+    }),
+  );
   return dir;
 }
 
@@ -103,10 +108,7 @@ async function openExtensionPage(query: string): Promise<WalletReport> {
   if (setupError) throw setupError;
   const page = await context!.newPage();
   try {
-    const [report] = await Promise.all([
-      server!.nextReport(),
-      page.goto(`chrome-extension://${extensionId}/wallet.html?report=${encodeURIComponent(server!.reportUrl)}${query}`),
-    ]);
+    const [report] = await Promise.all([server!.nextReport(), page.goto(`chrome-extension://${extensionId}/wallet.html?report=${encodeURIComponent(server!.reportUrl)}${query}`)]);
     return report as unknown as WalletReport;
   } finally {
     await page.close();

@@ -26,12 +26,18 @@ let packed: Record<string, any> = {};
 const original = readFileSync(join(ROOT, 'package.json'), 'utf8');
 
 test.before(() => {
-  cpSync(ROOT, checkout, { recursive: true, filter: (path) => {
-    const top = relative(ROOT, path).split(/[\\/]/)[0];
-    return !LEFT_OUT.has(top) && !top.endsWith('.tgz');
-  } });
+  cpSync(ROOT, checkout, {
+    recursive: true,
+    filter: (path) => {
+      const top = relative(ROOT, path).split(/[\\/]/)[0];
+      return !LEFT_OUT.has(top) && !top.endsWith('.tgz');
+    },
+  });
   symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
-  const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: checkout, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim().split('\n').pop()!;
+  const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: checkout, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    .trim()
+    .split('\n')
+    .pop()!;
   tarball = join(work, name);
   packed = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
 });
@@ -79,8 +85,14 @@ test('a project installs the tarball without an install-script warning, and its 
 
 test('the tarball ships no source map and the browser bundle once', () => {
   const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean);
-  assert.equal(files.filter((file) => file.endsWith('.map')), []);
-  assert.equal(files.filter((file) => file.startsWith('package/dist/web/browser/')), []);
+  assert.equal(
+    files.filter((file) => file.endsWith('.map')),
+    [],
+  );
+  assert.equal(
+    files.filter((file) => file.startsWith('package/dist/web/browser/')),
+    [],
+  );
   const script = execFileSync('tar', ['-xzOf', tarball, 'package/dist/browser/tpkit.js'], { encoding: 'utf8' });
   assert.not.match(script, /sourceMappingURL/);
 });

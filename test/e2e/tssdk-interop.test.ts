@@ -82,7 +82,10 @@ test('the SDK bootstraps from a fresh node as its custom chain: the start-up blo
   await network.bootstrap();
   const state = network.upload();
   assert.is(state.currentChain, 1);
-  assert.equal(state.currentNodes.map(({ address, nodeId, height }) => ({ address, nodeId, height })), [{ address: node.url, nodeId: 'tpkit', height: 1 }]);
+  assert.equal(
+    state.currentNodes.map(({ address, nodeId, height }) => ({ address, nodeId, height })),
+    [{ address: node.url, nodeId: 'tpkit', height: 1 }],
+  );
   assert.equal(state.feeSettings, { feeCur: 'SK', fee: 1, baseEx: 64, kb: 1000 });
 });
 
@@ -169,7 +172,7 @@ test('the SDK reads our failures: an error status rejects its wait, an HTTP erro
   assert.is((await rejection(network.getWallet(nobody))).message, 'Not found');
 });
 
-test('the SDK walks a wallet\'s whole history back through the blocks (bals lastblk, ?addr=)', async () => {
+test("the SDK walks a wallet's whole history back through the blocks (bals lastblk, ?addr=)", async () => {
   const wallet = new sdk.WalletApi(network);
   // five more transfers to the registered wallet, each in a block of its own
   const sent: string[] = [];
@@ -183,7 +186,7 @@ test('the SDK walks a wallet\'s whole history back through the blocks (bals last
   const lastblk = (await node.get(`/api/address/${registered}`)).body.info.lastblk as string;
   // Without a filter its loop reads block.txs by array index and throws (an SDK bug): pass one.
   const history = await wallet.getRawTransactionsHistory(lastblk, registered, 100, () => true);
-  assert.not.ok(history.has('needMore'), 'the walk ends at the wallet\'s first block');
+  assert.not.ok(history.has('needMore'), "the walk ends at the wallet's first block");
   const ids = [...history.keys()];
   for (const txid of sent) assert.ok(ids.includes(txid), `${txid} in the history`);
   const incoming = [...history.values()].filter((v) => typeof v === 'object' && v.to === registered);
@@ -199,7 +202,7 @@ test('the SDK walks a wallet\'s whole history back through the blocks (bals last
   assert.equal(Object.keys(block.txs), [sent[4]]);
 });
 
-test('the SDK finds the chain\'s nodes: /api/nodes and where list this node in chain_nodes', async () => {
+test("the SDK finds the chain's nodes: /api/nodes and where list this node in chain_nodes", async () => {
   assert.equal(await network.getChainNodes(1, 1), [{ address: node.url, nodeId: 'tpkit' }]);
   const where = await network.getAddressChain(registered);
   assert.is(where.result, 'found');
@@ -265,30 +268,59 @@ test('what the SDK encodes differently from us, field by field (docs/design/inte
   assert.equal(sdkFields, ourFields, 'the same transaction');
 
   // Container: the same keys, order and types.
-  assert.equal(wireFields(sdkTx).map(([k, v]) => `${k}:${v.type}`), ['body:bin', 'sig:array', 'ver:uint']);
-  assert.equal(wireFields(sdkTx).map(([k]) => k), wireFields(signTx(ours, dev.key)).map(([k]) => k));
+  assert.equal(
+    wireFields(sdkTx).map(([k, v]) => `${k}:${v.type}`),
+    ['body:bin', 'sig:array', 'ver:uint'],
+  );
+  assert.equal(
+    wireFields(sdkTx).map(([k]) => k),
+    wireFields(signTx(ours, dev.key)).map(([k]) => k),
+  );
   // Body: key order, `e` always present, currency as str; integers in the same minimal widths.
-  assert.equal(wireFields(sdkBody).map(([k]) => k), ['k', 't', 'f', 'to', 's', 'p', 'e']);
-  assert.equal(wireFields(ours).map(([k]) => k), ['k', 'f', 'to', 's', 't', 'p', 'e']);
+  assert.equal(
+    wireFields(sdkBody).map(([k]) => k),
+    ['k', 't', 'f', 'to', 's', 'p', 'e'],
+  );
+  assert.equal(
+    wireFields(ours).map(([k]) => k),
+    ['k', 'f', 'to', 's', 't', 'p', 'e'],
+  );
   const item = (body: Uint8Array) => (field(body, 'p') as Extract<MsgNode, { type: 'array' }>).items[0] as Extract<MsgNode, { type: 'array' }>;
-  assert.equal(item(sdkBody).items.map((n) => n.marker), [0x00, 0xa2, 0x05], 'purpose fixint, currency fixstr, amount fixint');
-  assert.equal(item(ours).items.map((n) => n.marker), [0x00, 0xc4, 0x05], 'currency as bin 8');
+  assert.equal(
+    item(sdkBody).items.map((n) => n.marker),
+    [0x00, 0xa2, 0x05],
+    'purpose fixint, currency fixstr, amount fixint',
+  );
+  assert.equal(
+    item(ours).items.map((n) => n.marker),
+    [0x00, 0xc4, 0x05],
+    'currency as bin 8',
+  );
   for (const name of ['k', 't', 'f', 'to', 's', 'e']) assert.is(field(sdkBody, name).marker, field(ours, name).marker, name);
   assert.is(field(sdkBody, 's').marker, 0xcf, 'a seq above 2^32 as uint 64');
   assert.is(sdkBody.length, ours.length - 2, 'one byte less per currency name, two payload items');
 
   // BSig: signature then pubkey, no timestamp; otherwise our RFC 6979 low-S signature, byte for byte.
   const sig = decodeBsig(container.sigs[0]);
-  assert.equal(sig.fields.map((f) => f.name), ['pubkey']);
+  assert.equal(
+    sig.fields.map((f) => f.name),
+    ['pubkey'],
+  );
   assert.is(sig.timestamp, undefined);
   assert.equal(sig.signature, createSigner(dev.key).signDigest(bsigDigest(sig, sdkBody)));
 
   // Register: k t h e, no nonce; ours ends in a fixed 8-byte nonce.
   const key = node.chain.accounts[1].secretKey;
   const register = decodeTx(base64ToBytes(await sdk.TransactionsApi.composeRegisterTX(toWif(key))));
-  assert.equal(wireFields(register.body).map(([k, v]) => `${k}:${v.marker.toString(16)}`), ['k:11', 't:cf', 'h:c4', 'e:80']);
+  assert.equal(
+    wireFields(register.body).map(([k, v]) => `${k}:${v.marker.toString(16)}`),
+    ['k:11', 't:cf', 'h:c4', 'e:80'],
+  );
   const t = (decodeBody(register.body) as { timestamp: number }).timestamp;
-  assert.equal(wireFields(registerBody({ publicKeys: [publicKeyOf(key)], timestamp: t })).map(([k]) => k), ['k', 't', 'h', 'nonce']);
+  assert.equal(
+    wireFields(registerBody({ publicKeys: [publicKeyOf(key)], timestamp: t })).map(([k]) => k),
+    ['k', 't', 'h', 'nonce'],
+  );
 
   // Its automatic fee needs every setting non-zero: with baseextra 0 it adds no srcfee item.
   const noFee = decodeBody(decodeTx(sdk.TransactionsApi.composeSimpleTransferTX({ feeCur: 'SK', fee: 1, baseEx: 0, kb: 1000 }, toWif(dev.key), dev.address, to, 'SK', 5, '', 1)).body);
@@ -306,7 +338,10 @@ test('what the SDK encodes differently from us, field by field (docs/design/inte
 test('nothing left the machine: every socket opened went to a node this test started', () => {
   assert.equal(sandbox.refused, []);
   assert.ok(sandbox.local.length > 0);
-  assert.equal(sandbox.local.filter((target) => !nodePorts.has(target.slice(target.lastIndexOf(':') + 1))), []);
+  assert.equal(
+    sandbox.local.filter((target) => !nodePorts.has(target.slice(target.lastIndexOf(':') + 1))),
+    [],
+  );
 });
 
 test.run();

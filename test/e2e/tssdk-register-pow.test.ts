@@ -52,7 +52,7 @@ for (const difficulty of [16, 20]) {
       timeout: 60,
       onDifficulty: (d) => seen.push(d),
     });
-    assert.equal(seen, [difficulty], 'the difficulty read from the node\'s settings');
+    assert.equal(seen, [difficulty], "the difficulty read from the node's settings");
     assert.equal(Object.keys(result).sort(), ['address', 'chain', 'seed', 'wif']);
     assert.is(result.chain, 1);
     assert.is(result.seed, SEED);
@@ -105,7 +105,7 @@ test('the SDK 2.2 shape: settings unwrapped to current, keys derived from a path
   assert.is((await network.getWallet(result.address)).pubkey, bytesToHex(publicKeyOf(fromWif(result.wif)), true));
 });
 
-test('composeMinedRegisterTX in place of composeRegisterTX: the SDK\'s fields plus a nonce, signed by the WIF\'s key, sent by the SDK\'s createTransaction', async () => {
+test("composeMinedRegisterTX in place of composeRegisterTX: the SDK's fields plus a nonce, signed by the WIF's key, sent by the SDK's createTransaction", async () => {
   await nodeAt(16);
   const network = new sdk.NetworkApi(1, false);
   await network.bootstrap();
@@ -118,7 +118,7 @@ test('composeMinedRegisterTX in place of composeRegisterTX: the SDK\'s fields pl
   if (body.kind !== 'register') return;
   assert.equal(body.extra, { referrer: 'AA100000001677721780' });
   assert.is(body.nonce, mined.nonce);
-  const sent = (await (network as unknown as { createTransaction(d: { tx: string }): Promise<{ txid: string }> }).createTransaction({ tx }));
+  const sent = await (network as unknown as { createTransaction(d: { tx: string }): Promise<{ txid: string }> }).createTransaction({ tx });
   assert.match(sent.txid, /-tpkit$/);
 });
 
@@ -126,9 +126,16 @@ test('abort: an AbortSignal stops the mining with ABORTED and nothing is sent', 
   const node = await nodeAt(40);
   const height = node.chain.height;
   const stop = new AbortController();
-  const error = await rejection(registerCertainChain(tssdk, {
-    chain: 1, customSeed: SEED, isHTTPSNodesOnly: false, maxDifficulty: 40, signal: stop.signal, onProgress: () => stop.abort(),
-  }));
+  const error = await rejection(
+    registerCertainChain(tssdk, {
+      chain: 1,
+      customSeed: SEED,
+      isHTTPSNodesOnly: false,
+      maxDifficulty: 40,
+      signal: stop.signal,
+      onProgress: () => stop.abort(),
+    }),
+  );
   assert.is((error as { code?: string }).code, 'ABORTED');
   assert.is(node.chain.height, height, 'no block');
 });

@@ -40,7 +40,10 @@ test.after(async () => {
 test('Vite builds tpkit/tssdk from its browser build: no Node module in the output', () => {
   if (setupError) throw setupError;
   const assets = join(APP, 'dist', 'assets');
-  const code = readdirSync(assets).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(assets, f), 'utf8')).join('\n');
+  const code = readdirSync(assets)
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => readFileSync(join(assets, f), 'utf8'))
+    .join('\n');
   assert.ok(code.includes('tpkit/tssdk: the Node worker pool is not in the browser build'), 'the browser build of the entry');
   assert.not.ok(/worker_threads/.test(code), 'no worker_threads');
 });
@@ -55,7 +58,7 @@ test('the built page reads difficulty 16, mines in Web Workers only, and the nod
   assert.is(report.difficulty, 16);
   assert.ok((report.bits as number) >= 16);
   assert.is(report.poolFailure, null, 'the workers started');
-  assert.is(report.callingThreadHashes, 0, 'workersOnly: the page\'s thread did not hash');
+  assert.is(report.callingThreadHashes, 0, "workersOnly: the page's thread did not hash");
   assert.ok((report.hashes as number) > 0, 'the workers found it');
   const status = await waitStatus(node!, report.txid as string, 30_000);
   assert.is(status.ok, true, JSON.stringify(status));

@@ -46,10 +46,7 @@ test('Vite dev server: the page mines with no failed request, and its own thread
       if (waited > 60_000) throw new Error(`vite did not start: ${output}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const [report] = (await Promise.all([
-      server!.nextReport(),
-      engine!.open(`http://127.0.0.1:${port}/?report=${encodeURIComponent(server!.reportUrl)}&rateMs=500`),
-    ])) as unknown as WalletReport[];
+    const [report] = (await Promise.all([server!.nextReport(), engine!.open(`http://127.0.0.1:${port}/?report=${encodeURIComponent(server!.reportUrl)}&rateMs=500`)])) as unknown as WalletReport[];
     checkWalletReport(report);
     assert.equal(engine!.failedRequests(), []);
     assert.ok(report.callingThreadHashes > 0, `the page's thread hashed ${report.callingThreadHashes}`);

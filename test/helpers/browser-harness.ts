@@ -56,9 +56,7 @@ export async function openBrowser(extraFlags: string[] = []): Promise<BrowserSes
       });
       const { html } = options;
       if (html !== undefined) {
-        await page.route(url, (route) =>
-          route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers: options.headers ?? {}, body: html }),
-        );
+        await page.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers: options.headers ?? {}, body: html }));
       }
       await page.goto(url);
       return { page, errors };

@@ -36,7 +36,10 @@ export interface SpawnOptions {
 const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
 
 /** The one place the binary is spawned: `tpkit ...args` as a child process. */
-export function spawnTpkit(args: string[], options: SpawnOptions = {}): ChildProcess & { stdin: NonNullable<ChildProcess['stdin']>; stdout: NonNullable<ChildProcess['stdout']>; stderr: NonNullable<ChildProcess['stderr']> } {
+export function spawnTpkit(
+  args: string[],
+  options: SpawnOptions = {},
+): ChildProcess & { stdin: NonNullable<ChildProcess['stdin']>; stdout: NonNullable<ChildProcess['stdout']>; stderr: NonNullable<ChildProcess['stderr']> } {
   const env = options.env ?? process.env;
   const argv = [...(options.nodeArgs ?? []), TPKIT_MAIN, ...args];
   const command = [process.execPath, ...argv].map(quote).join(' ');

@@ -11,11 +11,13 @@ export const DOCS = join(ROOT, 'docs');
 const NOT_PAGES = new Set(['node_modules', '.vitepress', 'raw']);
 
 function markdownUnder(dir: string): string[] {
-  return readdirSync(dir).sort().flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return NOT_PAGES.has(name) || relative(DOCS, path) === join('reference', 'api') ? [] : markdownUnder(path);
-    return name.endsWith('.md') ? [path] : [];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return NOT_PAGES.has(name) || relative(DOCS, path) === join('reference', 'api') ? [] : markdownUnder(path);
+      return name.endsWith('.md') ? [path] : [];
+    });
 }
 
 /** docs/ pages as paths relative to docs/, e.g. "guide/client.md". */

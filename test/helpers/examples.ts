@@ -151,9 +151,7 @@ export const BUILDS: Record<string, () => BuiltPage> = {
   },
   'Parcel 2': () => {
     const dir = join(PROJECT, 'parcel');
-    return timed('Parcel 2', join(dir, 'dist'), 'index.html', () =>
-      run(bin('parcel'), ['build', 'index.html', '--dist-dir', 'dist', '--no-cache', '--log-level', 'warn'], dir),
-    );
+    return timed('Parcel 2', join(dir, 'dist'), 'index.html', () => run(bin('parcel'), ['build', 'index.html', '--dist-dir', 'dist', '--no-cache', '--log-level', 'warn'], dir));
   },
   'Next.js': () => {
     const dir = join(PROJECT, 'next');

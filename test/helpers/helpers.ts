@@ -63,7 +63,14 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
 
 /** A uvu suite whose every test and hook fails by name after `ms` (see `within`). */
 export function withDeadlines<C>(inner: Test<C>, ms: number): Test<C> {
-  const bound = (what: string, handler: Callback<C>): Callback<C> => (context) => within(Promise.resolve().then(() => handler(context)), ms, what);
+  const bound =
+    (what: string, handler: Callback<C>): Callback<C> =>
+    (context) =>
+      within(
+        Promise.resolve().then(() => handler(context)),
+        ms,
+        what,
+      );
   const hook = (register: (h: Callback<C>) => void, what: string) => (handler: Callback<C>) => register(bound(what, handler));
   const wrapped = ((name: string, handler: Callback<C>) => inner(name, bound(`test "${name}"`, handler))) as Test<C>;
   wrapped.only = (name, handler) => inner.only(name, bound(`test "${name}"`, handler));

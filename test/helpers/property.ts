@@ -23,7 +23,12 @@ export function bytes(next: Random, count: number): Uint8Array {
 }
 
 /** Runs `check` on `count` generated cases; a failure is reported with the seed and case index. */
-export async function forAll<T>(label: string, { count, seed }: { count: number; seed: number }, make: (next: Random, i: number) => T, check: (value: T, i: number) => void | Promise<void>): Promise<void> {
+export async function forAll<T>(
+  label: string,
+  { count, seed }: { count: number; seed: number },
+  make: (next: Random, i: number) => T,
+  check: (value: T, i: number) => void | Promise<void>,
+): Promise<void> {
   const next = seeded(seed);
   for (let i = 0; i < count; i++) {
     const value = make(next, i);

@@ -23,5 +23,4 @@ export const ADDR = addressToText(makeAddress({ group: 10, block: 1, wallet: 7 }
 export const OTHER = addressToText(makeAddress({ group: 10, block: 1, wallet: 8 }));
 export const TXID = encodeTxid({ chain: 1, height: 5, timeNs: 1_700_000_000_000_000_000n, node: 'tpkit' });
 export const TX = new Uint8Array([0x81, 0xa3, 0x76, 0x65, 0x72, 0x02]);
-export const never = (_url: URL, init: RequestInit) =>
-  new Promise<Response>((_, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+export const never = (_url: URL, init: RequestInit) => new Promise<Response>((_, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));

@@ -34,7 +34,10 @@ export function contract(name: 'Token' | 'Collectible'): Compiled {
   const source = readFileSync(join(ROOT, 'test', 'contracts', `${name}.sol`), 'utf8');
   const require = createRequire(import.meta.url);
   const version = (require('solc/package.json') as { version: string }).version;
-  const key = createHash('sha256').update(version + '\0' + EVM_VERSION + '\0' + source).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(version + '\0' + EVM_VERSION + '\0' + source)
+    .digest('hex')
+    .slice(0, 16);
   const cacheFile = join(CACHE, `${name}-${key}.json`);
   let out: Compiled;
   try {

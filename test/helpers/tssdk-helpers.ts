@@ -48,7 +48,12 @@ export interface SdkPrettyTx {
 export interface SdkWalletApi {
   makeNewTx(wif: string, from: string, to: string, token: string, amount: number, message: string): Promise<{ txId: string; res: string; block: string }>;
   getBlock(hash: string, address?: string | null): Promise<{ txs: Record<string, SdkPrettyTx & { address?: string; blockNumber: number }>; bals: Record<string, { lastblk?: string }> }>;
-  getRawTransactionsHistory(lastBlock: string, address: string, perPage?: number, txsFilter?: (txid: string, tx: unknown) => boolean): Promise<Map<string, (SdkPrettyTx & { incoming?: boolean; addressAllocationBlock?: boolean }) | string>>;
+  getRawTransactionsHistory(
+    lastBlock: string,
+    address: string,
+    perPage?: number,
+    txsFilter?: (txid: string, tx: unknown) => boolean,
+  ): Promise<Map<string, (SdkPrettyTx & { incoming?: boolean; addressAllocationBlock?: boolean }) | string>>;
   loadBalance(address: string): Promise<{ amount: Record<string, number> }>;
 }
 

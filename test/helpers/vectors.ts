@@ -4,14 +4,28 @@ import { fileURLToPath } from 'node:url';
 
 export interface PublishedVectors {
   bsig_hello: {
-    secret_key: string; public_key: string; timestamp_hex: string; payload_utf8: string;
-    signed_data: string; sha256: string; der_signature: string; bsig: string;
+    secret_key: string;
+    public_key: string;
+    timestamp_hex: string;
+    payload_utf8: string;
+    signed_data: string;
+    sha256: string;
+    der_signature: string;
+    bsig: string;
   };
   generic_tx_docs: {
-    tx_base64: string; body_hex: string; decoded_body: DecodedBodyVector; digest: string; sig_timestamp: number;
+    tx_base64: string;
+    body_hex: string;
+    decoded_body: DecodedBodyVector;
+    digest: string;
+    sig_timestamp: number;
   };
   generic_tx_tpnode: {
-    secret_key: string; public_key: string; body_hex: string; decoded_body: DecodedBodyVector; tx_base64: string;
+    secret_key: string;
+    public_key: string;
+    body_hex: string;
+    decoded_body: DecodedBodyVector;
+    tx_base64: string;
   };
   register_tx: { body_hex: string; pow_bits: number; tx_base64: string };
   pow: { body_hex: string; sha512_prefix: string; bits: number }[];
@@ -26,8 +40,13 @@ export interface PublishedVectors {
 }
 
 export interface DecodedBodyVector {
-  k: number; f: string; to: string; s: number; t: number;
-  p: [number, string, number][]; e: Record<string, string>;
+  k: number;
+  f: string;
+  to: string;
+  s: number;
+  t: number;
+  p: [number, string, number][];
+  e: Record<string, string>;
 }
 
 const file = fileURLToPath(new URL('../../../test/vectors/published.json', import.meta.url));

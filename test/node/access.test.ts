@@ -86,7 +86,11 @@ function upgrade(base: string, path: string, headers: Record<string, string>): P
 /** Everything a refused request could have changed: height, pending, every wallet. */
 async function fingerprint(n: TestNode): Promise<string> {
   await n.chain.settle();
-  return JSON.stringify({ height: n.chain.height, pending: n.chain.mempool.size, wallets: [...n.chain.wallets.entries()].map(([a, w]) => [a, w.seq.toString(), [...w.amount.entries()].map(([c, v]) => `${c}:${v}`)]) });
+  return JSON.stringify({
+    height: n.chain.height,
+    pending: n.chain.mempool.size,
+    wallets: [...n.chain.wallets.entries()].map(([a, w]) => [a, w.seq.toString(), [...w.amount.entries()].map(([c, v]) => `${c}:${v}`)]),
+  });
 }
 
 const port = (n: TestNode) => new URL(n.url).port;
@@ -219,7 +223,14 @@ test('dev endpoints take only application/json (415 CONTENT_TYPE_UNSUPPORTED), w
   assert.is(ok.status, 200, JSON.stringify(ok.body));
   // the reference API takes text/plain as before (the SDK in Node sends no Origin)
   const a = node.chain.accounts[0];
-  const tx = transfer({ key: a.secretKey, from: a.address, to: node.chain.accounts[1].address, seq: Number(node.chain.wallets.get(Buffer.from(a.address).toString('hex'))!.seq) + 1, t: Date.now(), payload: [pay(1), fee(50)] });
+  const tx = transfer({
+    key: a.secretKey,
+    from: a.address,
+    to: node.chain.accounts[1].address,
+    seq: Number(node.chain.wallets.get(Buffer.from(a.address).toString('hex'))!.seq) + 1,
+    t: Date.now(),
+    payload: [pay(1), fee(50)],
+  });
   const sent = await raw(node.url, 'POST', '/api/tx/new', { 'content-type': 'text/plain' }, JSON.stringify({ tx }));
   assert.is(sent.status, 200, JSON.stringify(sent.body));
 });
@@ -314,11 +325,32 @@ test('every answer says nosniff; the playground has a CSP without framing; a sym
 });
 
 test('flags and config keys: --allow-host, --allow-origin, --dev-api and the limits are checked where they are read', () => {
-  const parsed = parseNodeArgs(['--allow-host', 'Dev.Test.', '--allow-host', '.corp.test', '--allow-origin', 'https://wallet.example:8443/', '--dev-api', '--max-pending-bytes', '1048576', '--max-pending-per-sender', '5', '--ws-max-connections', '9', '--ws-max-per-address', '3', '--ws-max-buffered', '65536']).config;
+  const parsed = parseNodeArgs([
+    '--allow-host',
+    'Dev.Test.',
+    '--allow-host',
+    '.corp.test',
+    '--allow-origin',
+    'https://wallet.example:8443/',
+    '--dev-api',
+    '--max-pending-bytes',
+    '1048576',
+    '--max-pending-per-sender',
+    '5',
+    '--ws-max-connections',
+    '9',
+    '--ws-max-per-address',
+    '3',
+    '--ws-max-buffered',
+    '65536',
+  ]).config;
   assert.equal(parsed.allowHosts, ['dev.test', '.corp.test']);
   assert.equal(parsed.allowOrigins, ['https://wallet.example:8443']);
   assert.is(parsed.devApiBeyondLoopback, true);
-  assert.equal([parsed.limits.maxPendingBytes, parsed.limits.maxPendingPerSender, parsed.limits.wsConnections, parsed.limits.wsConnectionsPerAddress, parsed.limits.wsBufferedBytes], [1048576, 5, 9, 3, 65536]);
+  assert.equal(
+    [parsed.limits.maxPendingBytes, parsed.limits.maxPendingPerSender, parsed.limits.wsConnections, parsed.limits.wsConnectionsPerAddress, parsed.limits.wsBufferedBytes],
+    [1048576, 5, 9, 3, 65536],
+  );
   const fromFile = parseNodeArgs(['--config', 'c.json', '--allow-host', 'b.test'], () => JSON.stringify({ allowHosts: ['a.test'], allowOrigins: ['*'], limits: { wsConnections: 4 } })).config;
   assert.equal(fromFile.allowHosts, ['a.test', 'b.test'], 'flags add to the file');
   assert.equal(fromFile.allowOrigins, ['*']);

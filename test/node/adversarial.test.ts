@@ -35,7 +35,14 @@ let port: number;
 const DIFFICULTY = 8;
 
 const b64 = (value: MsgValue) => bytesToBase64(encodeMsgpack(value));
-const container = (body: Uint8Array, sigs: Uint8Array[], ver: MsgValue = 2) => b64(new Map<string, MsgValue>([['body', body], ['sig', sigs], ['ver', ver]]));
+const container = (body: Uint8Array, sigs: Uint8Array[], ver: MsgValue = 2) =>
+  b64(
+    new Map<string, MsgValue>([
+      ['body', body],
+      ['sig', sigs],
+      ['ver', ver],
+    ]),
+  );
 const rawTx = (bytes: Uint8Array) => bytesToBase64(bytes);
 
 /** Sends bytes on a fresh socket and parses the one answer, or undefined if the node closes without one. */
@@ -120,7 +127,8 @@ test('a table of bad inputs: each gets its typed answer, the node keeps answerin
   const watchedText = addressToText(watched.address);
   const bigPayload = Array.from({ length: 700 }, (_, i) => pay(i + 1, `C${i}`));
   const upload = (length: number, sent: string) => `POST /api/tx/new HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n${sent}`;
-  const chunked = (sent: string) => `POST /api/tx/new HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${sent.length.toString(16)}\r\n${sent}\r\n0\r\n\r\n`;
+  const chunked = (sent: string) =>
+    `POST /api/tx/new HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${sent.length.toString(16)}\r\n${sent}\r\n0\r\n\r\n`;
 
   const rows: Row[] = [
     // the JSON envelope
@@ -186,21 +194,26 @@ test('a table of bad inputs: each gets its typed answer, the node keeps answerin
     ['signatures', 'a BSig cut short', post(container(body, [Uint8Array.of(0xff, 0x50, 1, 2)])), { status: 400, error: 'BSIG_MALFORMED' }],
     ['signatures', 'a BSig without a key', post(container(body, [Uint8Array.of(0xff, 0x02, 0x30, 0x00)])), { status: 400, error: 'BSIG_MISSING_FIELD' }],
     ['signatures', 'not strict DER', post(container(body, [badDer])), { status: 400, error: 'BSIG_BAD_DER' }],
-    ['signatures', 'over another body', post(container(body, [signBsig(genericBody({ from: watched.address, to, seq: 1001, timestamp: t, payload: [] }), watched.secretKey, { timestamp: t })])), { status: 400, error: 'SIG_INVALID' }],
+    [
+      'signatures',
+      'over another body',
+      post(container(body, [signBsig(genericBody({ from: watched.address, to, seq: 1001, timestamp: t, payload: [] }), watched.secretKey, { timestamp: t })])),
+      { status: 400, error: 'SIG_INVALID' },
+    ],
     ['signatures', 'by another key', post(sign(body, [stranger], t)), { status: 400, error: 'SENDER_KEY_MISMATCH' }],
     ['signatures', 'by a keyless wallet', post(transfer({ key: stranger, from: node.chain.feeAddress, to, seq: 1, t: ++t, payload: [pay(1)] })), { status: 400, error: 'SENDER_KEY_MISMATCH' }],
     // registration
     ['register', 'below the difficulty', post(registerBelow(stranger, t, DIFFICULTY)), { status: 400, error: 'POW_TOO_LOW' }],
     ['register', '"h" of another key', post(sign(regBody, [generateSecretKey()], t)), { status: 400, error: 'REGISTER_KEYS_MISMATCH' }],
-    ['register', 'signature over another body', post(container(regBody, [signBsig(registerBody({ publicKeys: [publicKeyOf(stranger)], timestamp: t, nonce: 1n }), stranger, { timestamp: t })])), { status: 400, error: 'SIG_INVALID' }],
-    ['register', 'a key off the curve', post(container(regBody, [withKeyOf(signBsig(regBody, watched.secretKey, { timestamp: t }), offCurve)])), { status: 400, error: 'KEY_INVALID' }],
-    ['register', '"h" of the wrong length', post(container(encodeMsgpack({ k: 17, t, h: keysHash([publicKeyOf(stranger)]).slice(1), nonce: 0 }), [regSig])), { status: 400, error: 'BODY_BAD_FIELD' }],
     [
       'register',
-      'a key that already has a wallet gets that wallet',
-      post(register(watched.secretKey, ++t, DIFFICULTY)),
-      { applied: async (res) => assert.is(res.res, watchedText) },
+      'signature over another body',
+      post(container(regBody, [signBsig(registerBody({ publicKeys: [publicKeyOf(stranger)], timestamp: t, nonce: 1n }), stranger, { timestamp: t })])),
+      { status: 400, error: 'SIG_INVALID' },
     ],
+    ['register', 'a key off the curve', post(container(regBody, [withKeyOf(signBsig(regBody, watched.secretKey, { timestamp: t }), offCurve)])), { status: 400, error: 'KEY_INVALID' }],
+    ['register', '"h" of the wrong length', post(container(encodeMsgpack({ k: 17, t, h: keysHash([publicKeyOf(stranger)]).slice(1), nonce: 0 }), [regSig])), { status: 400, error: 'BODY_BAD_FIELD' }],
+    ['register', 'a key that already has a wallet gets that wallet', post(register(watched.secretKey, ++t, DIFFICULTY)), { applied: async (res) => assert.is(res.res, watchedText) }],
     // seq and time
     ['seq/time', 'seq 2^63', post(good(1n << 63n)), { status: 400, error: 'BODY_BAD_FIELD' }],
     ['seq/time', 'seq 2^64 - 1', post(good((1n << 64n) - 1n)), { status: 400, error: 'BODY_BAD_FIELD' }],

@@ -25,7 +25,13 @@ function b64(value: MsgValue): string {
 }
 
 function container(body: Uint8Array, sigs: Uint8Array[], ver: MsgValue = 2): string {
-  return b64(new Map<string, MsgValue>([['body', body], ['sig', sigs], ['ver', ver]]));
+  return b64(
+    new Map<string, MsgValue>([
+      ['body', body],
+      ['sig', sigs],
+      ['ver', ver],
+    ]),
+  );
 }
 
 function goodTransfer(overrides: Partial<Parameters<typeof transfer>[0]> = {}): string {
@@ -210,7 +216,10 @@ test('where: this chain, another chain', async () => {
 });
 
 test('CORS on every answer, OPTIONS answered, 404 and 405', async () => {
-  const pre = await fetch(`${node.url}/api/tx/new`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+  const pre = await fetch(`${node.url}/api/tx/new`, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+  });
   assert.is(pre.status, 204);
   assert.is(pre.headers.get('access-control-allow-origin'), 'http://localhost:5173');
   assert.match(pre.headers.get('access-control-allow-methods')!, /POST/);
@@ -268,7 +277,12 @@ test('every bad submission: 4xx with a stable code; the ledger does not change',
     ['too many signatures', () => node.submit(container(body, Array(5).fill(goodSig))), 400, 'TOO_MANY_SIGNATURES'],
     ['malformed BSig', () => node.submit(container(body, [Uint8Array.of(0xff, 0x50, 1, 2)])), 400, 'BSIG_MALFORMED'],
     ['BSig without key', () => node.submit(container(body, [Uint8Array.of(0xff, 0x02, 0x30, 0x00)])), 400, 'BSIG_MISSING_FIELD'],
-    ['signature over another body', () => node.submit(container(body, [signBsig(genericBody({ from: dev.address, to, seq: 1001, timestamp: t, payload: [] }), dev.key, { timestamp: t })])), 400, 'SIG_INVALID'],
+    [
+      'signature over another body',
+      () => node.submit(container(body, [signBsig(genericBody({ from: dev.address, to, seq: 1001, timestamp: t, payload: [] }), dev.key, { timestamp: t })])),
+      400,
+      'SIG_INVALID',
+    ],
     ['signed by another key', () => node.submit(sign(body, [other], t)), 400, 'SENDER_KEY_MISMATCH'],
     ['unknown sender', () => node.submit(transfer({ key: other, from: unknownSender, to, seq: 1, t, payload: [pay(1)] })), 400, 'SENDER_UNKNOWN'],
     ['keyless sender', () => node.submit(transfer({ key: other, from: node.chain.feeAddress, to, seq: 1, t, payload: [pay(1)] })), 400, 'SENDER_KEY_MISMATCH'],

@@ -14,7 +14,14 @@ function send(node: TestNode, account: number, seq: number, extraBytes = 0): Pro
   const a = node.chain.accounts[account];
   const to = node.chain.accounts[(account + 1) % node.chain.accounts.length].address;
   const payload = [pay(1), fee(5 + Math.ceil(extraBytes / 10))];
-  const body = transfer({ key: a.secretKey, from: a.address, to, seq, t: Date.now() + seq, payload: extraBytes ? [...payload, ...Array.from({ length: Math.ceil(extraBytes / 12) }, (_, i) => pay(1, `X${i}`))] : payload });
+  const body = transfer({
+    key: a.secretKey,
+    from: a.address,
+    to,
+    seq,
+    t: Date.now() + seq,
+    payload: extraBytes ? [...payload, ...Array.from({ length: Math.ceil(extraBytes / 12) }, (_, i) => pay(1, `X${i}`))] : payload,
+  });
   return node.submit(body);
 }
 
@@ -117,7 +124,10 @@ test('live-stream connections are capped per address and in all; a refusal is JS
     for (let i = 0; i < 100 && !again; i++) {
       const attempt = ws();
       sockets.push(attempt);
-      again = await opened(attempt).then(() => attempt, () => undefined);
+      again = await opened(attempt).then(
+        () => attempt,
+        () => undefined,
+      );
       if (!again) await new Promise((r) => setTimeout(r, 20));
     }
     assert.ok(again, 'a new connection is accepted once one closed');
@@ -152,7 +162,10 @@ test('identical subscriptions on one connection are acknowledged each time but h
     const acks = () => messages.filter((m) => m.ok === true && m.subscribe);
     for (let i = 0; i < 200 && acks().length < 8; i++) await new Promise((r) => setTimeout(r, 10));
     assert.is(acks().length, 8, 'every request acknowledged');
-    assert.equal(acks().map((m) => m.moresubs), [99, 99, 99, 99, 99, 98, 98, 98]);
+    assert.equal(
+      acks().map((m) => m.moresubs),
+      [99, 99, 99, 99, 99, 98, 98, 98],
+    );
     const sent = await send(node, 0, 1);
     assert.is(sent.status, 200);
     const txid = sent.body.txid;

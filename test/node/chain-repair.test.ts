@@ -95,7 +95,14 @@ test("a rebuild keeps what a rollback to the last intact block keeps, and queues
   const rebuilt = await rebuildChain(damaged, fresh, check.intact!, testConfig(SETTINGS));
   const keptTxids = [...built.byHeight].filter(([h]) => h <= keep).flatMap(([, txids]) => txids);
   const lostTxids = [...built.byHeight].filter(([h]) => h > keep).flatMap(([, txids]) => txids);
-  assert.equal(rebuilt.kept, { height: keep, hash: JSON.parse(Buffer.from((await built.store.get(heightKey(keep)))!).toString()).hash, blocks: keep + 1, txs: keptTxids.length, wallets: rebuilt.kept.wallets, pending: 1 });
+  assert.equal(rebuilt.kept, {
+    height: keep,
+    hash: JSON.parse(Buffer.from((await built.store.get(heightKey(keep)))!).toString()).hash,
+    blocks: keep + 1,
+    txs: keptTxids.length,
+    wallets: rebuilt.kept.wallets,
+    pending: 1,
+  });
   assert.equal(rebuilt.lost, { toHeight: built.head, readable: built.head - keep, txs: lostTxids.length, requeued: lostTxids.length, unknown: 0 });
   assert.equal((await checkStore(fresh)).problems, [], 'the rebuilt store passes the start-up check');
 
@@ -160,7 +167,10 @@ test('no head record: the chain settings come from the configuration, and the no
     for (const txid of built.byHeight.get(built.head)!) assert.is((await waitStatus(node, txid)).ok, true);
     // Without a head, the allocation counter comes from the highest number the kept wallets
     // hold: the next registration gets a number no wallet has.
-    const numbers = [...node.chain.wallets.keys()].map((a) => addressParts(Buffer.from(a, 'hex'))).filter((p) => p.kind === 'public').map((p) => p.wallet);
+    const numbers = [...node.chain.wallets.keys()]
+      .map((a) => addressParts(Buffer.from(a, 'hex')))
+      .filter((p) => p.kind === 'public')
+      .map((p) => p.wallet);
     assert.is(node.chain.allocLast, Math.max(...numbers));
     const txid = (await node.submit(register(new Uint8Array(32).fill(9), Date.now(), 0))).body.txid as string;
     await node.control.mine(1);
@@ -215,8 +225,16 @@ test('a rebuild longer than one batch: each batch has landed before the next sta
   assert.is(fresh.overlaps, 0, 'one batch at a time');
   assert.ok(fresh.batches.length >= 2, 'the writes took more than one batch');
   assert.is(fresh.batches.at(-1)!.sync, true, 'the last batch is synced');
-  assert.equal([...fresh.writes].filter(([, n]) => n > 1), [], 'each record is written once: a batch holds only what came since the last');
-  assert.equal(fresh.batches.slice(0, -1).map((b) => b.sync), fresh.batches.slice(0, -1).map(() => false), 'the others are not');
+  assert.equal(
+    [...fresh.writes].filter(([, n]) => n > 1),
+    [],
+    'each record is written once: a batch holds only what came since the last',
+  );
+  assert.equal(
+    fresh.batches.slice(0, -1).map((b) => b.sync),
+    fresh.batches.slice(0, -1).map(() => false),
+    'the others are not',
+  );
   assert.is(rebuilt.kept.blocks, blocks);
   for (let h = 0; h < blocks; h++) {
     const hash = h.toString(16).padStart(64, '0').toUpperCase();
@@ -227,7 +245,7 @@ test('a rebuild longer than one batch: each batch has landed before the next sta
   assert.equal([meta.height, meta.hash, meta.time], [blocks - 1, (blocks - 1).toString(16).padStart(64, '0').toUpperCase(), 1_800_000_000_000 + blocks - 1]);
 });
 
-test("contract undo records above the kept block that do not read: the report says contract state is kept as the store held it", async () => {
+test('contract undo records above the kept block that do not read: the report says contract state is kept as the store held it', async () => {
   const built = await build();
   const damaged = await copyOf(built.store);
   const { keep } = built;
@@ -279,7 +297,10 @@ test("a deploy in a lost block frees no wallet number: the deployer's wallet kee
   try {
     assert.is(repaired.chain.allocLast, allocLast, 'the allocation counter is where a rollback leaves it');
     const numbers = repaired.chain.accounts.map((account) => addressParts(account.address).wallet);
-    assert.ok(numbers.every((n) => n <= allocLast), "no dev account's number is handed out again");
+    assert.ok(
+      numbers.every((n) => n <= allocLast),
+      "no dev account's number is handed out again",
+    );
   } finally {
     await repaired.close();
   }

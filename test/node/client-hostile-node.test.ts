@@ -115,7 +115,10 @@ test('the default cap is 64 MiB: one byte more is refused', async () => {
 
 test('maxResponseBytes must be a positive integer', () => {
   for (const bad of [0, -1, 1.5, Number.NaN, '10' as unknown as number]) {
-    assert.throws(() => createClient({ baseUrl: 'http://127.0.0.1:1', maxResponseBytes: bad }), (e: { code?: string }) => e.code === 'INVALID_ARGUMENT');
+    assert.throws(
+      () => createClient({ baseUrl: 'http://127.0.0.1:1', maxResponseBytes: bad }),
+      (e: { code?: string }) => e.code === 'INVALID_ARGUMENT',
+    );
   }
 });
 
@@ -139,7 +142,7 @@ test('a submission answered by a redirect is refused with REDIRECT_REFUSED; the 
   }
 });
 
-test('a submission refused with 400 is the node\'s refusal (ApiError), not a redirect', async () => {
+test("a submission refused with 400 is the node's refusal (ApiError), not a redirect", async () => {
   const node = await hostile((_req, res) => sendJson(res, { ok: false, code: 10010, msg: 'bad tx', error: 'TX_BAD_FIELD' }, 400));
   try {
     const err = await rejection(createClient({ baseUrl: node.url }).submitTx(new Uint8Array([0x81, 0xa3, 0x76, 0x65, 0x72, 0x02])));
@@ -175,7 +178,7 @@ function registrar(diff: number): Handler {
   };
 }
 
-test('a registration that fails in its block throws TxFailedError with the txid and the node\'s reason', async () => {
+test("a registration that fails in its block throws TxFailedError with the txid and the node's reason", async () => {
   const node = await hostile((req, res) => {
     if (req.url?.startsWith('/api/tx/status/')) return sendJson(res, { ok: true, result: 'ok', res: { ok: false, res: 'bad_pow', block: 'AB' } });
     registrar(0)(req, res);
@@ -278,7 +281,7 @@ test('a contract call gets the same fee bound: FEE_TOO_HIGH from absurd settings
   }
 });
 
-test('the fee bound is the caller\'s: at maxFee it is paid, one below it is refused', async () => {
+test("the fee bound is the caller's: at maxFee it is paid, one below it is refused", async () => {
   const node = await hostile(feeNode({ SK: { base: 5000, baseextra: 10_000, kb: 0 } }));
   try {
     const paid = await send(node.url, { maxFee: 5000n });
@@ -330,7 +333,7 @@ test('a transfer with no currency is refused before the node is asked anything',
   }
 });
 
-test('waitForTx leaves no listener on the caller\'s signal after its polls: a long-lived signal does not gather one per poll', async () => {
+test("waitForTx leaves no listener on the caller's signal after its polls: a long-lived signal does not gather one per poll", async () => {
   let polls = 0;
   const node = await hostile((req, res) => {
     if (req.url?.startsWith('/api/tx/status/')) return sendJson(res, ++polls < 4 ? { ok: true, result: 'ok', res: null } : { ok: true, result: 'ok', res: { ok: true, res: 'ok', block: 'AB' } });

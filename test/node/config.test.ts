@@ -39,20 +39,69 @@ test('defaults: 127.0.0.1, difficulty 16, block time 1000 ms, .tpkit/node', () =
 
 test('every flag is parsed, and --help lists every flag', () => {
   const { config, portGiven } = parseNodeArgs([
-    '--host', '0.0.0.0', '--port=0', '--data-dir', '/tmp/x', '--memory', '--chain', '5', '--node-name', 'n1',
-    '--difficulty', '0', '--block-time', '50', '--instant', '--alloc-group', '3', '--alloc-last', '100',
-    '--fee', 'SK:2:10:512', '--fee', 'FEE:1:0:0', '--fee-address', 'AA100000001677722412', '--accounts', '1',
-    '--balance', 'SK:5', '--balance', 'FEE:7', '--tls-self-signed', '--verify-threads', '1', '--max-pending', '10', '--log-level', 'debug',
+    '--host',
+    '0.0.0.0',
+    '--port=0',
+    '--data-dir',
+    '/tmp/x',
+    '--memory',
+    '--chain',
+    '5',
+    '--node-name',
+    'n1',
+    '--difficulty',
+    '0',
+    '--block-time',
+    '50',
+    '--instant',
+    '--alloc-group',
+    '3',
+    '--alloc-last',
+    '100',
+    '--fee',
+    'SK:2:10:512',
+    '--fee',
+    'FEE:1:0:0',
+    '--fee-address',
+    'AA100000001677722412',
+    '--accounts',
+    '1',
+    '--balance',
+    'SK:5',
+    '--balance',
+    'FEE:7',
+    '--tls-self-signed',
+    '--verify-threads',
+    '1',
+    '--max-pending',
+    '10',
+    '--log-level',
+    'debug',
   ]);
   assert.ok(portGiven);
   assert.equal(
     { ...config, limits: undefined },
     {
-      ...defaultConfig(), limits: undefined, host: '0.0.0.0', port: 0, dataDir: '/tmp/x', memory: true, chain: 5, nodeName: 'n1', difficulty: 0,
-      blockTime: 50, instant: true, allocGroup: 3, allocLast: 100,
+      ...defaultConfig(),
+      limits: undefined,
+      host: '0.0.0.0',
+      port: 0,
+      dataDir: '/tmp/x',
+      memory: true,
+      chain: 5,
+      nodeName: 'n1',
+      difficulty: 0,
+      blockTime: 50,
+      instant: true,
+      allocGroup: 3,
+      allocLast: 100,
       fees: { SK: { base: 2n, baseextra: 10n, kb: 512n }, FEE: { base: 1n, baseextra: 0n, kb: 0n } },
-      feeAddress: 'AA100000001677722412', accounts: 1, balance: { SK: 5n, FEE: 7n }, tls: { selfSigned: true },
-      verifyThreads: 1, logLevel: 'debug',
+      feeAddress: 'AA100000001677722412',
+      accounts: 1,
+      balance: { SK: 5n, FEE: 7n },
+      tls: { selfSigned: true },
+      verifyThreads: 1,
+      logLevel: 'debug',
     },
   );
   assert.is(config.limits.maxPending, 10);
@@ -65,9 +114,16 @@ test('every flag is parsed, and --help lists every flag', () => {
 
 test('a JSON config file, overridden by flags', () => {
   const file = JSON.stringify({
-    port: 9000, chain: 3, difficulty: 4, fees: { SK: { base: '10', baseextra: 0, kb: 1 } }, balance: { SK: '123456789012345678901234567890' },
-    allocBlock: { group: 7, last: 20 }, wallets: [{ address: '0x8000E00003000010', publicKey: '02B1912FABA80FCECD2A64C574FEFE422C61106001EC588AF1BD9D7548B81064CB', amount: { SK: 5 } }],
-    limits: { maxSignatures: 2 }, tls: { selfSigned: false }, logLevel: 'warn',
+    port: 9000,
+    chain: 3,
+    difficulty: 4,
+    fees: { SK: { base: '10', baseextra: 0, kb: 1 } },
+    balance: { SK: '123456789012345678901234567890' },
+    allocBlock: { group: 7, last: 20 },
+    wallets: [{ address: '0x8000E00003000010', publicKey: '02B1912FABA80FCECD2A64C574FEFE422C61106001EC588AF1BD9D7548B81064CB', amount: { SK: 5 } }],
+    limits: { maxSignatures: 2 },
+    tls: { selfSigned: false },
+    logLevel: 'warn',
   });
   const { config } = parseNodeArgs(['--config', 'c.json', '--difficulty', '9'], (p) => (p === 'c.json' ? file : ''));
   assert.is(config.port, 9000);
@@ -105,7 +161,10 @@ test('genesis: deterministic development accounts, fee wallet after them, config
   const a = buildGenesis(config);
   const b = buildGenesis(config);
   assert.equal([...a.wallets.keys()], [...b.wallets.keys()]);
-  assert.equal(a.accounts.map((x) => x.secretKey), [devSecretKey(0), devSecretKey(1)]);
+  assert.equal(
+    a.accounts.map((x) => x.secretKey),
+    [devSecretKey(0), devSecretKey(1)],
+  );
   assert.is(addressToText(a.accounts[0].address), 'AA100000001677721780');
   assert.is(addressToText(feeAddressOf(config)), addressToText(a.feeAddress));
   assert.is(a.allocLast, 3, 'two accounts and the fee wallet');
@@ -130,11 +189,13 @@ test('a node name that cannot end a txid is refused', async () => {
 
 function httpsGet(url: string, ca: string): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
-    https.get(url, { ca }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-    }).on('error', reject);
+    https
+      .get(url, { ca }, (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      })
+      .on('error', reject);
   });
 }
 

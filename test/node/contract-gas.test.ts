@@ -118,7 +118,12 @@ test('a wallet that cannot pay the fee and the gas together is refused before an
 });
 
 /** A generic transaction to the echo contract built by hand: payload items and c as given. */
-const handBuilt = async (payload: { purpose: 'transfer' | 'gas' | 'srcfee'; currency: string; amount: bigint }[], call?: { method: string; args: unknown[] }, timestamp = Date.now(), target = accounts[1]) => {
+const handBuilt = async (
+  payload: { purpose: 'transfer' | 'gas' | 'srcfee'; currency: string; amount: bigint }[],
+  call?: { method: string; args: unknown[] },
+  timestamp = Date.now(),
+  target = accounts[1],
+) => {
   const caller = accounts[3];
   const seq = (await client.getSeq(caller.address)) + 1n;
   const body = genericBody({ from: addressFromText(caller.address), to: addressFromText(target.address), seq, timestamp, payload, ...(call ? { call } : {}) } as Parameters<typeof genericBody>[0]);
@@ -136,7 +141,13 @@ test('a gas item of 0 units is no gas: insufficient_gas before any change, the s
 });
 
 test('a fee in a currency the chain takes no fee in fails as unsupported_fee_cur; a c of another form fails as bad_call; neither spends the seq', async () => {
-  const odd = await handBuilt([{ purpose: 'gas', currency: 'SK', amount: 7n }, { ...FEE, currency: 'XYZ' }], callData(new Uint8Array(0)));
+  const odd = await handBuilt(
+    [
+      { purpose: 'gas', currency: 'SK', amount: 7n },
+      { ...FEE, currency: 'XYZ' },
+    ],
+    callData(new Uint8Array(0)),
+  );
   assert.equal([odd.status.ok, odd.status.ok ? '' : odd.status.reason, odd.seqUsed], [false, 'unsupported_fee_cur', false]);
   const bad = await handBuilt([{ purpose: 'gas', currency: 'SK', amount: 7n }, FEE], { method: 'transfer', args: [1] });
   assert.equal([bad.status.ok, bad.status.ok ? '' : bad.status.reason, bad.seqUsed], [false, 'bad_call', false]);
@@ -159,7 +170,7 @@ test('a deploy runs its init code with empty call data', async () => {
   assert.equal([...new Uint8Array(await code.arrayBuffer())], [0]);
 });
 
-test('a call older than the wallet\'s last transaction fails as bad_timestamp before it runs: the seq unused, nothing paid', async () => {
+test("a call older than the wallet's last transaction fails as bad_timestamp before it runs: the seq unused, nothing paid", async () => {
   const gas = { purpose: 'gas' as const, currency: 'SK', amount: 7n };
   const first = await handBuilt([gas, FEE], callData(new Uint8Array(0)));
   assert.ok(first.status.ok);
@@ -169,7 +180,7 @@ test('a call older than the wallet\'s last transaction fails as bad_timestamp be
   assert.is(await sk(accounts[3].address), before);
 });
 
-test('block.timestamp in a call is the block\'s time in whole seconds', async () => {
+test("block.timestamp in a call is the block's time in whole seconds", async () => {
   const sent = await sendContractCall({ client, secretKey: accounts[3].secretKey, from: accounts[3].address, to: accounts[5].address, data: '0x', gas: 100_000n });
   const block = await client.getBlock(sent.status!.block!);
   // mean_time: the block's time in ms, as 8 bytes hex (the reference's header field).
@@ -178,7 +189,7 @@ test('block.timestamp in a call is the block\'s time in whole seconds', async ()
   assert.is(BigInt('0x' + bytesToHex(sent.returnData!)), ms / 1000n);
 });
 
-test('an Ethereum call pays 21000 intrinsic gas plus the run\'s at its price, in SK, and the fee wallet receives it', async () => {
+test("an Ethereum call pays 21000 intrinsic gas plus the run's at its price, in SK, and the fee wallet receives it", async () => {
   const account = privateKeyToAccount(`0x${'33'.repeat(32)}`);
   // Accounts 6 and 7 fund the Ethereum key: gas is never free.
   await (await ethFunder(node.url, accounts[6], accounts[7])).fund(account.address, 10n ** 9n);

@@ -20,7 +20,17 @@ interface SdkContracts {
   EvmCore: { build(network: SdkNetwork): Promise<object> };
   EvmContract: { build(core: object, address: string, abi: unknown): Promise<SdkEvmContract> };
   TransactionsApi: {
-    composeDeployTX(args: { address: string; code: string; initParams: unknown[]; gasToken: string; gasValue: number; wif: string; abi: unknown; feeSettings: unknown; gasSettings: unknown }): Promise<string>;
+    composeDeployTX(args: {
+      address: string;
+      code: string;
+      initParams: unknown[];
+      gasToken: string;
+      gasValue: number;
+      wif: string;
+      abi: unknown;
+      feeSettings: unknown;
+      gasSettings: unknown;
+    }): Promise<string>;
   };
 }
 const contracts = createRequire(import.meta.url)('@thepowereco/tssdk') as SdkContracts;
@@ -50,7 +60,17 @@ test.after(async () => {
 });
 
 async function deploy(who: { address: string; wif: string }, c: typeof token, initParams: unknown[]) {
-  const tx = await contracts.TransactionsApi.composeDeployTX({ address: who.address, code: c.bytecode.slice(2), initParams, gasToken: '', gasValue: 0, wif: who.wif, abi: c.abi, feeSettings: network.feeSettings, gasSettings: network.gasSettings });
+  const tx = await contracts.TransactionsApi.composeDeployTX({
+    address: who.address,
+    code: c.bytecode.slice(2),
+    initParams,
+    gasToken: '',
+    gasValue: 0,
+    wif: who.wif,
+    abi: c.abi,
+    feeSettings: network.feeSettings,
+    gasSettings: network.gasSettings,
+  });
   return network.sendTxAndWaitForResponse(tx);
 }
 
@@ -77,14 +97,26 @@ test('EvmContract: scSet sends transfer, scGet reads balances through the code a
   assert.match(error.message, /: revert Token: balance too low$/);
 });
 
-test('a token added by its 0x address: the SDK sends `to` as 12 zero bytes and the 8-byte address; the node reads it as that wallet (the reference\'s tx:parse_address)', async () => {
+test("a token added by its 0x address: the SDK sends `to` as 12 zero bytes and the 8-byte address; the node reads it as that wallet (the reference's tx:parse_address)", async () => {
   const sdkModule = createRequire(import.meta.url)('@thepowereco/tssdk') as {
     TransactionsApi: {
-      composeSCMethodCallTxBody(address: string, sc: string, toCall: unknown[], gasToken: string, gasValue: number, amountToken: string, amountValue: number, feeSettings: unknown, gasSettings: unknown): { to: Buffer } & Record<string, unknown>;
+      composeSCMethodCallTxBody(
+        address: string,
+        sc: string,
+        toCall: unknown[],
+        gasToken: string,
+        gasValue: number,
+        amountToken: string,
+        amountValue: number,
+        feeSettings: unknown,
+        gasSettings: unknown,
+      ): { to: Buffer } & Record<string, unknown>;
       packAndSignTX(body: unknown, wif: string): string;
     };
   };
-  const { encodeFunction } = createRequire(createRequire(import.meta.url).resolve('@thepowereco/tssdk'))('./helpers/abi.helper.js') as { encodeFunction(method: string, args: unknown[], abi: unknown, hasPrefix: boolean): string };
+  const { encodeFunction } = createRequire(createRequire(import.meta.url).resolve('@thepowereco/tssdk'))('./helpers/abi.helper.js') as {
+    encodeFunction(method: string, args: unknown[], abi: unknown, hasPrefix: boolean): string;
+  };
   const before = BigInt(String(await network.executeCall(evmKey(addressFromText(owner.address)), 'balanceOf', [evm(holder.address)], token.abi)));
   const call = Buffer.from(encodeFunction('transfer', [evm(holder.address), 500], token.abi, true).slice(2), 'hex');
   const body = sdkModule.TransactionsApi.composeSCMethodCallTxBody(owner.address, owner.address, ['0x0', [call]], '', 0, 'SK', 0, network.feeSettings, network.gasSettings);

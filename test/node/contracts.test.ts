@@ -3,35 +3,22 @@
 // execute/call, the code and storage endpoints and the event logs; viem reads the same over
 // /jsonrpc (also with PowerWallet's ?pwrmatch=1) and sends a legacy Ethereum transaction it
 // signed; a revert's reason in the status; gas charged at the settings' rate; snapshots,
-// revert and rollback undo contract state as they undo balances.
+// revert and rollback undo contract state as they undo balances. Calls that pay: contract-payments.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createPublicClient, createWalletClient, decodeFunctionResult, encodeAbiParameters, encodeFunctionData, http, parseAbiItem, type Abi } from 'viem';
+import { createPublicClient, createWalletClient, encodeFunctionData, http, parseAbiItem } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { bytesToHex, hexToBytes } from '../../src/bytes.js';
 import { addressFromText } from '../../src/codec/address.js';
 import { createClient } from '../../src/client/client.js';
-import { autoFee, feeRates } from '../../src/client/fee.js';
-import { genericBody } from '../../src/codec/body-generic.js';
 import { decodeMsgpack } from '../../src/codec/msgpack-read.js';
 import type { MsgNode } from '../../src/codec/msgpack-types.js';
-import { signTx } from '../../src/crypto/sign-tx.js';
 import { deployContract, sendContractCall } from '../../src/client/contract.js';
 import { TxFailedError } from '../../src/client/client-errors.js';
-import { evmKey } from '../../src/node/evm/address.js';
-import { startNode, type RunningNode } from '../../src/node/index.js';
-import { contract } from '../helpers/solidity.js';
+import type { RunningNode } from '../../src/node/index.js';
+import { cards, cardsAbi, ctorArgs, evm, openContractNode, token, tokenAbi, viewOf, type Wallet } from '../helpers/contract-node.js';
 import { startTestNode } from '../helpers/node-helpers.js';
 import { ethFunder, type EthFunder } from '../helpers/eth-funding.js';
-
-const token = contract('Token');
-const cards = contract('Collectible');
-const tokenAbi = token.abi as Abi;
-const cardsAbi = cards.abi as Abi;
-const ctorArgs = (c: typeof token, args: unknown[]) => {
-  const inputs = (c.abi.find((i) => i.type === 'constructor') as { inputs: { type: string; name: string }[] }).inputs;
-  return encodeAbiParameters(inputs, args);
-};
 
 let node: RunningNode;
 const get = async (path: string) => {
@@ -39,27 +26,18 @@ const get = async (path: string) => {
   return { status: res.status, body: await res.json() };
 };
 let client: ReturnType<typeof createClient>;
-let owner: { address: string; secretKey: Uint8Array };
-let collector: { address: string; secretKey: Uint8Array };
-let evm: (address: string) => `0x${string}`;
-
-test.before(async () => {
-  node = await startNode({ difficulty: 0, accounts: 5 });
-  client = createClient({ baseUrl: node.url });
-  [owner, collector] = node.accounts.map((a) => ({ address: a.address, secretKey: a.secretKey }));
-  // Ethereum keys pay gas in SK: accounts 3 and 4 (a forwarder and its payer) fund them.
-  funder = await ethFunder(node.url, node.accounts[3], node.accounts[4]);
-  evm = (address) => `0x${evmKey(addressFromText(address))}`;
-});
-test.after(() => node.close());
+let owner: Wallet;
+let collector: Wallet;
 let funder: EthFunder;
 
-const view = async (c: typeof token, at: string, functionName: string, args: unknown[] = []) => {
-  const abi = c.abi as Abi;
-  const v = await client.executeCall({ to: at, data: encodeFunctionData({ abi, functionName, args }) });
-  assert.is(v.result, 'return', `${functionName}: ${v.reason ?? ''}`);
-  return decodeFunctionResult({ abi, functionName, data: `0x${bytesToHex(v.data)}` });
-};
+test.before(async () => {
+  ({ node, client, owner, collector } = await openContractNode());
+  // Ethereum keys pay gas in SK: accounts 3 and 4 (a forwarder and its payer) fund them.
+  funder = await ethFunder(node.url, node.accounts[3], node.accounts[4]);
+});
+test.after(() => node.close());
+
+const view = (c: typeof token, at: string, functionName: string, args: unknown[] = []) => viewOf(client, c, at, functionName, args);
 
 test('deploy the ERC-20 at the owner wallet: the address view, code and storage endpoints show a contract', async () => {
   const sent = await deployContract({ client, secretKey: owner.secretKey, from: owner.address, code: token.bytecode, args: ctorArgs(token, ['Dev token', 'DEV', 1_000_000n]) });
@@ -87,7 +65,13 @@ test('deploy the ERC-20 at the owner wallet: the address view, code and storage 
 
 test('a transfer through a generic transaction: return data in the status, balances, the event in logs and over JSON-RPC', async () => {
   const before = (await client.getAddress(owner.address)).amount.SK;
-  const sent = await sendContractCall({ client, secretKey: owner.secretKey, from: owner.address, to: owner.address, data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(collector.address), 2_500n] }) });
+  const sent = await sendContractCall({
+    client,
+    secretKey: owner.secretKey,
+    from: owner.address,
+    to: owner.address,
+    data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(collector.address), 2_500n] }),
+  });
   assert.ok(sent.status?.ok);
   assert.is(bytesToHex(sent.returnData!), '0'.repeat(63) + '1', 'transfer returned true');
   assert.is(await view(token, owner.address, 'balanceOf', [evm(collector.address)]), 2_500n);
@@ -103,8 +87,17 @@ test('a transfer through a generic transaction: return data in the status, balan
 
   for (const path of ['/jsonrpc', '/jsonrpc?pwrmatch=1', '/api/jsonrpc']) {
     const rpc = createPublicClient({ transport: http(node.url + path) });
-    const events = await rpc.getLogs({ address: evm(owner.address), event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'), args: { to: evm(collector.address) }, fromBlock: 0n });
-    assert.equal(events.map((e) => e.args.value), [2_500n], path);
+    const events = await rpc.getLogs({
+      address: evm(owner.address),
+      event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'),
+      args: { to: evm(collector.address) },
+      fromBlock: 0n,
+    });
+    assert.equal(
+      events.map((e) => e.args.value),
+      [2_500n],
+      path,
+    );
     assert.is(await rpc.readContract({ address: evm(owner.address), abi: tokenAbi, functionName: 'balanceOf', args: [evm(collector.address)] }), 2_500n);
     const receipt = await rpc.getTransactionReceipt({ hash: events[0].transactionHash! });
     assert.is(receipt.status, 'success');
@@ -114,7 +107,13 @@ test('a transfer through a generic transaction: return data in the status, balan
 
 test('a revert: its reason in the status, the seq and gas spent, the state unchanged', async () => {
   const seq = await client.getSeq(collector.address);
-  const err = await sendContractCall({ client, secretKey: collector.secretKey, from: collector.address, to: owner.address, data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(owner.address), 10n ** 9n] }) }).catch((e) => e);
+  const err = await sendContractCall({
+    client,
+    secretKey: collector.secretKey,
+    from: collector.address,
+    to: owner.address,
+    data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(owner.address), 10n ** 9n] }),
+  }).catch((e) => e);
   assert.instance(err, TxFailedError);
   assert.is((err as TxFailedError).reason, 'revert: Token: balance too low');
   assert.is(await client.getSeq(collector.address), seq + 1n, 'the seq is used');
@@ -129,13 +128,20 @@ test('ERC-721 at the collector wallet: mint by its owner, transfer, tokenURI; sn
   await deployContract({ client, secretKey: collector.secretKey, from: collector.address, code: cards.bytecode, args: ctorArgs(cards, ['Cards', 'CRD']) });
   const snap = await node.snapshot('before-mint');
   const height = node.height();
-  const mint = (to: string) => sendContractCall({ client, secretKey: collector.secretKey, from: collector.address, to: collector.address, data: encodeFunctionData({ abi: cardsAbi, functionName: 'mint', args: [evm(to)] }) });
+  const mint = (to: string) =>
+    sendContractCall({ client, secretKey: collector.secretKey, from: collector.address, to: collector.address, data: encodeFunctionData({ abi: cardsAbi, functionName: 'mint', args: [evm(to)] }) });
   const first = await mint(owner.address);
   assert.is(BigInt('0x' + bytesToHex(first.returnData!)), 1n);
   await mint(owner.address);
   assert.is(await view(cards, collector.address, 'balanceOf', [evm(owner.address)]), 2n);
   assert.is(await view(cards, collector.address, 'tokenURI', [2n]), 'tpkit://collectible/2');
-  await sendContractCall({ client, secretKey: owner.secretKey, from: owner.address, to: collector.address, data: encodeFunctionData({ abi: cardsAbi, functionName: 'transferFrom', args: [evm(owner.address), evm(collector.address), 1n] }) });
+  await sendContractCall({
+    client,
+    secretKey: owner.secretKey,
+    from: owner.address,
+    to: collector.address,
+    data: encodeFunctionData({ abi: cardsAbi, functionName: 'transferFrom', args: [evm(owner.address), evm(collector.address), 1n] }),
+  });
   assert.is(((await view(cards, collector.address, 'ownerOf', [1n])) as string).toLowerCase(), evm(collector.address));
 
   await node.rollback(height + 1);
@@ -166,13 +172,25 @@ test('viem signs a legacy Ethereum transaction: accepted by eth_sendRawTransacti
   assert.is(tx.type, 'legacy');
   // Sent again, the same signed bytes are the same transaction, not a second one.
   const raw = await wallet.signTransaction({ type: 'legacy', to: evm(owner.address), nonce: 0, gas: 100_000n, gasPrice: 1n, data: '0x' });
-  const again = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }) });
+  const again = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }),
+  });
   assert.is(((await again.json()) as { error?: { code: number } }).error?.code, -32000, 'nonce 0 is used');
   const wrongChain = await account.signTransaction({ type: 'legacy', to: evm(owner.address), nonce: 1, gas: 100_000n, gasPrice: 0n, chainId: 1 });
-  const refused = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [wrongChain] }) });
+  const refused = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [wrongChain] }),
+  });
   assert.is(((await refused.json()) as { error: { message: string } }).error.message, 'Invalid Ethereum transaction: signed for chain id 1, this node is 1000000001');
   const typedWrongChain = await account.signTransaction({ type: 'eip1559', to: evm(owner.address), nonce: 1, gas: 100_000n, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n, chainId: 5 });
-  const typedRefused = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [typedWrongChain] }) });
+  const typedRefused = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [typedWrongChain] }),
+  });
   assert.is(((await typedRefused.json()) as { error: { message: string } }).error.message, 'Invalid Ethereum transaction: signed for chain id 5, this node is 1000000001');
   assert.ok(hexToBytes(hash).length === 32);
 });
@@ -184,7 +202,11 @@ test('an Ethereum transaction of exactly limits.maxTxBytes passes the size check
   const send = async (limit: number) => {
     const small = await startTestNode({ accounts: 0, limits: { maxTxBytes: limit } });
     try {
-      const res = await fetch(small.url + '/jsonrpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }) });
+      const res = await fetch(small.url + '/jsonrpc', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }),
+      });
       return (await res.json()) as { result?: string; error?: { message: string } };
     } finally {
       await small.close();
@@ -246,7 +268,13 @@ test('address/{a}/state/{slot}: 0x with 1 to 64 hex digits or base64 of 1 to 32 
 });
 
 test('logs_height/{h}: the events of the block at that height, as logs/{hash} answers; bad heights 400, heights above the head 404', async () => {
-  const sent = await sendContractCall({ client, secretKey: owner.secretKey, from: owner.address, to: owner.address, data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(collector.address), 1n] }) });
+  const sent = await sendContractCall({
+    client,
+    secretKey: owner.secretKey,
+    from: owner.address,
+    to: owner.address,
+    data: encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(collector.address), 1n] }),
+  });
   const block = await client.getBlock(sent.status!.block!);
   const byHeight = await get(`/api/logs_height/${block.header.height}`);
   assert.is(byHeight.status, 200);
@@ -262,87 +290,6 @@ test('logs_height/{h}: the events of the block at that height, as logs/{hash} an
   const above = node.height() + 1000;
   const missing = await get(`/api/logs_height/${above}`);
   assert.equal([missing.status, missing.body.error, missing.body.details], [404, 'BLOCK_NOT_FOUND', `no block at height ${above}`]);
-});
-
-test('bad bodies: execute/call says NOT_JSON (an empty body or not JSON); /jsonrpc answers the JSON-RPC parse error', async () => {
-  for (const [body, details] of [['', 'empty body'], ['x', 'expected a JSON object'], ['{"call":', 'expected a JSON object']]) {
-    const res = await fetch(node.url + '/api/execute/call', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    const answer = (await res.json()) as { error: string; details: string };
-    assert.equal([res.status, answer.error, answer.details], [400, 'NOT_JSON', details], JSON.stringify(body));
-  }
-  const rpc = await fetch(node.url + '/jsonrpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":' });
-  assert.is(rpc.status, 200);
-  assert.equal(await rpc.json(), { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON' } });
-});
-
-test('a call that carries another currency moves it to the contract wallet when it returns, and not when it reverts', async () => {
-  await node.setBalance(collector.address, 50n, 'XYZ');
-  const rates = feeRates(await client.getSettings('current/fee'));
-  const from = addressFromText(collector.address);
-  const to = addressFromText(owner.address);
-  const send = async (data: `0x${string}`) => {
-    const seq = (await client.getSeq(collector.address)) + 1n;
-    const timestamp = Date.now();
-    const input = { from, to, seq, timestamp, call: { method: '0x0', args: [hexToBytes(data)] }, payload: [{ purpose: 'transfer' as const, currency: 'XYZ', amount: 5n }, { purpose: 'gas' as const, currency: 'SK', amount: 200n }] };
-    const payload = [...input.payload, { purpose: 'srcfee' as const, currency: 'SK', amount: autoFee(input, 'SK', rates.get('SK')!) }];
-    const txid = await client.submitTx(signTx(genericBody({ ...input, payload }), collector.secretKey, { timestamp }));
-    return client.waitForTx(txid, { timeoutMs: 10_000 });
-  };
-  const xyz = async (address: string) => (await client.getAddress(address)).amount.XYZ ?? 0n;
-  const ownerBefore = await xyz(owner.address);
-  const ok = await send(encodeFunctionData({ abi: tokenAbi, functionName: 'approve', args: [evm(owner.address), 3n] }));
-  assert.ok(ok.ok, JSON.stringify(ok));
-  assert.equal([await xyz(collector.address), await xyz(owner.address)], [45n, ownerBefore + 5n]);
-  const reverted = await send(encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(owner.address), 10n ** 12n] }));
-  assert.is(reverted.ok, false);
-  assert.equal([await xyz(collector.address), await xyz(owner.address)], [45n, ownerBefore + 5n], 'a revert moves none of it');
-});
-
-test('a call the sender cannot pay for fails as insufficient_fund before it runs: no seq, fee or gas spent; its whole balance is enough', async () => {
-  await node.setBalance(collector.address, 30n, 'XYZ');
-  const rates = feeRates(await client.getSettings('current/fee'));
-  const from = addressFromText(collector.address);
-  const to = addressFromText(owner.address);
-  const signed = async (xyz: bigint, data = encodeFunctionData({ abi: tokenAbi, functionName: 'approve', args: [evm(owner.address), 1n] })) => {
-    const seq = (await client.getSeq(collector.address)) + 1n;
-    const timestamp = Date.now();
-    const input = { from, to, seq, timestamp, call: { method: '0x0', args: [hexToBytes(data)] }, payload: [{ purpose: 'transfer' as const, currency: 'XYZ', amount: xyz }, { purpose: 'gas' as const, currency: 'SK', amount: 200n }] };
-    const payload = [...input.payload, { purpose: 'srcfee' as const, currency: 'SK', amount: autoFee(input, 'SK', rates.get('SK')!) }];
-    return signTx(genericBody({ ...input, payload }), collector.secretKey, { timestamp });
-  };
-  const send = async (xyz: bigint) => client.waitForTx(await client.submitTx(await signed(xyz)), { timeoutMs: 10_000 });
-  const wallet = async () => {
-    const a = await client.getAddress(collector.address);
-    return { sk: a.amount.SK ?? 0n, xyz: a.amount.XYZ ?? 0n, seq: await client.getSeq(collector.address) };
-  };
-  const before = await wallet();
-  const refused = await send(31n);
-  assert.equal([refused.ok, refused.ok ? '' : refused.reason], [false, 'insufficient_fund']);
-  assert.equal(await wallet(), before, 'nothing spent, the seq unused');
-  const taken = await send(30n);
-  assert.ok(taken.ok, JSON.stringify(taken));
-  const after = await wallet();
-  assert.equal([after.xyz, after.seq], [0n, before.seq + 1n]);
-  assert.ok(after.sk < before.sk, 'the fee and the gas used were paid');
-  // A call that reverts spends its seq: the same container sent again answers with its first txid.
-  const reverting = await signed(0n, encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [evm(owner.address), 10n ** 12n] }));
-  const revertedTxid = await client.submitTx(reverting);
-  const reverted = await client.waitForTx(revertedTxid, { timeoutMs: 10_000 });
-  assert.equal([reverted.ok, reverted.ok ? '' : reverted.revert], [false, 'Token: balance too low']);
-  assert.is(await client.submitTx(reverting), revertedTxid, 'no second txid for a spent body');
-  assert.is(await client.getSeq(collector.address), after.seq + 1n);
-});
-
-// Init code that returns a one-byte contract holding its own CODESIZE: the code it runs with is
-// the deploy's code followed by its constructor arguments, however short they are.
-const sizeReporter = '0x38' + '600053' + '6001' + '6000' + 'f3';
-
-test('a deploy runs its code with the constructor arguments appended, a single byte of them too', async () => {
-  const [, , third] = node.accounts;
-  const sent = await deployContract({ client, secretKey: third.secretKey, from: third.address, code: sizeReporter, args: '0x01' });
-  assert.ok(sent.status?.ok);
-  const code = await fetch(`${node.url}/api/address/${third.address}/code`);
-  assert.equal([...new Uint8Array(await code.arrayBuffer())], [10], '9 bytes of code and 1 of arguments');
 });
 
 test.run();

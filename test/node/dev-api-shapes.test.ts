@@ -28,7 +28,11 @@ test('startNode().accounts and client.dev.accounts() give one shape: keys as byt
 });
 
 test('node status says how the node makes blocks and whether its development API is on', async () => {
-  for (const [blockTime, blocks] of [['on-demand', 'on-demand'], ['instant', 'instant'], [500, 'interval']] as const) {
+  for (const [blockTime, blocks] of [
+    ['on-demand', 'on-demand'],
+    ['instant', 'instant'],
+    [500, 'interval'],
+  ] as const) {
     const node = await startNode({ blockTime });
     try {
       const status = await createClient({ baseUrl: node.url }).nodeStatus();
@@ -47,14 +51,20 @@ test('a revert drops the snapshots taken after its target, with no block between
     await dev.snapshot('C');
     await dev.snapshot('D');
     await dev.revert('C');
-    assert.equal((await dev.snapshots()).map((s) => s.name), ['C']);
+    assert.equal(
+      (await dev.snapshots()).map((s) => s.name),
+      ['C'],
+    );
     // and with a block between, as before
     await node.mine();
     await dev.snapshot('E');
     await node.mine();
     await dev.snapshot('F');
     await dev.revert('E');
-    assert.equal((await dev.snapshots()).map((s) => s.name), ['C', 'E']);
+    assert.equal(
+      (await dev.snapshots()).map((s) => s.name),
+      ['C', 'E'],
+    );
   } finally {
     await node.close();
   }

@@ -79,15 +79,24 @@ test('mine on demand: a transaction waits for POST /api/dev/mine; empty blocks o
     const height = node.chain.height;
     const mined = await node.post('/api/dev/mine', '{"blocks":3}');
     assert.is(mined.status, 200);
-    assert.equal(mined.body.blocks.map((x: any) => x.height), [height + 1, height + 2, height + 3]);
-    assert.equal(mined.body.blocks.map((x: any) => x.txs), [1, 0, 0]);
+    assert.equal(
+      mined.body.blocks.map((x: any) => x.height),
+      [height + 1, height + 2, height + 3],
+    );
+    assert.equal(
+      mined.body.blocks.map((x: any) => x.txs),
+      [1, 0, 0],
+    );
     assert.is((await node.get(`/api/tx/status/${body.txid}`)).body.res.res, 'ok');
     assert.is((await node.post('/api/dev/mine', '')).body.blocks.length, 1, 'an empty body mines one');
     for (const bad of ['{"blocks":0}', '{"blocks":101}', '{"blocks":"2"}']) assert.is((await node.post('/api/dev/mine', bad)).body.error, 'BAD_REQUEST_PARAM', bad);
 
     const client = createClient({ baseUrl: node.url });
     const accounts = await client.dev.accounts();
-    assert.equal(accounts.map((x) => x.address), [addressToText(a.address), addressToText(b.address)]);
+    assert.equal(
+      accounts.map((x) => x.address),
+      [addressToText(a.address), addressToText(b.address)],
+    );
     assert.equal([...accounts[0].secretKey], [...a.secretKey]);
     assert.is(accounts[1].amount.SK, 1_000_000_000_000_003n);
     const credited = await client.dev.faucet(fresh, 42n);
@@ -101,11 +110,7 @@ test('mine on demand: a transaction waits for POST /api/dev/mine; empty blocks o
 test('--no-dev-api: every /api/dev endpoint answers 403 DEV_API_DISABLED', async () => {
   const node = await startTestNode({ devApi: false });
   try {
-    for (const res of [
-      await node.get('/api/dev/accounts'),
-      await node.post('/api/dev/faucet', JSON.stringify({ address: freshText, amount: 1 })),
-      await node.post('/api/dev/mine', '{}'),
-    ]) {
+    for (const res of [await node.get('/api/dev/accounts'), await node.post('/api/dev/faucet', JSON.stringify({ address: freshText, amount: 1 })), await node.post('/api/dev/mine', '{}')]) {
       assert.is(res.status, 403);
       assert.is(res.body.error, 'DEV_API_DISABLED');
       assert.is(res.body.code, 10052);

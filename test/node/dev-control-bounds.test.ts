@@ -159,9 +159,22 @@ test('createWallet: a key twice is one wallet; an address taken is refused; neit
 
 test('the fault routes: clear takes true or a list of ids; a batch with one bad rule adds none', async () => {
   await withNode(async (node) => {
-    const added = await post(node, 'faults', { rules: [{ path: 'settings', action: 'drop' }, { path: 'address', action: 'drop' }] });
-    assert.equal(added.body.added.map((f: { id: number }) => f.id), [1, 2]);
-    const bad = await post(node, 'faults', { rules: [{ path: 'a', action: 'drop' }, { path: 'b', action: 'boom' }] });
+    const added = await post(node, 'faults', {
+      rules: [
+        { path: 'settings', action: 'drop' },
+        { path: 'address', action: 'drop' },
+      ],
+    });
+    assert.equal(
+      added.body.added.map((f: { id: number }) => f.id),
+      [1, 2],
+    );
+    const bad = await post(node, 'faults', {
+      rules: [
+        { path: 'a', action: 'drop' },
+        { path: 'b', action: 'boom' },
+      ],
+    });
     assert.is(bad.body.field, 'action');
     assert.is(node.faults.list().length, 2);
     for (const clear of ['all', [1, 'x'], 1]) assert.is((await post(node, 'faults', { clear })).body.field, 'clear', String(clear));

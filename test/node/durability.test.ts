@@ -55,7 +55,10 @@ test('a pending transaction that fails the checks after a restart is recorded as
   const lines: string[] = [];
   node = await startTestNode({ ...roomy, instant: true, limits: { ...roomy.limits, maxTxBytes: 300 } }, { store, logger: createLogger('warn', (line) => lines.push(line)) });
   try {
-    assert.equal(lines.filter((l) => l.includes(' warn ') && l.includes(' pending ')).map((l) => l.slice(l.indexOf(' warn ') + 7).split(':')[0]), [`pending ${bigTxid} no longer passes the checks, recorded as failed`]);
+    assert.equal(
+      lines.filter((l) => l.includes(' warn ') && l.includes(' pending ')).map((l) => l.slice(l.indexOf(' warn ') + 7).split(':')[0]),
+      [`pending ${bigTxid} no longer passes the checks, recorded as failed`],
+    );
     const { status, body } = await node.get(`/api/tx/status/${bigTxid}`);
     assert.is(status, 200);
     assert.equal(body.res, { error: true, res: 'tx_too_large' });
@@ -103,7 +106,10 @@ test('a block that cannot be stored is not made: STORE_UNAVAILABLE, the head and
       refused = err;
     }
     assert.is((refused as { code?: string }).code, 'STORE_UNAVAILABLE');
-    assert.ok(lines.some((l) => l.includes(`committing block ${height + 1} failed, retrying: disk full`)), lines.join(''));
+    assert.ok(
+      lines.some((l) => l.includes(`committing block ${height + 1} failed, retrying: disk full`)),
+      lines.join(''),
+    );
     assert.is(node.chain.height, height, 'no block');
     assert.is(node.chain.mempool.size, 1, 'still pending');
     assert.is((await node.get(`/api/tx/status/${sent.body.txid}`)).body.res, null);

@@ -54,14 +54,21 @@ test('viem: deployContract (its gas estimated without `to`), waitForTransactionR
   for (let i = 0; i < 20; i++) {
     requests.push(await wallet.prepareTransactionRequest({ to: address, data: encodeTransfer(i), nonceManager: account.nonceManager }));
   }
-  assert.equal(requests.map((r) => r.nonce), Array.from({ length: 20 }, (_, i) => i + 1), 'the nonce manager counted on from "pending"');
+  assert.equal(
+    requests.map((r) => r.nonce),
+    Array.from({ length: 20 }, (_, i) => i + 1),
+    'the nonce manager counted on from "pending"',
+  );
   const signed = await Promise.all(requests.map((r) => wallet.signTransaction(r as Parameters<typeof wallet.signTransaction>[0])));
   const hashes = await Promise.all(scrambled(signed).map((serializedTransaction) => client.sendRawTransaction({ serializedTransaction })));
   const receipts = await Promise.all(hashes.map((hash) => client.waitForTransactionReceipt({ hash, pollingInterval: 50 })));
-  assert.equal(receipts.map((r) => r.status), Array(20).fill('success'));
+  assert.equal(
+    receipts.map((r) => r.status),
+    Array(20).fill('success'),
+  );
   assert.is(await client.getTransactionCount({ address: account.address }), 21);
   const total = await client.readContract({ address, abi, functionName: 'balanceOf', args: [payee(0)] });
-  assert.is(total, 20n * 21n / 2n, 'every transfer to the payee arrived once');
+  assert.is(total, (20n * 21n) / 2n, 'every transfer to the payee arrived once');
 });
 
 const payee = (_: number) => `0x${'77'.repeat(20)}` as const;

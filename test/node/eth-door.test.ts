@@ -25,7 +25,16 @@ const rpc = async (method: string, params: unknown[]) => {
   return (await res.json()) as { result?: any; error?: { code: number; message: string } };
 };
 const sign = (account: ReturnType<typeof keyN>, tx: { nonce: number; gas?: bigint; gasPrice?: bigint; value?: bigint; to?: `0x${string}` | null; data?: `0x${string}` }) =>
-  account.signTransaction({ type: 'legacy', to: tx.to === null ? undefined : (tx.to ?? payee), nonce: tx.nonce, gas: tx.gas ?? 21_000n, gasPrice: tx.gasPrice ?? PRICE, value: tx.value ?? 0n, data: tx.data, chainId });
+  account.signTransaction({
+    type: 'legacy',
+    to: tx.to === null ? undefined : (tx.to ?? payee),
+    nonce: tx.nonce,
+    gas: tx.gas ?? 21_000n,
+    gasPrice: tx.gasPrice ?? PRICE,
+    value: tx.value ?? 0n,
+    data: tx.data,
+    chainId,
+  });
 const send = (raw: string) => rpc('eth_sendRawTransaction', [raw]);
 const receiptOf = async (hash: string) => {
   for (let i = 0; i < 500; i++) {
@@ -66,7 +75,10 @@ test('ten transactions of one account sent in reverse nonce order all run, in no
     hashes.unshift(answer.result);
   }
   const receipts = await Promise.all(hashes.map(receiptOf));
-  assert.equal(receipts.map((r) => r.status), Array(10).fill('0x1'));
+  assert.equal(
+    receipts.map((r) => r.status),
+    Array(10).fill('0x1'),
+  );
   assert.is(await nonceOf(account.address), 10);
   assert.is(await balanceOf(payee), 55n, 'every value arrived');
 });
@@ -91,7 +103,7 @@ test('a transaction ahead of its nonce waits: known by its hash with no block, n
   assert.is(await nonceOf(account.address), 2);
 });
 
-test('refused at submission with geth\'s texts: value beyond the balance, gas below 21000, a used nonce, the same bytes again, gas above the block', async () => {
+test("refused at submission with geth's texts: value beyond the balance, gas below 21000, a used nonce, the same bytes again, gas above the block", async () => {
   const account = keyN(0x54);
   await funder.fund(account.address, 100_000n);
   const cases: [Promise<string>, RegExp][] = [
@@ -147,7 +159,8 @@ test('a transaction emitting more than 10,000 events fails with a stated reason,
   const runtime = '5f355b80156012575f5fa060019003600256' + '5b00';
   const created = await receiptOf((await send(await sign(account, { nonce: 0, to: null, data: `0x6014600c60003960146000f3${runtime}`, gas: 200_000n }))).result);
   assert.is(created.status, '0x1');
-  const emit = async (nonce: number, n: number) => receiptOf((await send(await sign(account, { nonce, to: created.contractAddress, data: `0x${n.toString(16).padStart(64, '0')}`, gas: 6_000_000n }))).result);
+  const emit = async (nonce: number, n: number) =>
+    receiptOf((await send(await sign(account, { nonce, to: created.contractAddress, data: `0x${n.toString(16).padStart(64, '0')}`, gas: 6_000_000n }))).result);
   const few = await emit(1, 3);
   assert.equal([few.status, few.logs.length], ['0x1', 3]);
   const many = await emit(2, 10_001);
@@ -166,7 +179,10 @@ test('transactions waiting for a nonce gap survive a restart, and run once it fi
   node = await startTestNode(SETTINGS, { store });
   assert.is((await rpc('eth_getTransactionByHash', [ahead])).result?.blockNumber, null, 'still known, still waiting');
   const first = (await send(await sign(account, { nonce: 0 }))).result;
-  assert.equal((await Promise.all([first, ahead2, ahead].map(receiptOf))).map((r) => r.status), ['0x1', '0x1', '0x1']);
+  assert.equal(
+    (await Promise.all([first, ahead2, ahead].map(receiptOf))).map((r) => r.status),
+    ['0x1', '0x1', '0x1'],
+  );
   assert.is(await nonceOf(account.address), 3);
 });
 

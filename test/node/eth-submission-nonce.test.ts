@@ -21,8 +21,7 @@ test.before(async () => {
 });
 test.after(() => node.close());
 
-const signed = async (nonce: number, data: `0x${string}` = '0x') =>
-  hexToBytes(await account.signTransaction({ type: 'legacy', to: payee, nonce, gas: 100_000n, gasPrice: 1n, chainId, data }));
+const signed = async (nonce: number, data: `0x${string}` = '0x') => hexToBytes(await account.signTransaction({ type: 'legacy', to: payee, nonce, gas: 100_000n, gasPrice: 1n, chainId, data }));
 
 const refusal = async (raw: Uint8Array) => {
   try {

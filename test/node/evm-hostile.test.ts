@@ -52,7 +52,7 @@ test.after(async () => {
   await patient?.close();
 });
 
-test('eth_call of an endless loop with gas 2^64 - 1: /api/node/status answers while it runs; it ends with geth\'s timeout error', async () => {
+test("eth_call of an endless loop with gas 2^64 - 1: /api/node/status answers while it runs; it ends with geth's timeout error", async () => {
   const to = await deploySpinner(quick);
   const view = await viewThread(quick);
   let settled = false;
@@ -81,7 +81,7 @@ test('a view whose client hangs up is stopped when running and dropped when queu
   assert.is(view.stopped, 0, 'dropping a queued view stops no thread');
   first.abort();
   await until(() => view.load === 0, 'the running view is stopped');
-  assert.is(view.stopped, 1, 'the running view\'s thread was terminated');
+  assert.is(view.stopped, 1, "the running view's thread was terminated");
   assert.equal(await Promise.all(calls), ['hung up', 'hung up']);
 });
 

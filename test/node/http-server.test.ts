@@ -1,177 +1,27 @@
 // The HTTP front on its own, with routes made for the test: how a path finds its route (with
 // or without /api, a .json/.bin suffix, percent-encoding, an exact count of segments), the
 // answers for a wrong method, a missing route, a thrown error or a crash, the body limit at
-// its edge, the Host and Origin checks with their CORS headers and connection handling, and a
-// streamed answer: chunked, written only as fast as the reader takes it, and cut when the
-// reader stalls or goes away.
+// its edge, the Host and Origin checks with their CORS headers and connection handling, and
+// the server's own life: a failed accept, close() and a busy port. Streams: http-server-streams.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import http from 'node:http';
-import net from 'node:net';
-import { ValidationError } from '../../src/errors.js';
-import { startServer, type Route, type RequestContext, type RunningServer, type ServerOptions } from '../../src/node/http/server.js';
-import { DISCARD_BOUND } from '../../src/node/http/request-body.js';
+import { startServer, type RunningServer } from '../../src/node/http/server.js';
 import { createLogger } from '../../src/node/base/log.js';
+import { DISCARD_BOUND } from '../../src/node/http/request-body.js';
+import { call, raw, until, options, logLines, staticAsked, intercepted, LIMIT, server, port, serveDuring } from '../helpers/http-server-fixture.js';
 
-const LIMIT = 100;
-const seen: RequestContext[] = [];
-const logLines: string[] = [];
-
-/** What a streamed route did: how many writes the reader took, and how the stream ended. */
-const streamLog = { resolvedWrites: 0, outcome: '' as string };
-
-function streamRoute(chunks: number, size: number, failAfter?: number): Route['handler'] {
-  return () => ({
-    json: {
-      stream: async (write) => {
-        streamLog.resolvedWrites = 0;
-        streamLog.outcome = 'running';
-        try {
-          for (let i = 0; i < chunks; i++) {
-            if (failAfter !== undefined && i === failAfter) throw new Error('the store failed');
-            await write([Buffer.alloc(size, 0x61 + (i % 26))]);
-            streamLog.resolvedWrites++;
-          }
-          streamLog.outcome = 'done';
-        } catch (err) {
-          streamLog.outcome = `rejected: ${(err as Error).message}`;
-          throw err;
-        }
-      },
-    },
-  });
-}
-
-const routes: Route[] = [
-  { method: 'GET', prefix: ['echo'], params: 1, handler: (ctx) => (seen.push(ctx), { json: JSON.stringify({ params: ctx.params, format: ctx.format, q: ctx.query.get('q') }) }) },
-  { method: 'GET', prefix: ['rest'], params: 'rest', handler: (ctx) => ({ json: JSON.stringify(ctx.params) }) },
-  { method: 'POST', prefix: ['body'], params: 0, handler: (ctx) => ({ json: JSON.stringify({ length: ctx.body.length, last: ctx.body[ctx.body.length - 1] ?? null }), status: 201 }) },
-  { method: 'POST', prefix: ['dev', 'thing'], params: 0, handler: () => ({ json: '{"dev":true}' }) },
-  { method: 'GET', prefix: ['dev', 'thing'], params: 0, handler: () => ({ json: '{"devget":true}' }) },
-  { method: 'GET', prefix: ['throws'], params: 0, handler: () => { throw new ValidationError('TX_NOT_FOUND', 'No such transaction', { details: 'x' }); } },
-  { method: 'GET', prefix: ['crash'], params: 0, handler: () => { throw new TypeError('boom'); } },
-  { method: 'GET', prefix: ['rejects'], params: 0, handler: async () => { throw new ValidationError('BLOCK_NOT_FOUND', 'Not found'); } },
-  { method: 'GET', prefix: ['octets'], params: 0, handler: () => ({ json: { chunks: [Buffer.from('ab'), Buffer.from('cd')], byteLength: 4 }, contentType: 'application/octet-stream' }) },
-  { method: 'GET', prefix: ['stream'], params: 0, handler: streamRoute(3, 5) },
-  { method: 'GET', prefix: ['big'], params: 0, handler: streamRoute(400, 64 * 1024) },
-  { method: 'GET', prefix: ['fails'], params: 0, handler: streamRoute(5, 10, 2) },
-  {
-    method: 'GET',
-    prefix: ['gated'],
-    params: 0,
-    handler: () => ({
-      json: {
-        stream: async (write) => {
-          streamLog.outcome = 'running';
-          try {
-            await write([Buffer.from('first')]);
-            await gate.promise;
-            await write([Buffer.from('second')]);
-            streamLog.outcome = 'done';
-          } catch (err) {
-            streamLog.outcome = `rejected: ${(err as Error).message}`;
-            throw err;
-          }
-        },
-      },
-    }),
-  },
-];
-
-/** Holds the gated stream between its two writes until the test opens it. */
-function opening(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
-let gate = opening();
-const staticAsked: string[] = [];
-
-let intercepted = false;
-const options: ServerOptions = {
-  routes,
-  maxRequestBytes: LIMIT,
-  logger: createLogger('debug', (line) => logLines.push(line)),
-  stallTimeoutMs: 300,
-  staticFiles: async (_req, res, pathname) => {
-    staticAsked.push(pathname);
-    if (pathname === '/page.txt') {
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      res.end('a page');
-      return true;
-    }
-    if (pathname === '/broken') throw new Error('disk gone');
-    return false;
-  },
-  intercept: (req, next, reply) => {
-    if (req.url === '/faulted') {
-      intercepted = true;
-      reply(503, '{"fault":true}');
-    } else next();
-  },
-};
-
-let server: RunningServer;
-let port: number;
-
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** Keeps connections open, so an answer that closes its connection says so. */
-const keepAlive = new http.Agent({ keepAlive: true });
-
-function call(method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path, headers: { host: `localhost:${port}`, ...headers }, agent: keepAlive }, (res) => {
-      let text = '';
-      res.setEncoding('latin1');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** Sends raw bytes and returns everything the server writes until it closes the connection. */
-function raw(text: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let got = '';
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(text));
-    socket.on('data', (d) => (got += d.toString('latin1')));
-    socket.on('close', () => resolve(got));
-    socket.on('error', reject);
-  });
-}
-
-async function until(what: string, done: () => boolean): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (done()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.unreachable(`waited 30 s for ${what}`);
-}
-
-test.before(async () => {
-  server = await startServer(options, '127.0.0.1', 0);
-  port = Number(new URL(server.url).port);
-});
+serveDuring(test);
 
 test('an error of the listening socket (an accept that failed) is logged, and the server goes on answering', async () => {
   logLines.length = 0;
   const failure = Object.assign(new Error('accept EMFILE'), { code: 'EMFILE' });
   server.server.emit('error', failure);
-  assert.ok(logLines.some((l) => / error server socket: EMFILE accept EMFILE/.test(l)), logLines.join(''));
+  assert.ok(
+    logLines.some((l) => / error server socket: EMFILE accept EMFILE/.test(l)),
+    logLines.join(''),
+  );
   assert.is((await call('GET', '/api/echo/x')).status, 200);
-});
-
-test.after(async () => {
-  keepAlive.destroy();
-  await server.close();
 });
 
 test('startServer: the URL it listens at, the documented time limits, and the Host check its own', () => {
@@ -243,8 +93,14 @@ test('thrown errors answer by the table; a crash is 500 NODE_INTERNAL, logged', 
   const crash = await call('GET', '/api/crash');
   assert.is(crash.status, 500);
   assert.equal(JSON.parse(crash.body), { ok: false, result: 'error', code: 10099, msg: 'Internal error', error: 'NODE_INTERNAL' });
-  assert.ok(logLines.some((l) => / error GET \/api\/crash: TypeError: boom/.test(l)), logLines.join(''));
-  assert.not.ok(logLines.some((l) => / error GET \/api\/throws/.test(l)), 'a 404 is not logged as an error');
+  assert.ok(
+    logLines.some((l) => / error GET \/api\/crash: TypeError: boom/.test(l)),
+    logLines.join(''),
+  );
+  assert.not.ok(
+    logLines.some((l) => / error GET \/api\/throws/.test(l)),
+    'a 404 is not logged as an error',
+  );
 });
 
 test('every JSON answer: type, nosniff, length in bytes, CORS for any origin without Origin; a status and type of its own', async () => {
@@ -369,7 +225,7 @@ test('static files come before routes for GET outside /api/; a failing one is 50
 
 test('the interceptor sees a request before routing and may answer it, closing the connection', async () => {
   const a = await call('GET', '/faulted');
-  assert.ok(intercepted);
+  assert.ok(intercepted.seen);
   assert.equal([a.status, a.body, a.headers.connection], [503, '{"fault":true}', 'close']);
 });
 
@@ -377,141 +233,10 @@ test('debug logging: one line per answer with method, path, status and time', as
   logLines.length = 0;
   await call('GET', '/api/echo/logged');
   await until('the access line', () => logLines.some((l) => l.includes('GET /api/echo/logged 200 ')));
-  assert.match(logLines.find((l) => l.includes('/api/echo/logged'))!, / debug GET \/api\/echo\/logged 200 \d+\.\d ms\n$/);
-});
-
-test('a streamed answer is chunked, without a length, the chunks in order; HEAD sends none', async () => {
-  const a = await call('GET', '/api/stream');
-  assert.is(a.status, 200);
-  assert.is(a.headers['content-length'], undefined);
-  assert.is(a.headers['transfer-encoding'], 'chunked');
-  assert.is(a.headers['content-type'], 'application/json');
-  assert.is(a.body, 'aaaaabbbbbccccc');
-  assert.is(streamLog.outcome, 'done');
-  streamLog.outcome = 'not started';
-  const head = await call('HEAD', '/api/stream');
-  assert.is(head.status, 200);
-  assert.is(head.body, '');
-  assert.is(streamLog.outcome, 'not started', 'nothing is made for a HEAD');
-  const withOrigin = await call('GET', '/api/stream', { origin: 'http://localhost:1' });
-  assert.is(withOrigin.headers['access-control-allow-origin'], 'http://localhost:1');
-});
-
-test('a reader that reads gets all of a large streamed answer; each wait for it leaves no listener behind', async () => {
-  const warnings: Error[] = [];
-  const onWarning = (w: Error) => warnings.push(w);
-  // A stall limit far longer than the test: a wait's timer left running would still be there.
-  const patient = await startServer({ ...options, stallTimeoutMs: 60_000 }, '127.0.0.1', 0);
-  const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
-  const before = timers();
-  process.on('warning', onWarning);
-  try {
-    const a = await new Promise<string>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port: Number(new URL(patient.url).port), path: '/api/big', headers: { host: 'localhost' }, agent: false }, (res) => {
-        let text = '';
-        res.setEncoding('latin1');
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve(text));
-      }).on('error', reject);
-    });
-    assert.is(a.length, 400 * 64 * 1024);
-    assert.is(a.slice(64 * 1024 - 1, 64 * 1024 + 1), 'ab');
-    assert.is(streamLog.resolvedWrites, 400);
-    await new Promise((r) => setImmediate(r));
-    assert.ok(timers() <= before + 2, `stall timers left running: ${timers() - before}`);
-  } finally {
-    process.off('warning', onWarning);
-    await patient.close();
-  }
-  assert.equal(warnings.map((w) => w.message), []);
-});
-
-test('a reader that stops reading holds back the writer, and after the stall limit is cut and logged', async () => {
-  logLines.length = 0;
-  const socket = net.connect(port, '127.0.0.1');
-  socket.on('error', () => {});
-  await new Promise<void>((r) => socket.once('connect', () => r()));
-  socket.write('GET /api/big HTTP/1.1\r\nHost: localhost\r\n\r\n');
-  // Take the first bytes, then read nothing more.
-  await new Promise<void>((r) => socket.once('data', () => r()));
-  socket.pause();
-  await until('the stalled reader to be cut', () => streamLog.outcome.startsWith('rejected'));
-  assert.is(streamLog.outcome, 'rejected: took nothing for 300 ms');
-  assert.ok(streamLog.resolvedWrites < 400, `the writer waited for the reader: ${streamLog.resolvedWrites} of 400 chunks written`);
-  await until('the warning', () => logLines.some((l) => l.includes('which took nothing for 300 ms of the answer')));
-  assert.match(logLines.find((l) => l.includes('took nothing'))!, / warn  GET \/api\/big: closed the connection of 127\.0\.0\.1, which took nothing for 300 ms of the answer\n$/);
-  const closed = new Promise<void>((r) => socket.once('close', () => r()));
-  socket.resume();
-  await closed;
-  socket.destroy();
-});
-
-test('a reader that goes away ends the stream quietly', async () => {
-  logLines.length = 0;
-  const socket = net.connect(port, '127.0.0.1');
-  socket.on('error', () => {});
-  socket.write('GET /api/big HTTP/1.1\r\nHost: localhost\r\n\r\n');
-  await new Promise<void>((r) => socket.once('data', () => r()));
-  socket.destroy();
-  await until('the stream to end', () => streamLog.outcome.startsWith('rejected'));
-  assert.is(streamLog.outcome, 'rejected: the reader closed the connection');
-  await new Promise((r) => setTimeout(r, 100));
-  assert.not.ok(logLines.some((l) => / (error|warn) /.test(l)), logLines.join(''));
-});
-
-test('a reader gone between two writes stops the stream at the next write, without waiting for the stall limit', async () => {
-  logLines.length = 0;
-  gate = opening();
-  // A server of its own, so that its count of connections is this reader's alone.
-  const own = await startServer(options, '127.0.0.1', 0);
-  try {
-    const socket = net.connect(Number(new URL(own.url).port), '127.0.0.1');
-    socket.on('error', () => {});
-    socket.write('GET /api/gated HTTP/1.1\r\nHost: localhost\r\n\r\n');
-    await new Promise<void>((r) => socket.once('data', () => r()));
-    socket.destroy();
-    let open = -1;
-    await until('the server to see the reader go', () => {
-      own.server.getConnections((_err, n) => (open = n));
-      return open === 0;
-    });
-    assert.is(streamLog.outcome, 'running');
-    gate.resolve();
-    await until('the stream to end', () => streamLog.outcome !== 'running');
-    assert.is(streamLog.outcome, 'rejected: the reader closed the connection');
-    assert.not.ok(logLines.some((l) => / (error|warn) /.test(l)), logLines.join(''));
-  } finally {
-    gate.resolve();
-    await own.close();
-  }
-});
-
-test('an upload the client abandons mid-body is one warning line', async () => {
-  logLines.length = 0;
-  const socket = net.connect(port, '127.0.0.1', () => socket.write('POST /api/body HTTP/1.1\r\nHost: localhost\r\nContent-Length: 50\r\n\r\n0123456789'));
-  socket.on('error', () => {});
-  await new Promise<void>((r) => socket.once('connect', () => r()));
-  await new Promise((r) => setTimeout(r, 50));
-  socket.destroy();
-  await until('the warning', () => logLines.some((l) => l.includes('upload aborted')));
-  assert.match(logLines.find((l) => l.includes('upload aborted'))!, / warn  POST \/api\/body: upload aborted by the client from 127\.0\.0\.1\n$/);
-});
-
-test('a stream that fails midway is logged and the answer cut, never completed', async () => {
-  logLines.length = 0;
-  const got = await new Promise<{ body: string; complete: boolean }>((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/api/fails', headers: { host: 'localhost' }, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('latin1');
-      res.on('data', (d) => (body += d));
-      res.on('error', () => {});
-      res.on('close', () => resolve({ body, complete: res.complete }));
-    });
-    req.on('error', () => resolve({ body: '', complete: false }));
-  });
-  assert.not.ok(got.complete, 'the reader can tell the answer is incomplete');
-  assert.is(streamLog.outcome, 'rejected: the store failed');
-  assert.ok(logLines.some((l) => / error GET \/api\/fails: the answer failed midway: Error: the store failed/.test(l)), logLines.join(''));
+  assert.match(
+    logLines.find((l) => l.includes('/api/echo/logged'))!,
+    / debug GET \/api\/echo\/logged 200 \d+\.\d ms\n$/,
+  );
 });
 
 test('close() ends the server with its idle connections', async () => {
@@ -519,10 +244,12 @@ test('close() ends the server with its idle connections', async () => {
   const keep = new http.Agent({ keepAlive: true });
   const otherPort = Number(new URL(other.url).port);
   await new Promise<void>((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port: otherPort, path: '/api/echo/k', agent: keep, headers: { host: 'localhost' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve());
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port: otherPort, path: '/api/echo/k', agent: keep, headers: { host: 'localhost' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve());
+      })
+      .on('error', reject);
   });
   await other.close();
   assert.not.ok(other.server.listening);

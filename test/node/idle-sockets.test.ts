@@ -83,7 +83,10 @@ test('an upload the client abandons is one warning line in the log, not a stack;
     const aborted = lines.filter((l) => l.includes('aborted'));
     assert.is(aborted.length, 1, lines.join(''));
     assert.match(aborted[0], /warn +POST \/api\/tx\/new: upload aborted by the client from 127\.0\.0\.1\n$/);
-    assert.not.ok(lines.some((l) => /\n\s+at /.test(l)), 'no stack trace');
+    assert.not.ok(
+      lines.some((l) => /\n\s+at /.test(l)),
+      'no stack trace',
+    );
     assert.is((await fetch(`${node.url}/api/node/status`)).status, 200);
   } finally {
     await node.close();

@@ -203,7 +203,12 @@ test('chkey replaces the key: the old key can no longer send', async () => {
   const key = generateSecretKey();
   const reg = await waitStatus(node, await send(register(key, nextT(), 0)));
   const address = addressFromText(reg.address);
-  await waitStatus(node, await send(transfer({ key: dev.key, from: dev.address, to: address, seq: Number((await node.get(`/api/address/${addressToText(dev.address)}/seq`)).body.seq) + 1, t: nextT(), payload: [pay(100), fee(5)] })));
+  await waitStatus(
+    node,
+    await send(
+      transfer({ key: dev.key, from: dev.address, to: address, seq: Number((await node.get(`/api/address/${addressToText(dev.address)}/seq`)).body.seq) + 1, t: nextT(), payload: [pay(100), fee(5)] }),
+    ),
+  );
   const newKey = generateSecretKey();
   const chTxid = await send(chkey({ key, from: address, seq: 1, t: nextT(), newKey }));
   const ch = await waitStatus(node, chTxid);

@@ -160,7 +160,7 @@ test('the slow-signature warning is given exactly when libsecp256k1 is not insta
   const node = await startTestNode({}, { logger });
   await node.close();
   const slow = warnings.filter((w) => w.includes('@noble/curves') && w.includes('npm install secp256k1'));
-  assert.is(slow.length, verifierBackend === 'libsecp256k1' ? 0 : 1, warnings.join('\n'));
+  assert.is(slow.length, verifierBackend() === 'libsecp256k1' ? 0 : 1, warnings.join('\n'));
 });
 
 test.run();

@@ -42,7 +42,12 @@ async function chainIn(dir: string, count = 40): Promise<string[]> {
 
 /** Every file of `before` is still there with the same bytes: in the ledger, or among the kept files. */
 function nothingLost(ledger: string, before: Map<string, string>): void {
-  const places = [ledger, ...readdirSync(dirname(ledger)).filter((n) => n.startsWith('ledger.before-start-')).map((n) => join(dirname(ledger), n))];
+  const places = [
+    ledger,
+    ...readdirSync(dirname(ledger))
+      .filter((n) => n.startsWith('ledger.before-start-'))
+      .map((n) => join(dirname(ledger), n)),
+  ];
   const seen = new Map<string, Set<string>>();
   for (const place of places) for (const [name, hash] of fingerprint(place)) seen.set(name, (seen.get(name) ?? new Set()).add(hash));
   for (const [name, hash] of before) assert.ok(seen.get(name)?.has(hash), `${name} was lost or changed`);
@@ -129,7 +134,10 @@ test('a sound store starts, and leaves no kept copy behind', async () => {
     await chainIn(dir, 8);
     const node = await startTestNode(overrides(dir));
     await node.close();
-    assert.equal(readdirSync(dir).filter((n) => n.includes('before-start')), []);
+    assert.equal(
+      readdirSync(dir).filter((n) => n.includes('before-start')),
+      [],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -199,14 +207,20 @@ test('records missing or altered are each named: a block, a status, a container,
     const { store } = await memoryChain();
     await damage(store);
     const check = await checkStore(store);
-    assert.ok(check.problems.some((p) => expected.test(p)), `${what}: ${check.problems.join('; ')}`);
+    assert.ok(
+      check.problems.some((p) => expected.test(p)),
+      `${what}: ${check.problems.join('; ')}`,
+    );
     const err = await rejection(startTestNode({ accounts: 2 }, { store }));
     assert.is(err.code, 'STORE_DAMAGED', `${what}: ${err.message}`);
   }
 });
 
 test('a head that is not JSON, or names no height, is named unreadable and the node refuses it', async () => {
-  for (const [meta, reason] of [['not json', /is not valid JSON/], [JSON.stringify({ hash: 'AB' }), /no height or hash/]] as const) {
+  for (const [meta, reason] of [
+    ['not json', /is not valid JSON/],
+    [JSON.stringify({ hash: 'AB' }), /no height or hash/],
+  ] as const) {
     const store = new MemoryStore();
     await store.batch([{ type: 'put', key: META_KEY, value: Buffer.from(meta) }]);
     const check = await checkStore(store);
@@ -246,14 +260,20 @@ test('a chain of more transactions than one lookup: each is looked up once, a mi
   const store = await madeUpChain([0, 1500, 1500, 10]);
   const sound = await checkStore(store);
   assert.equal([sound.problems, sound.blocks, sound.txs], [[], 4, 3010]);
-  await store.batch([{ type: 'del', key: txKey('tx-1-7') }, { type: 'del', key: statusKey('tx-3-4') }]);
+  await store.batch([
+    { type: 'del', key: txKey('tx-1-7') },
+    { type: 'del', key: statusKey('tx-3-4') },
+  ]);
   const damaged = await checkStore(store);
   assert.equal(damaged.problems, ['transaction tx-1-7 is listed in a block but its container (x:) is missing', 'transaction tx-3-4 is listed in a block but its status (s:) is missing']);
   assert.is(damaged.txs, 3010);
 });
 
 test('a block record naming another height than its key, genesis included, is damage even when it hashes as it says', async () => {
-  for (const [at, claims] of [[0, 3], [2, 5]] as const) {
+  for (const [at, claims] of [
+    [0, 3],
+    [2, 5],
+  ] as const) {
     const store = await madeUpChain([0, 1, 1, 1], { [at]: claims });
     const check = await checkStore(store);
     assert.equal(check.problems, [`block ${at} is damaged: it says height ${claims}`]);
@@ -273,14 +293,20 @@ test('--check --export reads what is left: a block that does not parse is skippe
   const [broken, keptKey] = withTx;
   const lost = (await record(broken)).txs.length;
   const txid = (await record(keptKey)).txs[0];
-  await store.batch([{ type: 'put', key: broken, value: Buffer.from('{"height":') }, { type: 'put', key: statusKey(txid), value: Buffer.from('not json') }]);
+  await store.batch([
+    { type: 'put', key: broken, value: Buffer.from('{"height":') },
+    { type: 'put', key: statusKey(txid), value: Buffer.from('not json') },
+  ]);
   const lines: string[] = [];
   const done = await exportChain(store, (line) => lines.push(line));
   const total = 6;
   assert.equal(done, { blocks: blocks.length - 1, txs: total - lost });
   assert.is(lines.length, blocks.length - 1);
   const exported = lines.map((l) => JSON.parse(l) as { height: number; txs: Record<string, { tx: string | null; status: unknown }> });
-  assert.not.ok(exported.some((e) => heightKey(e.height) === broken), 'the unreadable block is left out');
+  assert.not.ok(
+    exported.some((e) => heightKey(e.height) === broken),
+    'the unreadable block is left out',
+  );
   const entry = exported.find((e) => txid in e.txs)!.txs[txid];
   assert.equal(entry, { tx: Buffer.from((await store.get(txKey(txid)))!).toString('base64'), status: null });
 });
@@ -293,7 +319,10 @@ test('a data dir whose files cannot all be linked aside (a folder among them) st
     const node = await startTestNode(overrides(dir));
     assert.is(node.chain.height > 0, true);
     await node.close();
-    assert.equal(readdirSync(dir).filter((n) => n.startsWith('ledger.before-start-')), []);
+    assert.equal(
+      readdirSync(dir).filter((n) => n.startsWith('ledger.before-start-')),
+      [],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

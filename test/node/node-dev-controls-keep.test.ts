@@ -24,7 +24,10 @@ test('a deleted snapshot is gone: not listed, not found for a revert or a second
     await node.control.setBalance(dev.address, 'SK', 1n);
     const doomed = await node.control.snapshot('doomed');
     await node.control.deleteSnapshot('doomed');
-    assert.equal(node.control.snapshots().map((s) => s.name), ['kept']);
+    assert.equal(
+      node.control.snapshots().map((s) => s.name),
+      ['kept'],
+    );
     for (const name of ['doomed', doomed.id]) {
       assert.is((await rejection(node.control.revert(name))).code, 'SNAPSHOT_NOT_FOUND');
       assert.is((await rejection(node.control.deleteSnapshot(name))).code, 'SNAPSHOT_NOT_FOUND');
@@ -36,7 +39,10 @@ test('a deleted snapshot is gone: not listed, not found for a revert or a second
   }
   const restarted = await startTestNode({ accounts: 1, difficulty: 0 }, { store });
   try {
-    assert.equal(restarted.control.snapshots().map((s) => s.id), [keptId]);
+    assert.equal(
+      restarted.control.snapshots().map((s) => s.id),
+      [keptId],
+    );
     const next = await restarted.control.snapshot('after');
     assert.is.not(next.id, keptId);
   } finally {
@@ -101,7 +107,14 @@ test('a snapshot name given again moves to the new snapshot, also after a restar
   node = await startTestNode(config, { store });
   try {
     const balance = () => node.chain.wallets.get(Buffer.from(owner).toString('hex'))?.amount.get('SK');
-    assert.equal(node.control.snapshots().map((s) => [s.id, s.name]), [[first.id, undefined], [second.id, 'base']], 'the name moved, on disk too');
+    assert.equal(
+      node.control.snapshots().map((s) => [s.id, s.name]),
+      [
+        [first.id, undefined],
+        [second.id, 'base'],
+      ],
+      'the name moved, on disk too',
+    );
     assert.equal(await undoRecords(), ['j:000000000001', 'j:000000000002']);
     await node.control.deleteSnapshot(first.id);
     assert.equal(await undoRecords(), ['j:000000000002'], 'the record only the deleted snapshot needed is gone');
@@ -188,7 +201,10 @@ test('a request a delay fault holds is dropped when its client gives up: never r
     const before = lines.length;
     // Five times the delay: a timer left running would have run the request by now.
     await new Promise((r) => setTimeout(r, 1000));
-    assert.equal(lines.slice(before).filter((l) => l.includes('tx/new')), []);
+    assert.equal(
+      lines.slice(before).filter((l) => l.includes('tx/new')),
+      [],
+    );
     assert.is(node.chain.mempool.size, 0);
   } finally {
     await node.close();

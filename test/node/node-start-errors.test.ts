@@ -105,7 +105,6 @@ test('a host this machine does not have is CONFIG_INVALID naming --host: found b
   }
 });
 
-
 test('--static naming no folder (missing, or a file) is CONFIG_INVALID naming the path; a folder is served under /app/', async () => {
   const dir = fresh();
   try {
@@ -129,7 +128,7 @@ test('--static naming no folder (missing, or a file) is CONFIG_INVALID naming th
   }
 });
 
-test('a store given to startNode whose reads fail: DATA_DIR_UNUSABLE with the store\'s own words, and the store is closed', async () => {
+test("a store given to startNode whose reads fail: DATA_DIR_UNUSABLE with the store's own words, and the store is closed", async () => {
   class FailingReads extends MemoryStore {
     closed = false;
     override async get(): Promise<Uint8Array | undefined> {

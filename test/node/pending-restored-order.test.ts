@@ -54,9 +54,16 @@ test('pending transactions restored at start keep their acceptance order, not th
     await node.close();
   }
   const pending = accepted.slice(2);
-  assert.equal(pending.map((txid) => decodeTxid(txid).height), [126, 127, 128, 128, 128]);
+  assert.equal(
+    pending.map((txid) => decodeTxid(txid).height),
+    [126, 127, 128, 128, 128],
+  );
   const times = pending.map((txid) => decodeTxid(txid).timeNs);
-  assert.equal([...times].sort((x, y) => (x < y ? -1 : 1)), times, 'accepted in time order');
+  assert.equal(
+    [...times].sort((x, y) => (x < y ? -1 : 1)),
+    times,
+    'accepted in time order',
+  );
   // What makes the test able to fail: the store lists the pending keys in another order.
   const listed: string[] = [];
   for await (const [key] of store.entries(PREFIX.pending)) listed.push(key.slice(PREFIX.pending.length));
@@ -66,7 +73,11 @@ test('pending transactions restored at start keep their acceptance order, not th
   now = START;
   node = await startTestNode(SETTINGS, { store, clock: () => now });
   try {
-    assert.equal(node.chain.mempool.peek(100).map((tx) => tx.txid), pending, 'the queue after the restart');
+    assert.equal(
+      node.chain.mempool.peek(100).map((tx) => tx.txid),
+      pending,
+      'the queue after the restart',
+    );
     // Signed at a time after its sender's last transaction; accepted while the clock is set back.
     now = START + 100;
     const raw = send(a, b, 99);

@@ -37,7 +37,7 @@ test('the one transaction a rollback drops is forgotten: sent again, it is taken
     await node.mine();
     assert.is((await client.getTxStatus(txid))!.ok, true);
     await node.rollback(before);
-    assert.is((await client.getTxStatus(txid).catch((err) => err.code)), 'TX_NOT_FOUND');
+    assert.is(await client.getTxStatus(txid).catch((err) => err.code), 'TX_NOT_FOUND');
     const again = await client.submitTx(tx);
     await node.mine();
     assert.is((await client.getTxStatus(again))!.ok, true);

@@ -30,7 +30,9 @@ test('NODE_SHUTTING_DOWN is in the error table: 503 with its own API number', ()
   assert.ok(ERROR_CODES.NODE_SHUTTING_DOWN);
   const spec = API_ERRORS.NODE_SHUTTING_DOWN!;
   assert.is(spec.status, 503);
-  const numbers = Object.entries(API_ERRORS).filter(([code]) => code !== 'NODE_SHUTTING_DOWN').map(([, s]) => s!.code);
+  const numbers = Object.entries(API_ERRORS)
+    .filter(([code]) => code !== 'NODE_SHUTTING_DOWN')
+    .map(([, s]) => s!.code);
   assert.not.ok(numbers.includes(spec.code), 'no other code shares its number');
   assert.is(errorResponse(new ValidationError('NODE_SHUTTING_DOWN', 'The node is shutting down')).status, 503);
 });

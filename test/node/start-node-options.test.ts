@@ -23,7 +23,10 @@ test('defaults: instant blocks, in memory, a free port, three accounts; blockTim
   } finally {
     await node.close();
   }
-  for (const [blockTime, blocks] of [[250, 'interval'], ['on-demand', 'on-demand']] as const) {
+  for (const [blockTime, blocks] of [
+    [250, 'interval'],
+    ['on-demand', 'on-demand'],
+  ] as const) {
     const other = await startNode({ difficulty: 0, blockTime, accounts: 0 });
     try {
       assert.is((await createClient({ baseUrl: other.url }).nodeStatus()).blocks, blocks, String(blockTime));
@@ -68,7 +71,10 @@ test('the handle: faucet in SK by default, snapshots without a name unnamed, rev
     const head = await node.rollback(start + 1);
     assert.equal(head, { height: start + 1, hash: credited.hash });
     await node.deleteSnapshot(plain.id);
-    assert.equal(node.snapshots().map((s) => s.id), []);
+    assert.equal(
+      node.snapshots().map((s) => s.id),
+      [],
+    );
     const moved = await node.setTime({ offsetMs: 3_600_000 });
     assert.is(moved.offsetMs, 3_600_000);
     assert.ok(Math.abs(moved.now - (Date.now() + 3_600_000)) < 60_000);
@@ -93,7 +99,7 @@ test('keys are handed out as copies; whole numbers as bigint, number or decimal 
     assert.is(/^0+$/.test(account.secretKeyHex), false);
     const client = createClient({ baseUrl: node.url });
     const [held] = await client.dev.accounts();
-    assert.is(held.secretKeyHex, account.secretKeyHex, 'the node\'s own key is untouched');
+    assert.is(held.secretKeyHex, account.secretKeyHex, "the node's own key is untouched");
     assert.is(held.publicKeyHex, account.publicKeyHex);
     await node.setBalance(FRESH, '18446744073709551615' as never);
     assert.is((await client.getAddress(FRESH)).amount.SK, 18446744073709551615n);

@@ -53,7 +53,9 @@ test('startNode(): block time in ms; bad settings are CONFIG_INVALID', async () 
     await new Promise((r) => setTimeout(r, 10));
     const [a, b] = node.accounts;
     const client = createClient({ baseUrl: node.url });
-    const txid = await client.submitTx(transfer({ key: a.secretKey, from: makeAddress({ group: 10, block: 1, wallet: 1 }), to: makeAddress({ group: 10, block: 1, wallet: 2 }), seq: 1, t: Date.now(), payload: [pay(1)] }));
+    const txid = await client.submitTx(
+      transfer({ key: a.secretKey, from: makeAddress({ group: 10, block: 1, wallet: 1 }), to: makeAddress({ group: 10, block: 1, wallet: 2 }), seq: 1, t: Date.now(), payload: [pay(1)] }),
+    );
     assert.is((await client.waitForTx(txid)).ok, true);
     assert.ok(node.height() > start);
     assert.ok(b);
@@ -61,8 +63,17 @@ test('startNode(): block time in ms; bad settings are CONFIG_INVALID', async () 
     await node.close();
   }
   const bads = [
-    { difficulty: -1 }, { difficulty: 1.5 }, { difficulty: 65 }, { difficulty: 512 }, { blockTime: 0 }, { blockTime: 'sometimes' as never }, { port: 70000 },
-    { config: { difficulty: 65 } }, { config: { blockTimeMs: 50 } as never }, { config: { limits: { maxPending: 0 } } }, { config: { logLevel: 'loud' as never } },
+    { difficulty: -1 },
+    { difficulty: 1.5 },
+    { difficulty: 65 },
+    { difficulty: 512 },
+    { blockTime: 0 },
+    { blockTime: 'sometimes' as never },
+    { port: 70000 },
+    { config: { difficulty: 65 } },
+    { config: { blockTimeMs: 50 } as never },
+    { config: { limits: { maxPending: 0 } } },
+    { config: { logLevel: 'loud' as never } },
   ];
   for (const bad of bads) {
     let code: string | undefined;

@@ -24,8 +24,14 @@ test.before(async () => {
   mkdirSync(join(root, 'site', 'sub'), { recursive: true });
   mkdirSync(join(root, 'bundle'));
   const files: Record<string, string> = {
-    'site/index.html': '<!doctype html>', 'site/app.css': 'body{}', 'site/logo.svg': '<svg/>', 'site/data.json': '{}',
-    'site/k.wasm': '\0asm', 'site/sub/index.html': 'sub', 'bundle/tpkit.js': 'export {}', 'secret.txt': 'outside',
+    'site/index.html': '<!doctype html>',
+    'site/app.css': 'body{}',
+    'site/logo.svg': '<svg/>',
+    'site/data.json': '{}',
+    'site/k.wasm': '\0asm',
+    'site/sub/index.html': 'sub',
+    'bundle/tpkit.js': 'export {}',
+    'secret.txt': 'outside',
   };
   for (const [name, text] of Object.entries(files)) writeFileSync(join(root, name), text);
   const handler = createStaticHandler([
@@ -95,9 +101,19 @@ test('each file type gets its content type and the COOP, COEP and CORP headers; 
 
 test('paths that leave the folder, name nothing, or use another method are not served', async () => {
   for (const path of [
-    '/../secret.txt', '/%2e%2e/secret.txt', '/%2E%2E/secret.txt', '/browser/..%2f..%2fsecret.txt', '/browser/%2e%2e/%2e%2e/secret.txt',
-    '/..%5csecret.txt', '/sub/../../secret.txt', `/${encodeURIComponent(join(root, 'secret.txt'))}`, `/${join(root, 'secret.txt')}`,
-    '/%00', '/%zz', '/nope.js', '/browser/nope.js',
+    '/../secret.txt',
+    '/%2e%2e/secret.txt',
+    '/%2E%2E/secret.txt',
+    '/browser/..%2f..%2fsecret.txt',
+    '/browser/%2e%2e/%2e%2e/secret.txt',
+    '/..%5csecret.txt',
+    '/sub/../../secret.txt',
+    `/${encodeURIComponent(join(root, 'secret.txt'))}`,
+    `/${join(root, 'secret.txt')}`,
+    '/%00',
+    '/%zz',
+    '/nope.js',
+    '/browser/nope.js',
   ]) {
     const r = await raw(plainUrl, path);
     assert.is(r.status, 404, path);
@@ -124,7 +140,16 @@ test('the node serves the built bundle at /browser/ with the isolation headers',
 });
 
 test('on the node, what is not a file gets the API answers as before', async () => {
-  for (const path of ['/../package.json', '/%2e%2e/package.json', '/browser/..%2f..%2fpackage.json', '/browser/%2e%2e/%2e%2e/package.json', '/..%5c..%5cpackage.json', '/%00', '//etc/passwd', '/nope.js']) {
+  for (const path of [
+    '/../package.json',
+    '/%2e%2e/package.json',
+    '/browser/..%2f..%2fpackage.json',
+    '/browser/%2e%2e/%2e%2e/package.json',
+    '/..%5c..%5cpackage.json',
+    '/%00',
+    '//etc/passwd',
+    '/nope.js',
+  ]) {
     const r = await raw(node.url, path);
     assert.is(r.status, 404, path);
     assert.is(JSON.parse(r.body).error, 'ROUTE_NOT_FOUND', path);

@@ -13,10 +13,7 @@ const FEE_ADDRESS = '0x8000200002000009';
 const feeRates = { FEE: { base: 1n, baseextra: 64n, kb: 1000n } };
 
 async function vectorNode(publicKey: string, amount: Record<string, bigint>, clockMs: number, difficulty = 0): Promise<TestNode> {
-  return startTestNode(
-    { chain: 2, allocGroup: 1, accounts: 0, difficulty, fees: feeRates, feeAddress: FEE_ADDRESS, wallets: [{ address: SENDER, publicKey, amount }] },
-    { clock: () => clockMs },
-  );
+  return startTestNode({ chain: 2, allocGroup: 1, accounts: 0, difficulty, fees: feeRates, feeAddress: FEE_ADDRESS, wallets: [{ address: SENDER, publicKey, amount }] }, { clock: () => clockMs });
 }
 
 async function amounts(node: TestNode, address: string) {
@@ -51,7 +48,10 @@ test('generic_tx_docs (high-S signature) transfers 17 SK and pays a fee of 1 FEE
     const tx = block.txs[res.body.txid];
     assert.is(tx.body, v.body_hex.toUpperCase(), 'stored byte for byte');
     assert.equal(tx.txext, { msg: 'hello' });
-    assert.equal(tx.payload, [{ purpose: 'transfer', cur: 'SK', amount: 17 }, { purpose: 'srcfee', cur: 'FEE', amount: 3 }]);
+    assert.equal(tx.payload, [
+      { purpose: 'transfer', cur: 'SK', amount: 17 },
+      { purpose: 'srcfee', cur: 'FEE', amount: 3 },
+    ]);
   } finally {
     await node.close();
   }

@@ -80,7 +80,13 @@ test('fund from the development wallet, then transfer with the automatic fee', a
   const decoded = decodeBody(body);
   assert.is(decoded.kind, 'generic');
   if (decoded.kind === 'generic') {
-    assert.equal(decoded.payload.map((p) => [p.purposeName, p.currency, p.amount]), [['transfer', 'SK', 250_000n], ['srcfee', 'SK', sent.fee]]);
+    assert.equal(
+      decoded.payload.map((p) => [p.purposeName, p.currency, p.amount]),
+      [
+        ['transfer', 'SK', 250_000n],
+        ['srcfee', 'SK', sent.fee],
+      ],
+    );
     assert.is(decoded.extra?.msg, 'rent');
   }
   assert.ok(verifyTx(sent.tx).valid);
@@ -138,7 +144,12 @@ test('beforeSigning sees the seq and fee before anything is signed, and throwing
   const stop = new TpkitError('PRECHECK_FAILED', 'not this one');
   const err = await rejection(
     transfer({
-      client, secretKey: bob.secretKey, from: bob.address, to: alice.address, currency: 'SK', amount: 1n,
+      client,
+      secretKey: bob.secretKey,
+      from: bob.address,
+      to: alice.address,
+      currency: 'SK',
+      amount: 1n,
       beforeSigning: (plan) => {
         seen = plan;
         throw stop;
@@ -162,7 +173,12 @@ test('signing for a wallet with another key is refused at submission', async () 
 
 test('a secret key that is neither 32 bytes nor 64 hex digits is refused before anything is sent', async () => {
   const before = node.chain.height;
-  const bad: [unknown, string][] = [['xyz', 'BAD_HEX'], ['ab'.repeat(31), 'KEY_INVALID'], ['00'.repeat(32), 'KEY_INVALID'], [42, 'INVALID_ARGUMENT']];
+  const bad: [unknown, string][] = [
+    ['xyz', 'BAD_HEX'],
+    ['ab'.repeat(31), 'KEY_INVALID'],
+    ['00'.repeat(32), 'KEY_INVALID'],
+    [42, 'INVALID_ARGUMENT'],
+  ];
   for (const [key, code] of bad) {
     const t = await rejection(transfer({ client, secretKey: key as string, from: alice.address, to: bob.address, currency: 'SK', amount: 1n }));
     assert.ok(t instanceof TpkitError && t.code === code, `transfer(${String(key).slice(0, 8)}): ${(t as Error).message}`);

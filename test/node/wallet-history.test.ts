@@ -73,10 +73,22 @@ test('GET blockn/{h}?addr=: ledger_patch rows for the wallet, addresses in txs a
   const h = heights.at(-1)!;
   const block = (await node.get(`/api/blockn/${h}?addr=${wallet}`)).body.block;
   const rows = block.ledger_patch as unknown[][];
-  assert.ok(rows.every((row) => row[0] === hex0x), 'with ?addr= only the wallet\'s rows');
-  assert.equal(rows.find((row) => row[1] === 'lastblk'), [hex0x, 'lastblk', '0x7478', heights.at(-2), h]);
-  assert.equal(rows.find((row) => row[1] === 'balance'), [hex0x, 'balance', '0x534b', 410, 400]);
-  assert.equal(rows.find((row) => row[1] === 'seq'), [hex0x, 'seq', [], 1, 2]);
+  assert.ok(
+    rows.every((row) => row[0] === hex0x),
+    "with ?addr= only the wallet's rows",
+  );
+  assert.equal(
+    rows.find((row) => row[1] === 'lastblk'),
+    [hex0x, 'lastblk', '0x7478', heights.at(-2), h],
+  );
+  assert.equal(
+    rows.find((row) => row[1] === 'balance'),
+    [hex0x, 'balance', '0x534b', 410, 400],
+  );
+  assert.equal(
+    rows.find((row) => row[1] === 'seq'),
+    [hex0x, 'seq', [], 1, 2],
+  );
   const [tx] = Object.values(block.txs) as { from: string; to: string }[];
   assert.equal([tx.from, tx.to], [hex0x, `0x${bytesToHex(node.chain.accounts[0].address)}`]);
   assert.ok(Object.keys(block.bals).includes(bytesToHex(parseAddress(wallet), true)), 'bals as before');
@@ -85,7 +97,10 @@ test('GET blockn/{h}?addr=: ledger_patch rows for the wallet, addresses in txs a
 test('the block that created the wallet: "0x" for the values it had none of, and its public key', async () => {
   const block = (await node.get(`/api/blockn/${heights[0]}?addr=${wallet}`)).body.block;
   const rows = block.ledger_patch as unknown[][];
-  assert.equal(rows.find((row) => row[1] === 'lastblk'), [hex0x, 'lastblk', '0x7478', '0x', heights[0]]);
+  assert.equal(
+    rows.find((row) => row[1] === 'lastblk'),
+    [hex0x, 'lastblk', '0x7478', '0x', heights[0]],
+  );
   const pubkey = rows.find((row) => row[1] === 'pubkey');
   assert.ok(pubkey, JSON.stringify(rows));
   assert.equal(pubkey.slice(0, 4), [hex0x, 'pubkey', [], '0x']);
@@ -99,10 +114,10 @@ test('GET block/{hash}: ledger_patch beside bals, and txs keep the uppercase hex
   assert.is(tx.from, bytesToHex(parseAddress(wallet), true));
   const rows = block.ledger_patch as unknown[][];
   const addresses = new Set(rows.map((row) => row[0]));
-  assert.ok(addresses.has(hex0x) && addresses.size >= 2, 'without ?addr= every changed wallet\'s rows');
+  assert.ok(addresses.has(hex0x) && addresses.size >= 2, "without ?addr= every changed wallet's rows");
 });
 
-test('PowerWallet\'s walk (useTransactionsHistory) finds every transfer in and out, newest first, and stops', async () => {
+test("PowerWallet's walk (useTransactionsHistory) finds every transfer in and out, newest first, and stops", async () => {
   const found: string[] = [];
   const visited: number[] = [];
   let height: unknown = (await node.get(`/api/address/${wallet}`)).body.info.lastblock.tx;
@@ -120,7 +135,7 @@ test('PowerWallet\'s walk (useTransactionsHistory) finds every transfer in and o
   assert.equal(found, [...mine].reverse());
 });
 
-test('SDK 2.1.0\'s own walk over the same wallet finds the same transfers', async () => {
+test("SDK 2.1.0's own walk over the same wallet finds the same transfers", async () => {
   const network = new sdk.NetworkApi(1, false);
   await network.bootstrap();
   const lastblk = (await node.get(`/api/address/${wallet}`)).body.info.lastblk as string;

@@ -98,7 +98,10 @@ wallet('the revert put the clock back too; mine with intervalMs spaces block tim
 
 wallet('a 5xx: the client raises ApiError with the status and the code; the rule fires count times only', async (ctx) => {
   await ctx.client.dev.addFaults({ path: 'address', action: 'error', status: 503, code: 'STORE_UNAVAILABLE', count: 1 });
-  const err = await ctx.client.getAddress(ctx.from).then(() => undefined, (e: unknown) => e);
+  const err = await ctx.client.getAddress(ctx.from).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   assert.instance(err, ApiError);
   assert.is((err as ApiError).status, 503);
   assert.is((err as ApiError).nodeError, 'STORE_UNAVAILABLE');
@@ -161,7 +164,13 @@ wallet('a rule with a probability and a seed fires on the same requests every ru
     ctx.node.faults.clear();
     ctx.node.faults.add({ path: 'node/status', action: 'error', status: 500, probability: 0.5, seed: 42 });
     const fired: boolean[] = [];
-    for (let i = 0; i < 16; i++) fired.push(await ctx.client.nodeStatus().then(() => false, (e: unknown) => e instanceof ApiError && e.status === 500));
+    for (let i = 0; i < 16; i++)
+      fired.push(
+        await ctx.client.nodeStatus().then(
+          () => false,
+          (e: unknown) => e instanceof ApiError && e.status === 500,
+        ),
+      );
     return fired;
   };
   const first = await pattern();
@@ -209,7 +218,10 @@ wallet('rollback drops blocks: their transactions are unknown again and balances
   for (let i = 0; i < 500 && resets.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
   stop.abort();
   await watching;
-  assert.equal(resets.map((r) => r.event), ['rollback', 'clock', 'revert']);
+  assert.equal(
+    resets.map((r) => r.event),
+    ['rollback', 'clock', 'revert'],
+  );
   assert.is(resets[0].height, before);
   assert.is(resets[1].clockOffsetMs, 1000);
   assert.is(resets[2].snapshot, mark.id);
@@ -222,7 +234,14 @@ wallet('bad requests get codes: an unknown snapshot, a height above the head, a 
   await rejects(ctx.client.dev.revert('nope'), (e: unknown) => e instanceof ApiError && e.status === 404 && e.nodeError === 'SNAPSHOT_NOT_FOUND');
   await rejects(ctx.client.dev.rollback(ctx.node.height() + 1), (e: unknown) => e instanceof ApiError && e.nodeError === 'BAD_REQUEST_PARAM');
   await rejects(ctx.client.dev.setTime({} as { offsetMs: number }), (e: unknown) => e instanceof ApiError && e.nodeError === 'BAD_REQUEST_PARAM');
-  for (const rule of [{ path: 'dev/faults', action: 'drop' }, { path: 'tx/new', action: 'explode' }, { path: 'address', action: 'hold' }, { path: 'tx/new', action: 'delay' }, { path: 'tx/new', action: 'error', message: 'm'.repeat(201) }, { path: 'tx/new', action: 'error', message: 7 }]) {
+  for (const rule of [
+    { path: 'dev/faults', action: 'drop' },
+    { path: 'tx/new', action: 'explode' },
+    { path: 'address', action: 'hold' },
+    { path: 'tx/new', action: 'delay' },
+    { path: 'tx/new', action: 'error', message: 'm'.repeat(201) },
+    { path: 'tx/new', action: 'error', message: 7 },
+  ]) {
     await rejects(ctx.client.dev.addFaults(rule as never), (e: unknown) => e instanceof ApiError && e.nodeError === 'BAD_REQUEST_PARAM', JSON.stringify(rule));
   }
   assert.equal(await ctx.client.dev.faults(), []);
@@ -241,8 +260,14 @@ wallet('snapshots are deleted by name or id, through the client and through star
   const second = await ctx.node.snapshot('also-doomed');
   await ctx.client.dev.deleteSnapshot('doomed');
   await ctx.node.deleteSnapshot(second.id);
-  assert.equal(ctx.node.snapshots().map((s) => s.id), clean);
-  assert.equal((await ctx.client.dev.snapshots()).map((s) => s.id), clean);
+  assert.equal(
+    ctx.node.snapshots().map((s) => s.id),
+    clean,
+  );
+  assert.equal(
+    (await ctx.client.dev.snapshots()).map((s) => s.id),
+    clean,
+  );
   const gone = (e: unknown) => e instanceof TpkitError && (e instanceof ApiError ? e.nodeError : e.code) === 'SNAPSHOT_NOT_FOUND';
   await rejects(ctx.client.dev.deleteSnapshot(first.id), gone, 'the client, by id');
   await rejects(ctx.node.deleteSnapshot('also-doomed'), gone, 'startNode, by name');
@@ -281,7 +306,10 @@ wallet('state setting refuses what it cannot do, with codes, and changes nothing
   ];
   for (const [promise, code] of cases) await rejects(promise, (e: unknown) => e instanceof ApiError && e.nodeError === code, code);
   await rejects(ctx.node.setBalance(ctx.from, 1.5), (e: unknown) => e instanceof TpkitError && e.code === 'BAD_REQUEST_PARAM', 'startNode: a fraction');
-  assert.throws(() => ctx.node.faults.add({ path: 'tx/new', action: 'nope' } as never), (e: unknown) => e instanceof TpkitError && e.code === 'BAD_REQUEST_PARAM');
+  assert.throws(
+    () => ctx.node.faults.add({ path: 'tx/new', action: 'nope' } as never),
+    (e: unknown) => e instanceof TpkitError && e.code === 'BAD_REQUEST_PARAM',
+  );
   assert.equal(await ctx.client.getAddress(ctx.from), before);
 });
 

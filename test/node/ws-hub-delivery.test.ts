@@ -43,7 +43,10 @@ test('acknowledgements: each form in the reference list shape, an id echoed only
     assert.equal(await ask(c, JSON.stringify({ sub: 'addr', addr: other })), { ok: true, subscribe: ['address', other, ['tx', 'bal']], moresubs: 96 }, 'no "get" is both, the same subscription');
     assert.equal(await ask(c, '{"sub":"tx","txid":"pending-1"}'), { ok: true, subscribe: ['tx', 'pending-1'], moresubs: 95 });
     assert.equal(await ask(c, '{"sub":"tx","id":{"a":1}}'), { ok: true, subscribe: ['tx', 'any'], moresubs: 94 });
-    assert.not.ok(c.messages.some((m) => 'tx' in m), 'a pending transaction is not answered');
+    assert.not.ok(
+      c.messages.some((m) => 'tx' in m),
+      'a pending transaction is not answered',
+    );
     c.socket.close();
   });
 });
@@ -98,11 +101,11 @@ test('each block: every subscriber gets what it asked for, in the order it asked
     publish(block(6, ['c', 'b']));
     await until('the second block', () => stats.messages.length === acks + 7);
     assert.is(balances.messages.length, 4, 'the address was touched by no transaction of the first block, and not at all by the second');
-    assert.equal(stats.messages.slice(acks + 4), [
-      { blockstat: { hash: 'H6', height: 6, parent: 'H5', time: 1006, txs: 2, failed: 1 } },
-      { tx: 'c', res: { ok: true, n: 0, of: 'c' } },
-      { tx: 'b', res: { ok: true, n: 1, of: 'b' } },
-    ], 'the settled txid was let go');
+    assert.equal(
+      stats.messages.slice(acks + 4),
+      [{ blockstat: { hash: 'H6', height: 6, parent: 'H5', time: 1006, txs: 2, failed: 1 } }, { tx: 'c', res: { ok: true, n: 0, of: 'c' } }, { tx: 'b', res: { ok: true, n: 1, of: 'b' } }],
+      'the settled txid was let go',
+    );
     assert.is((await ask(stats, '{"sub":"block"}')).moresubs, 97, 'blockstat, any tx and block are held');
     assert.is(idle.messages.length, 0, 'a connection without subscriptions gets nothing');
     for (const c of [stats, balances, idle]) c.socket.close();
@@ -130,7 +133,7 @@ test('subscriptions to wallets that do not exist yet hold up nothing: every late
     }
     const publish = (b: unknown) => s.stand.blockListeners.forEach((l) => l(b));
     publish(block(9, ['z'], { [bytesToHex(watched).toUpperCase()]: storedWallet }));
-    await until('every client\'s messages for the block', () => clients.every((c, i) => c.messages.length >= expected[i]));
+    await until("every client's messages for the block", () => clients.every((c, i) => c.messages.length >= expected[i]));
     clients.forEach((c, i) => {
       assert.equal(c.messages.filter((m) => 'blockstat' in m).length, 1, `client ${i} got the blockstat`);
       assert.is(c.messages.length, expected[i], `client ${i}: one message per subscription the block concerns`);
@@ -139,7 +142,7 @@ test('subscriptions to wallets that do not exist yet hold up nothing: every late
   });
 });
 
-test('an address\'s transactions: those it sends (of any kind), those sent to it, and the register that made it; never an Ethereum one', async () => {
+test("an address's transactions: those it sends (of any kind), those sent to it, and the register that made it; never an Ethereum one", async () => {
   await withHub(async (s) => {
     const key = new Uint8Array(32).fill(7);
     const sender = makeAddress({ group: 10, block: 1, wallet: 79 });
@@ -149,12 +152,20 @@ test('an address\'s transactions: those it sends (of any kind), those sent to it
       { txid: 'reg', body: { kind: 'register' }, raw: raw(register(key, 1_700_000_000_000, 0)) },
       { txid: 'in', body: { kind: 'generic', from: sender, to: watched }, raw: raw(transfer({ key, from: sender, to: watched, seq: 1, t: 1_700_000_000_001, payload: [pay(5)] })) },
       { txid: 'out', body: { kind: 'notify', from: watched }, raw: raw(notify({ key, from: watched, seq: 1, t: 1_700_000_000_002, payload: [] })) },
-      { txid: 'elsewhere', body: { kind: 'generic', from: sender, to: makeAddress({ group: 10, block: 1, wallet: 78 }) }, raw: raw(transfer({ key, from: sender, to: makeAddress({ group: 10, block: 1, wallet: 78 }), seq: 2, t: 1_700_000_000_003, payload: [pay(1)] })) },
+      {
+        txid: 'elsewhere',
+        body: { kind: 'generic', from: sender, to: makeAddress({ group: 10, block: 1, wallet: 78 }) },
+        raw: raw(transfer({ key, from: sender, to: makeAddress({ group: 10, block: 1, wallet: 78 }), seq: 2, t: 1_700_000_000_003, payload: [pay(1)] })),
+      },
       { txid: 'eth', body: { kind: 'ether', from: '000000000000000000000000' + bytesToHex(watched) }, raw: new Uint8Array([0xf8]) },
     ];
     const hexOf = (a: Uint8Array) => bytesToHex(a).toUpperCase();
     const record = {
-      hash: 'H9', header: { height: 9, parent: 'H8' }, time: 1009, txs: txs.map((t) => t.txid), failed: {},
+      hash: 'H9',
+      header: { height: 9, parent: 'H8' },
+      time: 1009,
+      txs: txs.map((t) => t.txid),
+      failed: {},
       bals: { [hexOf(watched)]: storedWallet, [hexOf(sender)]: storedWallet, [hexOf(makeAddress({ group: 10, block: 1, wallet: 78 }))]: storedWallet },
       registered: { reg: watchedText },
     };
@@ -165,11 +176,14 @@ test('an address\'s transactions: those it sends (of any kind), those sent to it
     s.stand.blockListeners.forEach((l) => l({ record, txs, statuses: txs.map(() => '{"ok":true}') }));
     await until('the three address messages', () => c.messages.length === 6);
     const pushed = c.messages.slice(3) as { address: string; txs: Record<string, Record<string, unknown>> }[];
-    assert.equal(pushed.map((m) => [m.address, Object.keys(m.txs)]), [
-      [watchedText, ['reg', 'in', 'out']],
-      [addressToText(sender), ['in', 'elsewhere']],
-      [other, ['elsewhere']],
-    ]);
+    assert.equal(
+      pushed.map((m) => [m.address, Object.keys(m.txs)]),
+      [
+        [watchedText, ['reg', 'in', 'out']],
+        [addressToText(sender), ['in', 'elsewhere']],
+        [other, ['elsewhere']],
+      ],
+    );
     assert.equal(pushed[0].txs.reg.extdata, { 'addr.txt': watchedText, addr: hexOf(watched) }, 'the register names the wallet it made');
     c.socket.close();
   });
@@ -189,21 +203,24 @@ test('a frame the stream cannot read (bad UTF-8) closes that connection with 100
   });
 });
 
-test('an address\'s message is built once per block and the same one goes to every subscriber', async () => {
-  await withHub(async (s) => {
-    const hex = bytesToHex(watched);
-    const wallets = s.stand.chain.wallets as Map<string, unknown>;
-    let reads = 0;
-    const get = wallets.get.bind(wallets);
-    wallets.get = (key: string) => (key === hex && reads++, get(key));
-    const readers = [await open(s.port), await open(s.port), await open(s.port)];
-    for (const c of readers) await ask(c, JSON.stringify({ sub: 'addr', addr: watchedText, get: 'bal' }));
-    s.stand.blockListeners.forEach((l) => l(block(7, ['a'], { [hex.toUpperCase()]: storedWallet })));
-    await until('every reader\'s balance', () => readers.every((c) => c.messages.length === 2));
-    for (const c of readers) assert.equal(c.messages[1], { address: watchedText, balance: { amount: { SK: 5 }, seq: 3, t: 1700, lastblk: '00AB' } });
-    assert.is(reads, 1, 'the wallet is read for the first subscriber only');
-    for (const c of readers) c.socket.close();
-  }, { limits: { connectionsPerAddress: 3 } });
+test("an address's message is built once per block and the same one goes to every subscriber", async () => {
+  await withHub(
+    async (s) => {
+      const hex = bytesToHex(watched);
+      const wallets = s.stand.chain.wallets as Map<string, unknown>;
+      let reads = 0;
+      const get = wallets.get.bind(wallets);
+      wallets.get = (key: string) => (key === hex && reads++, get(key));
+      const readers = [await open(s.port), await open(s.port), await open(s.port)];
+      for (const c of readers) await ask(c, JSON.stringify({ sub: 'addr', addr: watchedText, get: 'bal' }));
+      s.stand.blockListeners.forEach((l) => l(block(7, ['a'], { [hex.toUpperCase()]: storedWallet })));
+      await until("every reader's balance", () => readers.every((c) => c.messages.length === 2));
+      for (const c of readers) assert.equal(c.messages[1], { address: watchedText, balance: { amount: { SK: 5 }, seq: 3, t: 1700, lastblk: '00AB' } });
+      assert.is(reads, 1, 'the wallet is read for the first subscriber only');
+      for (const c of readers) c.socket.close();
+    },
+    { limits: { connectionsPerAddress: 3 } },
+  );
 });
 
 test.run();

@@ -31,9 +31,12 @@ test('100 distinct subscriptions are held; the 101st is SUBSCRIPTION_LIMIT with 
     assert.equal(await c.next((m) => m.id === 'again'), { ok: true, subscribe: ['tx', 'pending-5'], moresubs: 0, id: 'again' });
     c.socket.send('ping');
     c.socket.send('{"sub":"tx"}');
-    const any = await c.next((m) => Array.isArray(m.subscribe) && (m.subscribe as unknown[])[1] === 'any' || m.error === 'SUBSCRIPTION_LIMIT' && m.id === undefined);
+    const any = await c.next((m) => (Array.isArray(m.subscribe) && (m.subscribe as unknown[])[1] === 'any') || (m.error === 'SUBSCRIPTION_LIMIT' && m.id === undefined));
     assert.is(any.error, 'SUBSCRIPTION_LIMIT', 'a new kind is one more');
-    assert.not.ok(c.messages.some((m) => m.error === 'SUBSCRIPTION_INVALID'), 'ping, the reference keep-alive, is answered by nothing');
+    assert.not.ok(
+      c.messages.some((m) => m.error === 'SUBSCRIPTION_INVALID'),
+      'ping, the reference keep-alive, is answered by nothing',
+    );
     c.socket.close();
   });
 });
@@ -51,40 +54,65 @@ test('a settled transaction is answered at once and not held; a pending one is h
 });
 
 test('connections: per address and in all, refused 429 WS_CONNECTION_LIMIT in JSON; a closed one frees its place', async () => {
-  await withHub(async (s) => {
-    const a = await open(s.port);
-    const b = await open(s.port, '/ws');
-    const err = await open(s.port).then(() => undefined, (e: { status: number; body: Record<string, unknown> }) => e);
-    assert.is(err?.status, 429);
-    assert.equal([err?.body.error, err?.body.code, err?.body.msg], ['WS_CONNECTION_LIMIT', 10063, 'Too many live-stream connections from this address: 127.0.0.1 holds 2, the limit per address (--ws-max-per-address); one connection carries up to 100 subscriptions']);
-    assert.is(s.hub.connections, 2);
-    const gone = closed(a);
-    a.socket.close();
-    await gone;
-    await until('the place to be freed', () => s.hub.connections === 1);
-    const c = await open(s.port, '/api/ws?x=1');
-    assert.is(s.hub.connections, 2);
-    const again = await open(s.port).then(() => undefined, (e: { status: number }) => e);
-    assert.is(again?.status, 429, 'the freed place is taken again');
-    b.socket.close();
-    c.socket.close();
-  }, { limits: { connections: 3, connectionsPerAddress: 2 } });
-  await withHub(async (one) => {
-    for (let i = 0; i < 3; i++) {
-      const c = await open(one.port);
-      const gone = closed(c);
-      c.socket.close();
+  await withHub(
+    async (s) => {
+      const a = await open(s.port);
+      const b = await open(s.port, '/ws');
+      const err = await open(s.port).then(
+        () => undefined,
+        (e: { status: number; body: Record<string, unknown> }) => e,
+      );
+      assert.is(err?.status, 429);
+      assert.equal(
+        [err?.body.error, err?.body.code, err?.body.msg],
+        [
+          'WS_CONNECTION_LIMIT',
+          10063,
+          'Too many live-stream connections from this address: 127.0.0.1 holds 2, the limit per address (--ws-max-per-address); one connection carries up to 100 subscriptions',
+        ],
+      );
+      assert.is(s.hub.connections, 2);
+      const gone = closed(a);
+      a.socket.close();
       await gone;
-      await until('the place to be freed', () => one.hub.connections === 0);
-    }
-  }, { limits: { connections: 3, connectionsPerAddress: 1 } });
-  await withHub(async (all) => {
-    await open(all.port);
-    await open(all.port);
-    const err = await open(all.port).then(() => undefined, (e: { status: number; body: Record<string, unknown> }) => e);
-    assert.is(err?.status, 429);
-    assert.is(err?.body.msg, 'Too many live-stream connections: the node holds 2, its limit (--ws-max-connections); close one or retry later');
-  }, { limits: { connections: 2, connectionsPerAddress: 5 } });
+      await until('the place to be freed', () => s.hub.connections === 1);
+      const c = await open(s.port, '/api/ws?x=1');
+      assert.is(s.hub.connections, 2);
+      const again = await open(s.port).then(
+        () => undefined,
+        (e: { status: number }) => e,
+      );
+      assert.is(again?.status, 429, 'the freed place is taken again');
+      b.socket.close();
+      c.socket.close();
+    },
+    { limits: { connections: 3, connectionsPerAddress: 2 } },
+  );
+  await withHub(
+    async (one) => {
+      for (let i = 0; i < 3; i++) {
+        const c = await open(one.port);
+        const gone = closed(c);
+        c.socket.close();
+        await gone;
+        await until('the place to be freed', () => one.hub.connections === 0);
+      }
+    },
+    { limits: { connections: 3, connectionsPerAddress: 1 } },
+  );
+  await withHub(
+    async (all) => {
+      await open(all.port);
+      await open(all.port);
+      const err = await open(all.port).then(
+        () => undefined,
+        (e: { status: number; body: Record<string, unknown> }) => e,
+      );
+      assert.is(err?.status, 429);
+      assert.is(err?.body.msg, 'Too many live-stream connections: the node holds 2, its limit (--ws-max-connections); close one or retry later');
+    },
+    { limits: { connections: 2, connectionsPerAddress: 5 } },
+  );
 });
 
 test('a message of 4 KiB is read; one byte more closes the connection', async () => {
@@ -101,7 +129,10 @@ test('a message of 4 KiB is read; one byte more closes the connection', async ()
 
 test('other paths are 404 in JSON; a refused Host is 403', async () => {
   await withHub(async (s) => {
-    const err = await open(s.port, '/api/wsx').then(() => undefined, (e: { status: number; body: Record<string, unknown> }) => e);
+    const err = await open(s.port, '/api/wsx').then(
+      () => undefined,
+      (e: { status: number; body: Record<string, unknown> }) => e,
+    );
     assert.is(err?.status, 404);
     assert.is(err?.body.details, 'no WebSocket at /api/wsx; use /api/ws');
     const host = await new Promise<number>((resolve) => {
@@ -127,7 +158,10 @@ test('a socket that fails while its upgrade is refused is destroyed; the error r
         resolve({ destroyed: socket.destroyed, threw });
       }),
     );
-    const refused = open(s.port, '/api/wsx').then(() => 'opened', () => 'failed');
+    const refused = open(s.port, '/api/wsx').then(
+      () => 'opened',
+      () => 'failed',
+    );
     assert.equal(await seen, { destroyed: true, threw: undefined });
     assert.is(await refused, 'failed');
     const d = await open(s.port);
@@ -146,7 +180,10 @@ test('a reset is told once to each connection with subscriptions, and to no othe
     assert.equal(await subscribed.next((m) => 'reset' in m), { reset: { kind: 'revert', height: 3 } });
     idle.socket.send('{"sub":"blockstat"}');
     await idle.next((m) => m.ok === true);
-    assert.not.ok(idle.messages.some((m) => 'reset' in m), 'it had no subscription then');
+    assert.not.ok(
+      idle.messages.some((m) => 'reset' in m),
+      'it had no subscription then',
+    );
     subscribed.socket.close();
     idle.socket.close();
   });
@@ -162,7 +199,10 @@ test('close() ends every connection and stops listening to the chain', async () 
   s.hub.close();
   await until('the connection to be ended', () => code !== undefined);
   assert.is(code, 1006, 'terminated');
-  const late = await open(s.port).then(() => undefined, (e: { status: number }) => e);
+  const late = await open(s.port).then(
+    () => undefined,
+    (e: { status: number }) => e,
+  );
   assert.is(late?.status, 503, 'a closed hub takes no new connection');
   assert.is(s.hub.connections, 0);
   await s.stop();
@@ -173,41 +213,48 @@ test('close() ends every connection and stops listening to the chain', async () 
 
 test('a reader that takes nothing is closed once older data passes the bound; one that reads is kept', async () => {
   const warnings: string[] = [];
-  await withHub(async (s) => {
-    const stalled = await open(s.port);
-    const reader = await open(s.port);
-    for (const c of [stalled, reader]) {
-      c.socket.send('{"sub":"tx"}');
-      await c.next((m) => m.ok === true);
-    }
-    const code = new Promise<[number, string]>((r) => stalled.socket.once('close', (n, why) => r([n, String(why)])));
-    (stalled.socket as unknown as { _socket: { pause(): void } })._socket.pause();
-    // Blocks of 2,000 results (about 90 KB each) until the stalled one is let go.
-    const txids = Array.from({ length: 2000 }, (_, i) => `tx-${i}`);
-    const record = { hash: 'H', header: { height: 1, parent: 'P' }, time: 1, txs: txids, failed: {}, bals: {}, registered: {} };
-    const blk = { record, txs: txids.map((txid) => ({ txid, body: { kind: 'ether' } })), statuses: txids.map(() => '{"ok":true}') };
-    let blocks = 0;
-    for (; blocks < 300 && s.hub.connections === 2; blocks++) {
-      s.stand.blockListeners.forEach((l) => l(blk));
-      await until('the reader to take the block', () => reader.messages.length === 1 + 2000 * (blocks + 1));
-    }
-    assert.is(s.hub.connections, 1, `dropped after ${blocks} blocks`);
-    assert.ok(blocks > 1, 'one block past the bound does not drop a reader');
-    (stalled.socket as unknown as { _socket: { resume(): void } })._socket.resume();
-    // 1008 when the close frame gets out within its grace second, else the socket is cut (1006).
-    assert.ok([1008, 1006].includes((await code)[0]));
-    assert.is(warnings.filter((w) => / warn  ws: closed a connection from 127\.0\.0\.1 that fell behind \(\d+ bytes unsent, limit 65536\)/.test(w)).length, 1, warnings.join(''));
-    await until('the dropped socket to be let go', () => s.hub.closing === 0);
-    assert.is(reader.socket.readyState, WebSocket.OPEN);
-    // The dropped one's place is freed once, not twice: the reader still holds one of the two.
-    const third = await open(s.port);
-    const refused = await open(s.port).then(() => undefined, (e: { status: number }) => e);
-    assert.is(refused?.status, 429, 'the reader and the new one fill the two places');
-    third.socket.close();
-    reader.socket.close();
-    await until('every place to be freed', () => s.hub.connections === 0);
-    assert.is(s.hub.addresses, 0, 'no address is held once its last connection closed');
-  }, { limits: { bufferedBytes: 64 * 1024, connectionsPerAddress: 2 } }, createLogger('warn', (line) => warnings.push(line)));
+  await withHub(
+    async (s) => {
+      const stalled = await open(s.port);
+      const reader = await open(s.port);
+      for (const c of [stalled, reader]) {
+        c.socket.send('{"sub":"tx"}');
+        await c.next((m) => m.ok === true);
+      }
+      const code = new Promise<[number, string]>((r) => stalled.socket.once('close', (n, why) => r([n, String(why)])));
+      (stalled.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+      // Blocks of 2,000 results (about 90 KB each) until the stalled one is let go.
+      const txids = Array.from({ length: 2000 }, (_, i) => `tx-${i}`);
+      const record = { hash: 'H', header: { height: 1, parent: 'P' }, time: 1, txs: txids, failed: {}, bals: {}, registered: {} };
+      const blk = { record, txs: txids.map((txid) => ({ txid, body: { kind: 'ether' } })), statuses: txids.map(() => '{"ok":true}') };
+      let blocks = 0;
+      for (; blocks < 300 && s.hub.connections === 2; blocks++) {
+        s.stand.blockListeners.forEach((l) => l(blk));
+        await until('the reader to take the block', () => reader.messages.length === 1 + 2000 * (blocks + 1));
+      }
+      assert.is(s.hub.connections, 1, `dropped after ${blocks} blocks`);
+      assert.ok(blocks > 1, 'one block past the bound does not drop a reader');
+      (stalled.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+      // 1008 when the close frame gets out within its grace second, else the socket is cut (1006).
+      assert.ok([1008, 1006].includes((await code)[0]));
+      assert.is(warnings.filter((w) => / warn  ws: closed a connection from 127\.0\.0\.1 that fell behind \(\d+ bytes unsent, limit 65536\)/.test(w)).length, 1, warnings.join(''));
+      await until('the dropped socket to be let go', () => s.hub.closing === 0);
+      assert.is(reader.socket.readyState, WebSocket.OPEN);
+      // The dropped one's place is freed once, not twice: the reader still holds one of the two.
+      const third = await open(s.port);
+      const refused = await open(s.port).then(
+        () => undefined,
+        (e: { status: number }) => e,
+      );
+      assert.is(refused?.status, 429, 'the reader and the new one fill the two places');
+      third.socket.close();
+      reader.socket.close();
+      await until('every place to be freed', () => s.hub.connections === 0);
+      assert.is(s.hub.addresses, 0, 'no address is held once its last connection closed');
+    },
+    { limits: { bufferedBytes: 64 * 1024, connectionsPerAddress: 2 } },
+    createLogger('warn', (line) => warnings.push(line)),
+  );
 });
 
 /** Makes every hub-side socket report `bytes` unsent (undefined: what it really holds) until restored. */
@@ -223,7 +270,7 @@ function fakeUnsent(): { set(bytes: number | undefined): void; restore(): void }
   return { set: (bytes) => (unsent = bytes), restore: () => Object.defineProperty(WebSocket.prototype, 'bufferedAmount', real) };
 }
 
-test('the unsent bound to the byte: at the bound a reader is answered, one byte past it is closed with 1008 at once; the latest block\'s bytes do not count', async () => {
+test("the unsent bound to the byte: at the bound a reader is answered, one byte past it is closed with 1008 at once; the latest block's bytes do not count", async () => {
   const unsent = fakeUnsent();
   const s = await serve({ limits: { bufferedBytes: 1000, connectionsPerAddress: 2 } });
   try {
@@ -243,7 +290,10 @@ test('the unsent bound to the byte: at the bound a reader is answered, one byte 
     // The close frame goes out at once: no grace second elapses and the socket is not cut (1006).
     await until('the reader one byte past the bound to be closed', () => lateClose !== undefined);
     assert.equal(lateClose, [1008, 'too slow: over 1000 bytes unsent']);
-    assert.not.ok(late.messages.some((m) => m.id === 1), 'a dropped reader is not answered');
+    assert.not.ok(
+      late.messages.some((m) => m.id === 1),
+      'a dropped reader is not answered',
+    );
     await until('the dropped one to be let go', () => s.hub.connections === 1 && s.hub.closing === 0);
 
     unsent.set(undefined);

@@ -64,7 +64,15 @@ test('subscriptions are acknowledged in the reference shape; blocks, block stats
   c.socket.send('{"sub":"tx"}');
   c.socket.send(JSON.stringify({ sub: 'addr', addr: toText, get: 'tx,bal' }));
   const acks = await Promise.all([0, 1, 2, 3].map((i) => c.next((m) => m.ok === true && m.moresubs === MAX_SUBSCRIPTIONS - 1 - i)));
-  assert.equal(acks.map((a) => a.subscribe), [['new_block', 'full', 'json'], ['new_block', 'stat', 'json'], ['tx', 'any'], ['address', toText, ['tx', 'bal']]]);
+  assert.equal(
+    acks.map((a) => a.subscribe),
+    [
+      ['new_block', 'full', 'json'],
+      ['new_block', 'stat', 'json'],
+      ['tx', 'any'],
+      ['address', toText, ['tx', 'bal']],
+    ],
+  );
 
   const { body } = await send(to, 7);
   const txid = body.txid;
@@ -196,17 +204,21 @@ test('client: a subscription the node refuses rejects with an ApiError of status
   const closed = new Promise<void>((resolve) =>
     streams.on('connection', (socket) => {
       socket.once('close', () => resolve());
-      socket.once('message', () => socket.send(JSON.stringify({ ok: false, result: 'error', code: 10050, msg: 'Invalid subscription', error: 'SUBSCRIPTION_INVALID', details: 'address subscriptions are not served' })));
+      socket.once('message', () =>
+        socket.send(JSON.stringify({ ok: false, result: 'error', code: 10050, msg: 'Invalid subscription', error: 'SUBSCRIPTION_INVALID', details: 'address subscriptions are not served' })),
+      );
     }),
   );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
     const address = addressToText(makeAddress({ group: 10, block: 1, wallet: 4243 }));
-    const err = await client.watchAddress(address, () => assert.unreachable('a change from a refused subscription')).then(
-      () => assert.unreachable('a refused subscription resolved'),
-      (e: unknown) => e,
-    );
+    const err = await client
+      .watchAddress(address, () => assert.unreachable('a change from a refused subscription'))
+      .then(
+        () => assert.unreachable('a refused subscription resolved'),
+        (e: unknown) => e,
+      );
     assert.instance(err, ApiError);
     const refused = err as ApiError;
     assert.equal([refused.status, refused.apiCode, refused.nodeError, refused.apiMessage], [400, 10050, 'SUBSCRIPTION_INVALID', 'Invalid subscription']);
@@ -240,11 +252,14 @@ test('addresses in one block of two transfers: the sender gets both, each receiv
     for (let i = 0; i < 600 && messages.length < 6; i++) await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 100)); // nothing more is coming
     const pushed = messages.slice(3);
-    assert.equal(pushed.map((m) => [m.address, m.txs ? Object.keys(m.txs).sort() : 'balance']), [
-      [aText, [toB.body.txid, toX.body.txid].sort()],
-      [bText, [toB.body.txid]],
-      [xText, 'balance'],
-    ]);
+    assert.equal(
+      pushed.map((m) => [m.address, m.txs ? Object.keys(m.txs).sort() : 'balance']),
+      [
+        [aText, [toB.body.txid, toX.body.txid].sort()],
+        [bText, [toB.body.txid]],
+        [xText, 'balance'],
+      ],
+    );
     assert.is(pushed[2].balance.amount.SK, 3);
   } finally {
     socket.close();
@@ -259,7 +274,10 @@ test('client: watchTx waits for a pending transaction and rejects with AbortErro
     const a = onDemand.chain.accounts[0];
     const { body } = await onDemand.submit(transfer({ key: a.secretKey, from: a.address, to: onDemand.chain.accounts[1].address, seq: 1, t: Date.now(), payload: [pay(1)] }));
     const stop = new AbortController();
-    const waiting = client.watchTx(body.txid, { signal: stop.signal }).then(() => 'resolved', (e) => e);
+    const waiting = client.watchTx(body.txid, { signal: stop.signal }).then(
+      () => 'resolved',
+      (e) => e,
+    );
     await new Promise((r) => setTimeout(r, 100));
     stop.abort();
     assert.is((await waiting).code, 'ABORTED');

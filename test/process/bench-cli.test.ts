@@ -13,8 +13,23 @@ const dir = mkdtempSync(join(tmpdir(), 'tpkit-bench-'));
 test('--json: first proofs per contender, efficiency without a one-thread row, every solve time; --html writes the page', async () => {
   const html = join(dir, 'run.html');
   const { out: stdout } = await runTpkit([
-    'bench', '--no-baselines', '--difficulties', '6', '--threads', '2', '--repeats', '3', '--duration', '50',
-    '--first-proofs', '2', '--first-difficulty', '8', '--json', '--html', html,
+    'bench',
+    '--no-baselines',
+    '--difficulties',
+    '6',
+    '--threads',
+    '2',
+    '--repeats',
+    '3',
+    '--duration',
+    '50',
+    '--first-proofs',
+    '2',
+    '--first-difficulty',
+    '8',
+    '--json',
+    '--html',
+    html,
   ]);
   const report = JSON.parse(stdout);
   const first = report.firstProof;
@@ -52,9 +67,7 @@ test('--json: first proofs per contender, efficiency without a one-thread row, e
 });
 
 test('the terminal output draws the scaling bars and the solve-time boxes beside the expectation', async () => {
-  const { out: stdout } = await runTpkit([
-    'bench', '--no-baselines', '--difficulties', '6', '--threads', '1,2', '--repeats', '3', '--duration', '50', '--first-proofs', '0',
-  ]);
+  const { out: stdout } = await runTpkit(['bench', '--no-baselines', '--difficulties', '6', '--threads', '1,2', '--repeats', '3', '--duration', '50', '--first-proofs', '0']);
   assert.match(stdout, /Pool scaling/);
   assert.match(stdout, /^ +1 thread +█/m);
   assert.match(stdout, /d6 ×2 measured +[ ─█]*┃/);
@@ -67,10 +80,13 @@ test('chart bars: any fraction of a cell draws a block, never a stray word', asy
   const fractions = [0.999, 0.5, 0.0625, 0.01, 1];
   const text = renderCharts({
     firstProof: {
-      difficulty: 16, bodies: 1, bareNode: { samplesMs: [10], medianMs: 10, p90Ms: 10 },
+      difficulty: 16,
+      bodies: 1,
+      bareNode: { samplesMs: [10], medianMs: 10, p90Ms: 10 },
       contenders: fractions.map((f, i) => ({ name: `c${i}`, samplesMs: [f * 100], medianMs: f * 100, p90Ms: 100, ratio: 1, pairedRatio: 1 })),
     },
-    throughput: [], rows: [],
+    throughput: [],
+    rows: [],
   } as never);
   assert.not.match(text, /undefined|NaN/);
   assert.is(text.split('\n').filter((line) => /^ +c\d +█/.test(line)).length, 4, text);

@@ -104,10 +104,15 @@ test("a node whose clock is two hours ahead of this machine's: the send is refus
     const moved = await runTpkit(['dev', 'time', '--offset', String(2 * 3_600_000), '--node', skewed.url]);
     assert.is(moved.code, 0, moved.err);
     const height = skewed.chain.height;
-    const send = await runTpkit(['send', '--key', keyFile, '--from', addressToText(from.address), '--to', addressToText(to.address), '--amount', '1', '--currency', 'SK', '--node', skewed.url], { env });
+    const send = await runTpkit(['send', '--key', keyFile, '--from', addressToText(from.address), '--to', addressToText(to.address), '--amount', '1', '--currency', 'SK', '--node', skewed.url], {
+      env,
+    });
     assert.is(send.code, 1, send.err);
     // the node's reason with the gap it measured, then the advice for this very refusal
-    assert.match(send.err, /timestamp outside the accepted window: t = \d+ is -72\d\d s from the node clock \d+; the limit is ±3600 s \[API_ERROR\]\n {2}this machine's clock is an hour or more away from the node's; set it right\.\n$/);
+    assert.match(
+      send.err,
+      /timestamp outside the accepted window: t = \d+ is -72\d\d s from the node clock \d+; the limit is ±3600 s \[API_ERROR\]\n {2}this machine's clock is an hour or more away from the node's; set it right\.\n$/,
+    );
     assert.is(skewed.chain.height, height, 'nothing was added to the chain');
   } finally {
     await skewed.close();

@@ -130,7 +130,6 @@ test('unknown commands and missing arguments exit 2 with usage', async () => {
   assert.is((await tpkit('--help')).code, 0);
 });
 
-
 test('an unexpected crash exits 1 with its stack, never 0: inside a command, and while loading one', async () => {
   // A bug inside a command: here console.log throws a plain Error.
   const inside = await tpkitWith('console.log = () => { throw new RangeError("unexpected inside"); };', 'address', 'AA100000001677722412');

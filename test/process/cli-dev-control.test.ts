@@ -23,7 +23,7 @@ test('tpkit dev: snapshot, state setting, revert, rollback, time, mine, faults a
     assert.match((await tpkit('balance', FRESH, '--node', node.url)).out, /900 XYZ/);
     assert.match(await dev('set-seq', FRESH, '12'), 'seq 12');
     assert.match(await dev('mine', '--blocks', '2', '--interval-ms', '60000'), /block 2 [0-9A-F]{64} \(0 txs\)\nblock 3 /);
-    assert.match(await dev("time"), /\(\+120000 ms from the system clock\)/);
+    assert.match(await dev('time'), /\(\+120000 ms from the system clock\)/);
     assert.match(await dev('snapshot', '--list'), /^1 \(clean\)  height 1  taken /);
     assert.match(await dev('revert', 'clean'), /reverted to snapshot clean: height 1 /);
     assert.is((await tpkit('balance', FRESH, '--node', node.url)).code !== 0, true, 'the wallet is gone');

@@ -74,7 +74,10 @@ test('--json of tx and block holds data: text addresses with the hex apart, time
   assert.is(row.fromHex, hexOf(a.address));
   assert.is(row.to, addressToText(b.address));
   assert.is(row.result, 'ok');
-  assert.equal(row.payload.find((p: { purpose: string }) => p.purpose === 'transfer'), { purpose: 'transfer', currency: 'SK', amount: '42' });
+  assert.equal(
+    row.payload.find((p: { purpose: string }) => p.purpose === 'transfer'),
+    { purpose: 'transfer', currency: 'SK', amount: '42' },
+  );
   const bad = block.txs.find((x: { txid: string }) => x.txid === failed);
   assert.equal([bad.result, bad.reason], ['failed', 'bad_seq']);
 });

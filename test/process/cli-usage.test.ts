@@ -65,7 +65,6 @@ test('settings of a path the node does not have says so besides the empty answer
   assert.is(found.err, '');
 });
 
-
 test('the binary exits with the code dispatch answers: 2 for an unknown command, 0 for --version', async () => {
   assert.is((await tpkit('sned')).code, 2);
   assert.is((await tpkit('--version')).code, 0);

@@ -47,7 +47,10 @@ test('register records the wallet, its chain and node; a second register is refu
 
   const again = await tpkit(['register', '--key', walletFile]);
   assert.is(again.code, 2);
-  assert.match(again.err, new RegExp(`^tpkit register: ${walletFile.replace(/[.]/g, '\\.')} already names wallet ${address} \\(chain 1 at ${node.url.replace(/[.]/g, '\\.')}\\): use it with .*--force`));
+  assert.match(
+    again.err,
+    new RegExp(`^tpkit register: ${walletFile.replace(/[.]/g, '\\.')} already names wallet ${address} \\(chain 1 at ${node.url.replace(/[.]/g, '\\.')}\\): use it with .*--force`),
+  );
   const forced = await tpkit(['register', '--key', walletFile, '--force']);
   assert.is(forced.code, 0, forced.err);
   assert.match(forced.out, new RegExp(`address  ${address}`), 'the node answers with the wallet the key has');
@@ -148,7 +151,10 @@ test('a fee in another currency than the amount must be held too, before signing
     const args = ['send', '--key', devFile, '--from', from, '--to', from, '--amount', '1', '--currency', 'SK', '--fee-currency', 'FEE', '--node', fees.url];
     const r = await tpkit(args);
     assert.is(r.code, 1, r.err);
-    assert.match(r.err, new RegExp(`^tpkit send: the fee of \\d+ FEE is more than wallet ${from} holds \\(2 FEE\\): fund the wallet with FEE, or pay the fee in another currency \\(--fee-currency\\)`, 'm'));
+    assert.match(
+      r.err,
+      new RegExp(`^tpkit send: the fee of \\d+ FEE is more than wallet ${from} holds \\(2 FEE\\): fund the wallet with FEE, or pay the fee in another currency \\(--fee-currency\\)`, 'm'),
+    );
     const unknown = await tpkit([...args.slice(0, -4), '--fee-currency', 'XYZ', '--node', fees.url]);
     assert.is(unknown.code, 1, unknown.err);
     assert.match(unknown.err, /\[FEE_UNKNOWN\]\n  pay the fee in a currency the node has a rate for \(--fee-currency; `tpkit settings current\.fee` lists them\), or give --fee N\./);
@@ -174,7 +180,10 @@ test('a key file used against another chain warns (send, balance); without --fro
   assert.is((await tpkit(['keygen', '--out', fresh])).code, 0);
   const unregistered = await tpkit(['balance', '--key', fresh]);
   assert.is(unregistered.code, 2);
-  assert.match(unregistered.err, /^tpkit balance: .*fresh\.key records no wallet address: if this key already has a wallet, give the ADDRESS or record it once with tpkit keygen --key .*; only a key that never had a wallet needs tpkit register --key /);
+  assert.match(
+    unregistered.err,
+    /^tpkit balance: .*fresh\.key records no wallet address: if this key already has a wallet, give the ADDRESS or record it once with tpkit keygen --key .*; only a key that never had a wallet needs tpkit register --key /,
+  );
   const home = await tpkit(['send', '--key', walletFile, '--to', dev, '--amount', '1', '--currency', 'SK']);
   assert.is(home.code, 0, home.err);
   assert.not.match(home.err, /warning/);

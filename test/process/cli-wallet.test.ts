@@ -181,25 +181,45 @@ function onTerminal(args: string[], answers: [RegExp, string][], early?: string)
 test('on a terminal keygen asks for the passphrase twice and echoes neither; a mismatch is a usage error', async () => {
   const file = join(dir, 'typed.key');
   const secret = 'typed on the terminal';
-  const made = await onTerminal(['keygen', '--out', file], [[/Passphrase: /, secret], [/Repeat passphrase: /, secret]]);
+  const made = await onTerminal(
+    ['keygen', '--out', file],
+    [
+      [/Passphrase: /, secret],
+      [/Repeat passphrase: /, secret],
+    ],
+  );
   assert.is(made.code, 0, made.screen);
   assert.match(made.screen, /encrypted, mode 0600/);
   assert.not.ok(made.screen.includes(secret), 'the passphrase is not echoed');
   const opened = await openKeyFile(file, async () => secret);
   assert.ok(opened.secretKey.length === 32 && !opened.info.plain, 'sealed under the typed passphrase');
-  const differ = await onTerminal(['keygen', '--out', join(dir, 'never2.key')], [[/Passphrase: /, secret], [/Repeat passphrase: /, 'something else']]);
+  const differ = await onTerminal(
+    ['keygen', '--out', join(dir, 'never2.key')],
+    [
+      [/Passphrase: /, secret],
+      [/Repeat passphrase: /, 'something else'],
+    ],
+  );
   assert.is(differ.code, 2);
   assert.match(differ.screen, /The two passphrases differ/);
   // three tries at the prompt, as sudo and ssh give; then the command stops
   const wrong = 'wrong passphrase';
   const exportArgs = ['export', '--key', file, '--address', address, '--out', join(dir, 'never-export.json')];
-  const tried = await onTerminal(exportArgs, [[/Passphrase: /, wrong], [/Passphrase: /, wrong], [/Passphrase: /, wrong]]);
+  const tried = await onTerminal(exportArgs, [
+    [/Passphrase: /, wrong],
+    [/Passphrase: /, wrong],
+    [/Passphrase: /, wrong],
+  ]);
   assert.is(tried.code, 1, tried.screen);
   assert.is(tried.screen.match(/Passphrase: /g)?.length, 3, tried.screen);
   assert.match(tried.screen, /Wrong passphrase; 2 tries left\.[^]*Wrong passphrase; 1 try left\.[^]*KEYFILE_PASSPHRASE/);
   // a mistyped passphrase, then the right one: the key opens, and export goes on to ask
   // for its own passphrase (too short here, so it stops there)
-  const second = await onTerminal(exportArgs, [[/Passphrase: /, wrong], [/Passphrase: /, secret], [/Passphrase for the export file: /, 'short']]);
+  const second = await onTerminal(exportArgs, [
+    [/Passphrase: /, wrong],
+    [/Passphrase: /, secret],
+    [/Passphrase for the export file: /, 'short'],
+  ]);
   assert.match(second.screen, /Wrong passphrase; 2 tries left\.[^]*Passphrase for the export file: [^]*at least 12 characters/, second.screen);
   assert.not.match(second.screen, /KEYFILE_PASSPHRASE/);
   assert.not.ok(second.screen.includes(secret), 'the passphrase is not echoed');
@@ -238,7 +258,9 @@ test('send on a terminal: a passphrase typed while it checks with the node is no
 
 test('a wrong passphrase from a file or $TPKIT_PASSPHRASE fails at once: nothing can type it again', async () => {
   const file = join(dir, 'typed.key');
-  const run = await tpkit(['export', '--key', file, '--address', address, '--out', join(dir, 'never-export.json')], { env: { TPKIT_PASSPHRASE: 'not it', TPKIT_WALLET_PASSPHRASE: 'a long export passphrase' } });
+  const run = await tpkit(['export', '--key', file, '--address', address, '--out', join(dir, 'never-export.json')], {
+    env: { TPKIT_PASSPHRASE: 'not it', TPKIT_WALLET_PASSPHRASE: 'a long export passphrase' },
+  });
   assert.is(run.code, 1);
   assert.match(run.err, /KEYFILE_PASSPHRASE/);
   assert.not.match(run.err, /tries left/);
@@ -293,7 +315,10 @@ test('Ctrl-C while mining stops the workers and exits 130; the key file is left 
     assert.match(run.err, /tpkit register: interrupted/);
     console.log(`  register exited ${stopMs.toFixed(0)} ms after Ctrl-C`);
     assert.is(readFileSync(keyFile, 'utf8'), before);
-    assert.not.ok(requests.some((line) => line.includes('/api/tx/new')), 'nothing was submitted');
+    assert.not.ok(
+      requests.some((line) => line.includes('/api/tx/new')),
+      'nothing was submitted',
+    );
   } finally {
     await hard.close();
   }

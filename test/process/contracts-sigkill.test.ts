@@ -42,7 +42,15 @@ test('acknowledged contract transactions survive SIGKILL, with their state and e
   // Acknowledged, not waited for: the node is killed right after the 200s.
   const txids: string[] = [];
   for (let i = 1n; i <= 5n; i++) {
-    const sent = await sendContractCall({ client, secretKey: ownerAccount.secretKey, from: owner, to: owner, data: encodeFunctionData({ abi, functionName: 'transfer', args: [holder, i] }), seq: BigInt(Date.now()) + i, wait: false });
+    const sent = await sendContractCall({
+      client,
+      secretKey: ownerAccount.secretKey,
+      from: owner,
+      to: owner,
+      data: encodeFunctionData({ abi, functionName: 'transfer', args: [holder, i] }),
+      seq: BigInt(Date.now()) + i,
+      wait: false,
+    });
     txids.push(sent.txid);
   }
   child.proc.kill('SIGKILL');

@@ -45,7 +45,10 @@ function run(file: string): Promise<{ code: number | null; out: string }> {
 const blocks = runnableBlocks();
 
 test('the README and the guides hold runnable examples', () => {
-  assert.ok(blocks.some((b) => b.page === 'README.md'), 'README.md has blocks marked ```ts run');
+  assert.ok(
+    blocks.some((b) => b.page === 'README.md'),
+    'README.md has blocks marked ```ts run',
+  );
   assert.ok(blocks.length >= 15, `${blocks.length} runnable blocks`);
 });
 

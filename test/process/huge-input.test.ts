@@ -31,13 +31,19 @@ const entryPoints: Record<string, (text: string) => unknown> = {
 const shapes: Record<string, (size: number) => string> = {
   'random hex': (n) => randomBytes(n / 2).toString('hex'),
   '0x-prefixed hex': (n) => '0x' + randomBytes(n / 2).toString('hex'),
-  'hex with a bad last digit': (n) => randomBytes(n / 2).toString('hex').slice(0, -1) + 'g',
+  'hex with a bad last digit': (n) =>
+    randomBytes(n / 2)
+      .toString('hex')
+      .slice(0, -1) + 'g',
   'hex of odd length': (n) => randomBytes(n / 2).toString('hex') + 'a',
   'repeated "ab"': (n) => 'ab'.repeat(n / 2),
   'random base64': (n) => randomBytes((n * 3) / 4).toString('base64'),
   'padding run then a letter': (n) => '='.repeat(n) + 'A',
   'letters then a padding run': (n) => 'A'.repeat(n) + '='.repeat(n),
-  'whitespace-laden base64': (n) => randomBytes(n / 4).toString('base64').replace(/(.{3})/g, '$1 \n'),
+  'whitespace-laden base64': (n) =>
+    randomBytes(n / 4)
+      .toString('base64')
+      .replace(/(.{3})/g, '$1 \n'),
   'msgpack map header declaring more than there is': (n) => 'df' + 'ffffffff' + '00'.repeat(n / 2),
   'non-ASCII': (n) => 'é'.repeat(n),
 };
@@ -93,7 +99,10 @@ test('base64 that is not base64 is refused at its first wrong character', () => 
   assert.is(err?.details, `bad character at ${4 * MB}`);
   // whitespace anywhere, padding at the end only
   assert.equal(base64ToBytes(' QU\nJD\tRA = = '), new Uint8Array([65, 66, 67, 68]));
-  assert.throws(() => base64ToBytes('QQ==QQ=='), (e: TpkitError) => e.code === 'BAD_BASE64');
+  assert.throws(
+    () => base64ToBytes('QQ==QQ=='),
+    (e: TpkitError) => e.code === 'BAD_BASE64',
+  );
 });
 
 test('12 MB of each shape: every entry point throws a TpkitError', () => {
@@ -126,10 +135,7 @@ test('tpkit decode on a 12 MB hex file and on 12 MB of stdin: a typed error, exi
     const file = join(dir, 'huge.hex');
     const hex = randomBytes(6 * MB).toString('hex');
     writeFileSync(file, hex);
-    for (const r of [
-      await runTpkit(['decode', file]),
-      await runTpkit(['decode', '-'], { stdin: 'ab'.repeat(6 * MB) }),
-    ]) {
+    for (const r of [await runTpkit(['decode', file]), await runTpkit(['decode', '-'], { stdin: 'ab'.repeat(6 * MB) })]) {
       assert.is(r.code, 1, r.err);
       assert.match(r.err, /MSGPACK_[A-Z]+|TX_[A-Z_]+/);
       assert.not.match(r.err, /RangeError|Maximum call stack|\n\s+at /);

@@ -84,7 +84,10 @@ test('without a node: the login order, a note on the other, and --order block-gr
   assert.is(JSON.parse(plain.out).publicKey, bytesToHex(publicKeyOf(mnemonicToSecretKey(phrase, PLACE, 'group-block')), true));
   assert.match(plain.err, "note: derived in the group-block order; a wallet the official SDK 2.2 registered holds the key of the block-group order (m/44/31337'/0'/1'/10')");
 
-  const ordered = await tpkit(['keygen', '--import-mnemonic', '--block', '1', '--group', '10', '--order', 'block-group', '--out', file('o2.key'), '--json'], { stdin: phrase, env: { TPKIT_NODE: '' } });
+  const ordered = await tpkit(['keygen', '--import-mnemonic', '--block', '1', '--group', '10', '--order', 'block-group', '--out', file('o2.key'), '--json'], {
+    stdin: phrase,
+    env: { TPKIT_NODE: '' },
+  });
   assert.is(ordered.code, 0, ordered.err);
   assert.equal([JSON.parse(ordered.out).order, JSON.parse(ordered.out).path], ['block-group', "m/44/31337'/0'/1'/10'"]);
   assert.is(JSON.parse(ordered.out).publicKey, bytesToHex(publicKeyOf(mnemonicToSecretKey(phrase, PLACE, 'block-group')), true));

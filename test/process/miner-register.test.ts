@@ -78,28 +78,35 @@ test('a process that mined with the shared pool and never closed it still exits 
 });
 
 test('tpkit bench --json: a short run gives the documented schema', async () => {
-  const { out: stdout } = await runTpkit([
-    'bench', '--difficulties', '4,6', '--threads', '1,2', '--repeats', '2', '--duration', '100', '--rounds', '1', '--first-proofs', '0', '--json',
-  ]);
+  const { out: stdout } = await runTpkit(['bench', '--difficulties', '4,6', '--threads', '1,2', '--repeats', '2', '--duration', '100', '--rounds', '1', '--first-proofs', '0', '--json']);
   const report = JSON.parse(stdout);
   assert.is(report.schema, 'tpkit-bench/1');
   assert.ok(report.machine.cores >= 1 && typeof report.machine.cpu === 'string' && typeof report.machine.simd === 'boolean');
   assert.is(report.machine.kernel, 'auto');
   const names = report.baselines.map((b: { name: string }) => b.name);
   for (const part of ['openssl', 'node:crypto', '@noble/hashes', 'tpkit hybrid', 'tpkit scalar', 'tpkit simd', 'tpkit js']) {
-    assert.ok(names.some((n: string) => n.includes(part)), part);
+    assert.ok(
+      names.some((n: string) => n.includes(part)),
+      part,
+    );
   }
   for (const b of report.baselines) {
     assert.ok(b.reference.startsWith('openssl'), b.reference);
     assert.is(b.ratio === null, b.name.startsWith('openssl'), b.name);
   }
   for (const b of report.baselines.filter((x: { name: string }) => x.name.startsWith('tpkit'))) assert.ok(b.hashRate > 0, b.name);
-  assert.equal(report.throughput.map((t: { threads: number }) => t.threads), [1, 2]);
+  assert.equal(
+    report.throughput.map((t: { threads: number }) => t.threads),
+    [1, 2],
+  );
   assert.is(report.throughput[0].efficiency, 1);
   assert.is(report.rows.length, 4);
   for (const row of report.rows) {
     assert.is(row.solves, 2);
-    assert.is(Object.values(row.byKernel as Record<string, number>).reduce((a, b) => a + b, 0), row.hashes);
+    assert.is(
+      Object.values(row.byKernel as Record<string, number>).reduce((a, b) => a + b, 0),
+      row.hashes,
+    );
     assert.ok(row.hashes >= 2 && row.hashRate > 0);
     for (const key of ['meanMs', 'medianMs', 'p95Ms']) {
       assert.ok(row.measured[key] > 0 && row.expected[key] > 0, key);
@@ -110,9 +117,9 @@ test('tpkit bench --json: a short run gives the documented schema', async () => 
 test('tpkit bench without openssl on PATH: openssl says why, node:crypto becomes the reference', async () => {
   const empty = mkdtempSync(join(tmpdir(), 'tpkit-nopath-'));
   try {
-    const { out: stdout } = await runTpkit([
-      'bench', '--difficulties', '4', '--threads', '1', '--repeats', '1', '--duration', '50', '--rounds', '1', '--first-proofs', '0', '--json',
-    ], { env: { PATH: empty } });
+    const { out: stdout } = await runTpkit(['bench', '--difficulties', '4', '--threads', '1', '--repeats', '1', '--duration', '50', '--rounds', '1', '--first-proofs', '0', '--json'], {
+      env: { PATH: empty },
+    });
     const baselines: { name: string; hashRate: number | null; ratio: number | null; reference: string; note?: string }[] = JSON.parse(stdout).baselines;
     const openssl = baselines.find((b) => b.name.startsWith('openssl'))!;
     assert.is(openssl.hashRate, null);

@@ -82,9 +82,19 @@ test(`${SUBSCRIBERS} connections x ${SUBS_EACH} block + ${SUBS_EACH} tx subscrip
     const key = Uint8Array.from(Buffer.from(accounts[index].secret_key, 'hex'));
     const from = Uint8Array.from(Buffer.from(accounts[index].hex.replace(/^0x/, ''), 'hex'));
     const to = Uint8Array.from(Buffer.from(accounts[SENDERS].hex.replace(/^0x/, ''), 'hex'));
-    for (let seq = 1; Date.now() < deadline; ) {
+    for (let seq = 1; Date.now() < deadline;) {
       const t = Date.now();
-      const body = genericBody({ from, to, seq, timestamp: t, payload: [{ purpose: 'transfer', currency: 'SK', amount: 1 }, { purpose: 'srcfee', currency: 'SK', amount: 1_000_000 }], extra: { msg: filler } });
+      const body = genericBody({
+        from,
+        to,
+        seq,
+        timestamp: t,
+        payload: [
+          { purpose: 'transfer', currency: 'SK', amount: 1 },
+          { purpose: 'srcfee', currency: 'SK', amount: 1_000_000 },
+        ],
+        extra: { msg: filler },
+      });
       const tx = bytesToBase64(encodeTx({ body, sigs: [signBsig(body, key, { timestamp: t })] }));
       const res = await fetch(`${node.url}/api/tx/new`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tx }) });
       const answer = await res.json();
@@ -130,7 +140,10 @@ test(`${SUBSCRIBERS} connections x ${SUBS_EACH} block + ${SUBS_EACH} tx subscrip
   const peak = Math.max(...rss);
   const sorted = [...statusMs].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)];
-  const dropLines = node.stderr().split('\n').filter((l) => l.includes('fell behind'));
+  const dropLines = node
+    .stderr()
+    .split('\n')
+    .filter((l) => l.includes('fell behind'));
   console.log(
     `  amplification: ${accepted} transfers of 30 KB accepted (${busy} x 503) in ${FLOOD_MS / 1000} s; ${(received / 2 ** 20).toFixed(0)} MiB pushed to ${SUBSCRIBERS} readers; ` +
       `node RSS ${baseline.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB (bound ${RSS_LIMIT_MB}); /api/node/status median ${median.toFixed(0)} ms, max ${sorted[sorted.length - 1].toFixed(0)} ms over ${statusMs.length} samples; stalled reader closed with ${stalledClose}`,

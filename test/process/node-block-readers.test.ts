@@ -25,7 +25,23 @@ let dir: string;
 test.before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tpkit-readers-'));
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ limits: { stallTimeoutMs: STALL_MS } }));
-  node = await spawnNode(['--port', '0', '--data-dir', join(dir, 'data'), '--config', join(dir, 'config.json'), '--accounts', '2', '--difficulty', '0', '--mine-on-demand', '--fee', 'none', '--log-level', 'warn']);
+  node = await spawnNode([
+    '--port',
+    '0',
+    '--data-dir',
+    join(dir, 'data'),
+    '--config',
+    join(dir, 'config.json'),
+    '--accounts',
+    '2',
+    '--difficulty',
+    '0',
+    '--mine-on-demand',
+    '--fee',
+    'none',
+    '--log-level',
+    'warn',
+  ]);
 });
 
 test.after(async () => {

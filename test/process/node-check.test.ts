@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import { pay, startTestNode, transfer } from '../helpers/node-helpers.js';
 import { runTpkit } from '../helpers/cli-run.js';
 
-const hashes = (dir: string) => readdirSync(dir).filter((n) => n !== 'LOCK').map((n) => `${n} ${createHash('sha256').update(readFileSync(join(dir, n))).digest('hex')}`).sort();
+const hashes = (dir: string) =>
+  readdirSync(dir)
+    .filter((n) => n !== 'LOCK')
+    .map(
+      (n) =>
+        `${n} ${createHash('sha256')
+          .update(readFileSync(join(dir, n)))
+          .digest('hex')}`,
+    )
+    .sort();
 
 test('--check reports a sound chain (exit 0), a truncated one (exit 1), and changes no file; --export writes every block that reads', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tpkit-check-'));
@@ -29,12 +38,24 @@ test('--check reports a sound chain (exit 0), a truncated one (exit 1), and chan
     assert.match(sound.out, new RegExp(`head at height ${height} `));
     assert.match(sound.out, /24 transactions checked/);
     assert.match(sound.out, /^sound$/m);
-    const lines = readFileSync(join(dir, 'chain.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(dir, 'chain.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.is(lines.length, height + 1);
-    assert.is(lines.reduce((n, l) => n + Object.keys(l.txs).length, 0), 24);
+    assert.is(
+      lines.reduce((n, l) => n + Object.keys(l.txs).length, 0),
+      24,
+    );
     assert.ok(Object.values(lines[lines.length - 1].txs).every((t: any) => typeof t.tx === 'string' && t.status !== null));
 
-    const log = join(ledger, readdirSync(ledger).filter((n) => n.endsWith('.log')).sort().pop()!);
+    const log = join(
+      ledger,
+      readdirSync(ledger)
+        .filter((n) => n.endsWith('.log'))
+        .sort()
+        .pop()!,
+    );
     truncateSync(log, Math.floor(statSync(log).size / 2));
     const before = hashes(ledger);
     const damaged = await runTpkit(['node', '--check', '--data-dir', dir]);
@@ -47,7 +68,11 @@ test('--check reports a sound chain (exit 0), a truncated one (exit 1), and chan
 });
 
 test('--check needs a data dir: --memory and --reset are refused, --export alone too', async () => {
-  for (const args of [['--check', '--memory'], ['--check', '--reset'], ['--export', 'x.ndjson']]) {
+  for (const args of [
+    ['--check', '--memory'],
+    ['--check', '--reset'],
+    ['--export', 'x.ndjson'],
+  ]) {
     const run = await runTpkit(['node', ...args]);
     assert.ok(run.code !== 0, args.join(' '));
     assert.match(run.err, /CONFIG_INVALID|--check|--export/);

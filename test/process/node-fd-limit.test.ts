@@ -15,7 +15,13 @@ function startLimited() {
 async function answersWithin60s(url: string) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (await fetch(`${url}/api/node/status`, { signal: AbortSignal.timeout(5000) }).then((r) => r.ok, () => false)) return true;
+    if (
+      await fetch(`${url}/api/node/status`, { signal: AbortSignal.timeout(5000) }).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return true;
     await new Promise((r) => setTimeout(r, 100));
   }
   return false;
@@ -49,19 +55,31 @@ test('240 connections each in the middle of a request against ulimit -n 256: the
   try {
     const { hostname, port } = new URL(url);
     // Each sends a request's headers and none of its body: busy, so none can be closed as idle.
-    for (let i = 0; i < 240; i++) {
+    const busyConnection = () => {
       const socket = connect(Number(port), hostname);
       socket.on('error', () => undefined);
       socket.write(`POST /api/tx/new HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`);
       sockets.push(socket);
+    };
+    for (let i = 0; i < 240; i++) busyConnection();
+    // The warning counts the busy connections when a refusal comes. On a loaded machine the
+    // newest may not have been read yet at the first one, so one more connection a second asks
+    // again; a refusal is logged at most every 10 s.
+    const refusals = () => [...stderr().matchAll(/refused \d+ connections?: (\d+) open \((\d+) busy\), the most this node takes with 256 open files allowed \(ulimit -n\)/g)];
+    const deadline = Date.now() + 90_000;
+    const settled = () => refusals().some(([, open, busy]) => Number(busy) >= Number(open) - 10);
+    while (!settled() && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 1000));
+      if (refusals().length > 0) busyConnection();
     }
-    const deadline = Date.now() + 60_000;
-    while (!/refused \d+ connection/.test(stderr()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const refused = /refused \d+ connections?: (\d+) open \((\d+) busy\), the most this node takes with 256 open files allowed \(ulimit -n\)/.exec(stderr());
-    assert.ok(refused, stderr().slice(0, 2000));
-    // The newest may not have sent its request yet when the refusal is logged.
-    assert.ok(Number(refused[2]) >= Number(refused[1]) - 10, 'the connections are busy');
-    assert.ok(Number(refused[1]) < 230, 'descriptors left for the store and the threads');
+    assert.ok(refusals().length > 0, stderr().slice(0, 2000));
+    assert.ok(
+      settled(),
+      `the connections are busy: ${refusals()
+        .map((m) => m[0].slice(0, 60))
+        .join('; ')}`,
+    );
+    for (const [, open] of refusals()) assert.ok(Number(open) < 230, 'descriptors left for the store and the threads');
     for (const s of sockets) s.destroy();
     assert.ok(await answersWithin60s(url), 'the node answers once the client lets go');
   } finally {

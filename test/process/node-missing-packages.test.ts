@@ -105,7 +105,8 @@ test('without the EVM packages: contract requests are 501, a pending deploy fail
   try {
     const client = createClient({ baseUrl: node.url });
     const [owner] = await client.dev.accounts();
-    const call = () => fetch(`${node.url}/api/execute/call`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ call: '0x0', args: ['0x'], to: owner.address }) });
+    const call = () =>
+      fetch(`${node.url}/api/execute/call`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ call: '0x0', args: ['0x'], to: owner.address }) });
     const refused = await call();
     const answer = (await refused.json()) as { error: string; code: number; details: string };
     assert.equal([refused.status, answer.error, answer.code], [501, 'DEPENDENCY_MISSING', 10042]);

@@ -27,7 +27,7 @@ test('the banner prints each development key as hex and as WIF, the same key, an
   const banner = node.stdout();
   const accounts = [...banner.matchAll(/\((\d+)\) (AA\d{18}) .*\n\s+secret key ([0-9a-f]{64})\n\s+WIF\s+(\S+)/g)];
   assert.is(accounts.length, defaultConfig().accounts);
-  for (const [, , , hex, wif] of accounts) assert.is(bytesToHex(fromWif(wif)), hex, 'the SDK\'s WIF decoder reads the key printed in hex');
+  for (const [, , , hex, wif] of accounts) assert.is(bytesToHex(fromWif(wif)), hex, "the SDK's WIF decoder reads the key printed in hex");
   assert.match(banner, 'tpkit export');
 });
 

@@ -11,7 +11,6 @@ import { devAccounts } from '../../src/node/ledger/genesis.js';
 import { fee, pay, startTestNode, testConfig, transfer, waitStatus } from '../helpers/node-helpers.js';
 import { spawnNode, type NodeProcess } from '../helpers/node-process.js';
 
-
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'tpkit-node-'));
 }

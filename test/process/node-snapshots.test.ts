@@ -47,7 +47,10 @@ test('journal: after random batches, reverting to any snapshot gives back exactl
   await store.batch([{ type: 'put', key: 'k:new', value: Buffer.from([1]) }]);
   await store.revert(store.find(states[0].id));
   assert.equal(await dump(store), states[0].state);
-  assert.equal(store.list().map((s) => s.id), [states[0].id]);
+  assert.equal(
+    store.list().map((s) => s.id),
+    [states[0].id],
+  );
   // Deleting the last snapshot deletes the undo records too.
   await store.remove(store.find(states[0].id));
   const left: string[] = [];
@@ -159,7 +162,10 @@ test('a named snapshot survives SIGKILL of the node process; revert after the re
     proc = await spawnNode(args);
     try {
       client = createClient({ baseUrl: proc.url });
-      assert.equal((await client.dev.snapshots()).map((s) => [s.id, s.name, s.height]), [[snap.id, 'before-kill', snap.height]]);
+      assert.equal(
+        (await client.dev.snapshots()).map((s) => [s.id, s.name, s.height]),
+        [[snap.id, 'before-kill', snap.height]],
+      );
       assert.is((await client.getAddress(stranger)).amount.SK, 1001n);
       assert.is((await client.dev.time()).offsetMs, 5000, 'the clock offset is kept too');
       const moved = await client.dev.revert('before-kill');
@@ -189,7 +195,10 @@ test('the official SDK bootstraps, reads and transfers after a revert and after 
     assert.is(node.chain.height, height);
     const afterRevert = new sdk.NetworkApi(1, false);
     await afterRevert.bootstrap();
-    assert.equal(afterRevert.upload().currentNodes.map((n) => n.height), [height]);
+    assert.equal(
+      afterRevert.upload().currentNodes.map((n) => n.height),
+      [height],
+    );
     const wallets = new sdk.WalletApi(afterRevert);
     const sent = await wallets.makeNewTx(toWif(account.secretKey), from, to, 'SK', 100, 'after revert');
     assert.is(sent.res, 'ok', JSON.stringify(sent));
@@ -200,7 +209,10 @@ test('the official SDK bootstraps, reads and transfers after a revert and after 
     assert.is((await afterRevert.getWallet(from)).seq, 0, 'the transfer was in the dropped block');
     const afterRollback = new sdk.NetworkApi(1, false);
     await afterRollback.bootstrap();
-    assert.equal(afterRollback.upload().currentNodes.map((n) => n.height), [head - 1]);
+    assert.equal(
+      afterRollback.upload().currentNodes.map((n) => n.height),
+      [head - 1],
+    );
     const again = await new sdk.WalletApi(afterRollback).makeNewTx(toWif(account.secretKey), from, to, 'SK', 100, 'after rollback');
     assert.is(again.res, 'ok', JSON.stringify(again));
     assert.is((await afterRollback.getWallet(from)).seq, 1);

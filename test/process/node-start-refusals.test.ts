@@ -14,7 +14,10 @@ const node = (...args: string[]) => runTpkit(['node', '--port', '0', '--log-leve
 test('--mine-on-demand with --no-dev-api is refused: no block could ever be made', async () => {
   const run = await node('--memory', '--mine-on-demand', '--no-dev-api');
   assert.is(run.code, 2, run.err);
-  assert.match(run.err, /--mine-on-demand: no block could ever be made, .*--no-dev-api switches that off: drop --no-dev-api, or let the node make blocks itself \(--block-time MS or --instant\) \[CONFIG_INVALID\]/);
+  assert.match(
+    run.err,
+    /--mine-on-demand: no block could ever be made, .*--no-dev-api switches that off: drop --no-dev-api, or let the node make blocks itself \(--block-time MS or --instant\) \[CONFIG_INVALID\]/,
+  );
 });
 
 test('--mine-on-demand beyond this machine without --dev-api is refused, naming --dev-api', async () => {

@@ -28,7 +28,10 @@ test('the Quick start runs the CLI in a form that starts fast: the tpkit alias o
   const quick = section('Quick start');
   const commands = quick.split('\n').filter((line) => line.startsWith('$ '));
   assert.ok(commands.some((line) => line.startsWith('$ tpkit ')));
-  assert.equal(commands.filter((line) => /\bnpx tpkit\b/.test(line)), []);
+  assert.equal(
+    commands.filter((line) => /\bnpx tpkit\b/.test(line)),
+    [],
+  );
   const alias = /\$ alias tpkit="node \$PWD\/(\S+)"/.exec(quick);
   assert.ok(alias, 'the alias line');
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -44,12 +47,21 @@ test('every relative link of the README leads to a file of the repository', () =
 
 test('the byte dumps in "Dependencies and why" are what our encoder writes', () => {
   const page = readFileSync(join(ROOT, 'docs/design/dependencies.md'), 'utf8');
-  const rows = page.split('\n').map((line) => line.trim()).filter((line) => /^\| `[^`]+`( \(a time in ms\))? \| `[0-9a-f ]+` .*\| `[0-9a-f ]+` \|$/.test(line));
+  const rows = page
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /^\| `[^`]+`( \(a time in ms\))? \| `[0-9a-f ]+` .*\| `[0-9a-f ]+` \|$/.test(line));
   assert.is(rows.length, 3, rows.join('\n'));
   for (const row of rows) {
     const [, literal, , ours] = /^\| `([^`]+)`.*? \| `([0-9a-f ]+)`.*? \| `([0-9a-f ]+)` \|$/.exec(row)!;
     const value = literal.endsWith('n') ? BigInt(literal.slice(0, -1)) : literal === '2 ** 32' ? 2 ** 32 : Number(literal);
-    assert.is(Buffer.from(encodeMsgpack(value)).toString('hex').replace(/(..)(?!$)/g, '$1 '), ours, literal);
+    assert.is(
+      Buffer.from(encodeMsgpack(value))
+        .toString('hex')
+        .replace(/(..)(?!$)/g, '$1 '),
+      ours,
+      literal,
+    );
   }
 });
 

@@ -13,9 +13,17 @@ import { disableWasmHashes, enableWasmHashes, enableWasmHashesSync, wasmHashes }
 import { vectors } from '../helpers/vectors.js';
 
 test('importing the miner, the hashes and the CLI modules instantiates no WebAssembly', () => {
-  const modules = ['src/hash.js', 'src/wasm/kernel.js', 'src/wasm/hashes.js', 'src/pow/kernel.js',
-    'src/pow/calibrate.js', 'src/pow/mine-body.js', 'src/pow/search.js', 'src/pow/pool.node.js', 'src/cli/bench.js']
-    .map((m) => new URL(`../../${m}`, import.meta.url).href);
+  const modules = [
+    'src/hash.js',
+    'src/wasm/kernel.js',
+    'src/wasm/hashes.js',
+    'src/pow/kernel.js',
+    'src/pow/calibrate.js',
+    'src/pow/mine-body.js',
+    'src/pow/search.js',
+    'src/pow/pool.node.js',
+    'src/cli/bench.js',
+  ].map((m) => new URL(`../../${m}`, import.meta.url).href);
   const script = `
     const counts = { module: 0, instance: 0, compile: 0, instantiate: 0 };
     const wrap = (C, key) => new Proxy(C, { construct(t, a) { counts[key]++; return Reflect.construct(t, a); } });
@@ -46,7 +54,10 @@ test('sha256 uses noble until WASM is enabled, then the WASM module; same digest
   });
   const keys = vectors.keys_hash.public_keys.map((k) => hexToBytes(k));
   assert.is(bytesToHex(keysHash(keys), true), vectors.keys_hash.h);
-  assert.throws(() => sha256('abc' as never), (e: unknown) => e instanceof TpkitError && e.code === 'INVALID_ARGUMENT');
+  assert.throws(
+    () => sha256('abc' as never),
+    (e: unknown) => e instanceof TpkitError && e.code === 'INVALID_ARGUMENT',
+  );
   disableWasmHashes();
   assert.ok(enableWasmHashesSync());
   assert.is(bytesToHex(sha256(inputs[3])), before[3]);

@@ -131,7 +131,7 @@ test('originRefusal and allowOriginEntry', () => {
   const err = originRefusal('https://evil.example');
   assert.is(err.code, 'ORIGIN_NOT_ALLOWED');
   assert.is(err.shortMessage, 'Origin not allowed');
-  assert.is(err.details, "pages of \"https://evil.example\" may not use this node; it allows this machine's pages and --allow-origin entries");
+  assert.is(err.details, 'pages of "https://evil.example" may not use this node; it allows this machine\'s pages and --allow-origin entries');
   assert.is(originRefusal('x'.repeat(300)).details!.split('"')[1].length, 200, 'a long origin is cut');
   assert.is(allowOriginEntry(' https://wallet.example:8443/ ', 'f'), 'https://wallet.example:8443');
   assert.is(allowOriginEntry('*', 'f'), '*');
@@ -187,7 +187,12 @@ test('checkRequest: a foreign page may read what a <script> could, never write o
 test('checkRequest: CORS for allowed pages and requests without Origin; a preflight for the private network', () => {
   assert.equal(checkRequest(request('POST', { host: 'localhost' }), LOCAL_ONLY), { cors: corsHeaders(undefined, true, undefined, false) });
   const preflight = checkRequest(
-    request('OPTIONS', { host: 'localhost:43280', origin: ['http://localhost:5173', 'http://evil.com'] as unknown as string, 'access-control-request-headers': 'content-type, x-a', 'access-control-request-private-network': 'true' }),
+    request('OPTIONS', {
+      host: 'localhost:43280',
+      origin: ['http://localhost:5173', 'http://evil.com'] as unknown as string,
+      'access-control-request-headers': 'content-type, x-a',
+      'access-control-request-private-network': 'true',
+    }),
     LOCAL_ONLY,
   );
   assert.is(preflight.refusal, undefined);

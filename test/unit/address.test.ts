@@ -3,16 +3,7 @@ import * as assert from 'uvu/assert';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { bytesToHex, hexToBytes } from '../../src/bytes.js';
-import {
-  addressFromText,
-  addressParts,
-  addressToBigInt,
-  addressToHex,
-  addressToText,
-  isAddress,
-  makeAddress,
-  parseAddress,
-} from '../../src/codec/address.js';
+import { addressFromText, addressParts, addressToBigInt, addressToHex, addressToText, isAddress, makeAddress, parseAddress } from '../../src/codec/address.js';
 import { crc32 } from '../../src/codec/crc32.js';
 import { vectors } from '../helpers/vectors.js';
 import { mulberry32, errorCode as code } from '../helpers/helpers.js';
@@ -51,7 +42,10 @@ for (const bad of vectors.invalid_addresses) {
 }
 
 test('AA100000001677722413 fails the checksum (reference.md)', () => {
-  assert.is(code(() => addressFromText('AA100000001677722413')), 'ADDRESS_CHECKSUM');
+  assert.is(
+    code(() => addressFromText('AA100000001677722413')),
+    'ADDRESS_CHECKSUM',
+  );
 });
 
 test('text is read case-insensitively, with spaces ignored', () => {
@@ -86,7 +80,10 @@ const invalid: [string, unknown, string][] = [
 ];
 for (const [name, input, expected] of invalid) {
   test(`addressFromText rejects ${name} with ${expected}`, () => {
-    assert.is(code(() => addressFromText(input as string)), expected);
+    assert.is(
+      code(() => addressFromText(input as string)),
+      expected,
+    );
     assert.not.ok(isAddress(input));
   });
 }
@@ -96,13 +93,34 @@ test('parseAddress validates raw bytes: length and top bits', () => {
   const parsed = parseAddress(good);
   assert.equal(parsed, good);
   assert.is.not(parsed, good); // a copy, so later changes to the input do not leak in
-  assert.is(code(() => parseAddress(new Uint8Array(7))), 'ADDRESS_INVALID');
-  assert.is(code(() => parseAddress(new Uint8Array(9))), 'ADDRESS_INVALID');
-  assert.is(code(() => parseAddress(hexToBytes('7000000000000001'))), 'ADDRESS_INVALID');
-  assert.is(code(() => parseAddress(hexToBytes('C000000000000001'))), 'ADDRESS_INVALID');
-  assert.is(code(() => parseAddress(null as unknown as string)), 'INVALID_ARGUMENT');
-  assert.is(code(() => addressToText(hexToBytes('0000000000000000'))), 'ADDRESS_INVALID');
-  assert.is(code(() => addressToText(1n << 64n)), 'ADDRESS_INVALID');
+  assert.is(
+    code(() => parseAddress(new Uint8Array(7))),
+    'ADDRESS_INVALID',
+  );
+  assert.is(
+    code(() => parseAddress(new Uint8Array(9))),
+    'ADDRESS_INVALID',
+  );
+  assert.is(
+    code(() => parseAddress(hexToBytes('7000000000000001'))),
+    'ADDRESS_INVALID',
+  );
+  assert.is(
+    code(() => parseAddress(hexToBytes('C000000000000001'))),
+    'ADDRESS_INVALID',
+  );
+  assert.is(
+    code(() => parseAddress(null as unknown as string)),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    code(() => addressToText(hexToBytes('0000000000000000'))),
+    'ADDRESS_INVALID',
+  );
+  assert.is(
+    code(() => addressToText(1n << 64n)),
+    'ADDRESS_INVALID',
+  );
   assert.equal(parseAddress('AA100000001677722412'), good);
 });
 
@@ -123,7 +141,11 @@ test('addressParts and makeAddress are inverse, and match reference.md layout', 
     { group: 1.5, block: 0, wallet: 0 },
     { kind: 'private' as const, block: 2 ** 37, wallet: 0 },
   ]) {
-    assert.is(code(() => makeAddress(bad)), 'INVALID_ARGUMENT', JSON.stringify(bad));
+    assert.is(
+      code(() => makeAddress(bad)),
+      'INVALID_ARGUMENT',
+      JSON.stringify(bad),
+    );
   }
 });
 
@@ -178,7 +200,11 @@ test('every single-hex-digit change in private text is caught (exhaustive: CRC-3
       for (const digit of '0123456789ABCDEF') {
         if (digit === text[pos]) continue;
         const changed = text.slice(0, pos) + digit + text.slice(pos + 1);
-        assert.is.not(code(() => addressFromText(changed)), 'accepted', changed);
+        assert.is.not(
+          code(() => addressFromText(changed)),
+          'accepted',
+          changed,
+        );
       }
     }
   }

@@ -88,7 +88,52 @@ test('a few rows written out, so the pin does not rest on the page alone', () =>
 test('the API numbers of distinct kinds of failure stay distinct', () => {
   // Codes that share a number are one kind (the address and its checksum, the MessagePack
   // family...); the numbers of these kinds must not collide.
-  const kinds: ErrorCode[] = ['WALLET_NOT_FOUND', 'ADDRESS_INVALID', 'BLOCK_NOT_FOUND', 'TX_NOT_FOUND', 'MSGPACK_INVALID', 'ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED', 'HTTP_MALFORMED', 'REQUEST_ABORTED', 'REQUEST_TIMEOUT', 'STORE_UNAVAILABLE', 'NODE_SHUTTING_DOWN', 'NOT_JSON', 'MISSING_TX', 'BAD_HEX', 'TX_NOT_MAP', 'TX_BAD_VERSION', 'BODY_NOT_MAP', 'BODY_UNKNOWN_KIND', 'SIG_MISSING', 'SIG_INVALID', 'TOO_MANY_SIGNATURES', 'REGISTER_KEYS_MISMATCH', 'POW_TOO_LOW', 'SENDER_UNKNOWN', 'SENDER_KEY_MISMATCH', 'TIMESTAMP_OUT_OF_WINDOW', 'WRONG_CHAIN', 'TX_TOO_LARGE', 'REQUEST_TOO_LARGE', 'TXID_INVALID', 'BAD_REQUEST_PARAM', 'MEMPOOL_FULL', 'NOT_IMPLEMENTED', 'DEPENDENCY_MISSING', 'SUBSCRIPTION_INVALID', 'SUBSCRIPTION_LIMIT', 'DEV_API_DISABLED', 'SNAPSHOT_NOT_FOUND', 'HOST_NOT_ALLOWED', 'ORIGIN_NOT_ALLOWED', 'CONTENT_TYPE_UNSUPPORTED', 'WS_CONNECTION_LIMIT', 'NODE_INTERNAL'];
+  const kinds: ErrorCode[] = [
+    'WALLET_NOT_FOUND',
+    'ADDRESS_INVALID',
+    'BLOCK_NOT_FOUND',
+    'TX_NOT_FOUND',
+    'MSGPACK_INVALID',
+    'ROUTE_NOT_FOUND',
+    'METHOD_NOT_ALLOWED',
+    'HTTP_MALFORMED',
+    'REQUEST_ABORTED',
+    'REQUEST_TIMEOUT',
+    'STORE_UNAVAILABLE',
+    'NODE_SHUTTING_DOWN',
+    'NOT_JSON',
+    'MISSING_TX',
+    'BAD_HEX',
+    'TX_NOT_MAP',
+    'TX_BAD_VERSION',
+    'BODY_NOT_MAP',
+    'BODY_UNKNOWN_KIND',
+    'SIG_MISSING',
+    'SIG_INVALID',
+    'TOO_MANY_SIGNATURES',
+    'REGISTER_KEYS_MISMATCH',
+    'POW_TOO_LOW',
+    'SENDER_UNKNOWN',
+    'SENDER_KEY_MISMATCH',
+    'TIMESTAMP_OUT_OF_WINDOW',
+    'WRONG_CHAIN',
+    'TX_TOO_LARGE',
+    'REQUEST_TOO_LARGE',
+    'TXID_INVALID',
+    'BAD_REQUEST_PARAM',
+    'MEMPOOL_FULL',
+    'NOT_IMPLEMENTED',
+    'DEPENDENCY_MISSING',
+    'SUBSCRIPTION_INVALID',
+    'SUBSCRIPTION_LIMIT',
+    'DEV_API_DISABLED',
+    'SNAPSHOT_NOT_FOUND',
+    'HOST_NOT_ALLOWED',
+    'ORIGIN_NOT_ALLOWED',
+    'CONTENT_TYPE_UNSUPPORTED',
+    'WS_CONNECTION_LIMIT',
+    'NODE_INTERNAL',
+  ];
   const numbers = kinds.map((k) => apiErrorSpec(k).code);
   assert.equal(new Set(numbers).size, numbers.length);
   assert.not.ok(numbers.includes(10009), 'the number of other bad input is taken by a named kind');
@@ -116,7 +161,7 @@ test('result is "not_found" for every 404 and "error" for every other status; ms
   assert.equal(plain.body, { ok: false, result: 'not_found', code: 10007, msg: 'No such transaction: never accepted', error: 'TX_NOT_FOUND', details: 'never accepted' });
 });
 
-test('a library error the table leaves out is the client\'s input: 400 with 10009; anything else is 500 / 10099', () => {
+test("a library error the table leaves out is the client's input: 400 with 10009; anything else is 500 / 10099", () => {
   const other = errorResponse(new ValidationError('PEM_INVALID', 'not a key'));
   assert.equal(other, { status: 400, body: { ok: false, result: 'error', code: 10009, msg: 'not a key', error: 'PEM_INVALID' } });
   assert.equal(apiErrorSpec('MNEMONIC_WORD'), { status: 400, code: 10009 });

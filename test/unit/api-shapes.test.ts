@@ -129,7 +129,19 @@ const ADDRESS = hexToBytes('8001400001000008');
 const KEY = hexToBytes('02' + '79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798');
 
 function wallet(over: Partial<Parameters<typeof walletInfo>[0]> = {}): Parameters<typeof walletInfo>[0] {
-  return { pubkey: KEY, amount: new Map([['SK', 2n ** 64n], ['FTT', 3n]]), seq: 4n, t: 1700000000000, lastblk: new Uint8Array(32).fill(0xab), preblk: new Uint8Array(32), height: 12, ...over };
+  return {
+    pubkey: KEY,
+    amount: new Map([
+      ['SK', 2n ** 64n],
+      ['FTT', 3n],
+    ]),
+    seq: 4n,
+    t: 1700000000000,
+    lastblk: new Uint8Array(32).fill(0xab),
+    preblk: new Uint8Array(32),
+    height: 12,
+    ...over,
+  };
 }
 
 test('walletInfo: the plain wallet fields in the reference order; preblk once there is one; the key in the asked format', () => {
@@ -171,7 +183,14 @@ test('MessagePack values as JSON: bytes as 0x uppercase hex, exact integers, ext
   assert.is(msgValueJson(new Uint64(2n ** 63n)), 2n ** 63n);
   assert.equal(msgValueJson(new MsgExt(5, Uint8Array.of(0xcd))), { ext: 5, data: '0xCD' });
   assert.equal(
-    msgValueJson([1, new Map<unknown, unknown>([[Uint8Array.of(1, 2), 'v'], [7, [Uint8Array.of(0xff)]]]) as never, { k: Uint8Array.of(0) } as never]),
+    msgValueJson([
+      1,
+      new Map<unknown, unknown>([
+        [Uint8Array.of(1, 2), 'v'],
+        [7, [Uint8Array.of(0xff)]],
+      ]) as never,
+      { k: Uint8Array.of(0) } as never,
+    ]),
     [1, { '0x0102': 'v', '7': ['0xFF'] }, { k: '0x00' }],
   );
 });

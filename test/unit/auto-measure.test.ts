@@ -39,8 +39,14 @@ function timed(name: KernelName, clock: ReturnType<typeof virtualClock>, msPerHa
 /** The kernel a mining thread keeps after a long search on the same kernels (the search path itself). */
 function keptBySearch(kernels: MiningKernel[], clock: ReturnType<typeof virtualClock>): KernelName {
   const task: SearchTask = {
-    body: new Uint8Array(66), difficulty: 512, start: 0n, end: 1_000_000n, kernel: 'auto',
-    control: new ArrayBuffer(8), counter: new ArrayBuffer(8), sliceMs: 4,
+    body: new Uint8Array(66),
+    difficulty: 512,
+    start: 0n,
+    end: 1_000_000n,
+    kernel: 'auto',
+    control: new ArrayBuffer(8),
+    counter: new ArrayBuffer(8),
+    sliceMs: 4,
   };
   return runSearchTask(createSearchState(kernels), task, { clock: clock.now }).kernel;
 }

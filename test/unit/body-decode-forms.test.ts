@@ -60,7 +60,13 @@ test('e given as an empty bin reads as an empty map; e with bin keys reads as te
 });
 
 test('other kinds decode to their fields: deploy, tstore (21), lstore, patch, block', () => {
-  for (const [k, name] of [[0x12, 'deploy'], [0x15, 'tstore'], [0x16, 'lstore'], [0x13, 'patch'], [0x14, 'block']] as const) {
+  for (const [k, name] of [
+    [0x12, 'deploy'],
+    [0x15, 'tstore'],
+    [0x16, 'lstore'],
+    [0x13, 'patch'],
+    [0x14, 'block'],
+  ] as const) {
     const body = decodeBody(genericHex({ k: k.toString(16), f: bin(F), x: '93010203' }));
     assert.is(body.kind, name);
     assert.is(body.kindNumber, k);
@@ -77,7 +83,10 @@ test('deploy decodes as the SDK writes it: code and vm in e, constructor argumen
   assert.equal([withArgs.code, withArgs.vm, withArgs.args, withArgs.seq, withArgs.payload[0].purposeName], [hexToBytes('6080'), 'evm', hexToBytes('00ff'), 1n, 'gas']);
   const none = deploy(genericHex({ k: '12', f: bin(F), s: '01', t: '05', p, c: '90', e }));
   assert.is(none.args, undefined);
-  assert.throws(() => deploy(genericHex({ ...base() })), (err: { field?: string }) => err.field === 'k');
+  assert.throws(
+    () => deploy(genericHex({ ...base() })),
+    (err: { field?: string }) => err.field === 'k',
+  );
   const noCode = () => deploy(genericHex({ k: '12', f: bin(F), s: '01', t: '05', p, e: '81' + str('vm') + str('evm') }));
   assert.throws(noCode, (err: { field?: string }) => err.field === 'e.code');
 });
@@ -111,7 +120,12 @@ const strict: [string, string, string, string | undefined][] = [
   ['a body that is an array', '9110', 'BODY_NOT_MAP', undefined],
   ['a body that is a bin', bin('10'), 'BODY_NOT_MAP', undefined],
   ['a duplicate key', '87' + str('k') + '10' + str('f') + bin(F) + str('to') + bin(TO) + str('s') + '05' + str('t') + '06' + str('p') + '90' + str('s') + '06', 'BODY_BAD_FIELD', 's'],
-  ['a duplicate key, once str once bin', '87' + str('k') + '10' + str('f') + bin(F) + str('to') + bin(TO) + str('s') + '05' + str('t') + '06' + str('p') + '90' + bin('73') + '06', 'BODY_BAD_FIELD', 's'],
+  [
+    'a duplicate key, once str once bin',
+    '87' + str('k') + '10' + str('f') + bin(F) + str('to') + bin(TO) + str('s') + '05' + str('t') + '06' + str('p') + '90' + bin('73') + '06',
+    'BODY_BAD_FIELD',
+    's',
+  ],
   ['a duplicate key inside e', genericHex({ ...base(), e: '82' + str('a') + '01' + str('a') + '02' }), 'BODY_BAD_FIELD', 'e.a'],
   ['a duplicate key nested in e', genericHex({ ...base(), e: '81' + str('a') + '82' + str('b') + '01' + str('b') + '02' }), 'BODY_BAD_FIELD', 'e.a'],
   ['e that is an array', genericHex({ ...base(), e: '90' }), 'BODY_BAD_FIELD', 'e'],

@@ -31,7 +31,11 @@ function upload(headers: http.IncomingHttpHeaders = {}) {
   };
 }
 
-const outcome = (p: Promise<Uint8Array>) => p.then((b) => b, (e: unknown) => e);
+const outcome = (p: Promise<Uint8Array>) =>
+  p.then(
+    (b) => b,
+    (e: unknown) => e,
+  );
 
 test('the discard bound is the documented 16 MiB', () => {
   assert.is(DISCARD_BOUND, 16 * 1024 * 1024);
@@ -147,7 +151,10 @@ test('ensurePortFree: a busy port is PORT_IN_USE; a free one is left free; port 
   await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
   const port = (busy.address() as net.AddressInfo).port;
   try {
-    const err = await ensurePortFree('127.0.0.1', port).then(() => undefined, (e: unknown) => e);
+    const err = await ensurePortFree('127.0.0.1', port).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.instance(err, TpkitError);
     assert.is((err as TpkitError).code, 'PORT_IN_USE');
     assert.is((err as TpkitError).shortMessage, `Port ${port} on 127.0.0.1 is already in use`);
@@ -164,7 +171,10 @@ test('ensurePortFree: a busy port is PORT_IN_USE; a free one is left free; port 
   await new Promise((r) => again.close(r));
   await ensurePortFree('127.0.0.1', 0);
   await ensurePortFree('192.0.2.1', 0); // not probed: the real listen reports it
-  const err = await ensurePortFree('192.0.2.1', port).then(() => undefined, (e: unknown) => e);
+  const err = await ensurePortFree('192.0.2.1', port).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   assert.is((err as TpkitError).code, 'CONFIG_INVALID', 'an address this machine does not have');
 });
 
@@ -178,7 +188,10 @@ test('loadTls: the user files as they are; an unreadable one is CONFIG_INVALID n
     writeFileSync(join(dir, 'c.pem'), 'CERT');
     writeFileSync(join(dir, 'k.pem'), 'KEY');
     assert.equal(loadTls({ host: '127.0.0.1', dataDir: dir, memory: false, tls: { cert: join(dir, 'c.pem'), key: join(dir, 'k.pem'), selfSigned: true } }), { cert: 'CERT', key: 'KEY' });
-    for (const [tls, flag] of [[{ cert: join(dir, 'none.pem'), key: join(dir, 'k.pem') }, '--tls-cert'], [{ cert: join(dir, 'c.pem'), key: join(dir, 'none.pem') }, '--tls-key']] as const) {
+    for (const [tls, flag] of [
+      [{ cert: join(dir, 'none.pem'), key: join(dir, 'k.pem') }, '--tls-cert'],
+      [{ cert: join(dir, 'c.pem'), key: join(dir, 'none.pem') }, '--tls-key'],
+    ] as const) {
       try {
         loadTls({ host: '127.0.0.1', dataDir: dir, memory: false, tls: { ...tls, selfSigned: false } });
         assert.unreachable('read a missing file');

@@ -30,7 +30,10 @@ function compareToVector(body: Body, v: DecodedBodyVector): void {
   assert.is(bytesToHex(body.to, true), v.to);
   assert.is(body.seq, BigInt(v.s));
   assert.is(body.timestamp, v.t);
-  assert.equal(body.payload.map((p) => [p.purposeNumber, p.currency, Number(p.amount)]), v.p);
+  assert.equal(
+    body.payload.map((p) => [p.purposeNumber, p.currency, Number(p.amount)]),
+    v.p,
+  );
   assert.equal(body.extra, v.e);
 }
 
@@ -44,7 +47,10 @@ test('published tpnode body (str currency, keys sorted e f k p s t to) decodes t
 
 test('payload purposes read by name from tx_const.json, as the builders take them, with their numbers', () => {
   const body = decodeBody(vectors.generic_tx_docs.body_hex);
-  assert.equal(body.kind === 'generic' && body.payload.map((p) => [p.purpose, p.purposeNumber]), [['transfer', 0], ['srcfee', 1]]);
+  assert.equal(body.kind === 'generic' && body.payload.map((p) => [p.purpose, p.purposeNumber]), [
+    ['transfer', 0],
+    ['srcfee', 1],
+  ]);
   // a decoded payload passes back to the builder as it is
   if (body.kind === 'generic') assert.equal((decodeBody(genericBody(body)) as typeof body).payload, body.payload);
   assert.throws(() => genericBody({ ...(body as GenericBodyInput), payload: [{ purpose: 'transfer', purposeNumber: 1, currency: 'SK', amount: 1 }] }), /purposeNumber/);
@@ -55,7 +61,10 @@ test('docs body: same key order as ours (k f to s t p e), but currency is str th
   const decoded = decodeBody(published);
   assert.is(decoded.kind, 'generic');
   if (decoded.kind !== 'generic') return;
-  assert.equal(decoded.raw.entries.map(([k]) => k.type === 'str' && k.value), ['k', 'f', 'to', 's', 't', 'p', 'e']);
+  assert.equal(
+    decoded.raw.entries.map(([k]) => k.type === 'str' && k.value),
+    ['k', 'f', 'to', 's', 't', 'p', 'e'],
+  );
   const expected = published.replace('a2534b', 'c402534b').replace('a3464545', 'c403464545');
   assert.is.not(expected, published);
   assert.is(bytesToHex(genericBody(decoded)), expected);
@@ -93,10 +102,7 @@ test('registerBody: k t h e nonce, t and nonce as cf + 8 bytes, nonce in the las
   const keys = vectors.keys_hash.public_keys.map((k) => hexToBytes(k));
   const body = registerBody({ publicKeys: keys, timestamp: 1541067579755, nonce: 0x0102030405060708n });
   const hex = bytesToHex(body);
-  assert.is(
-    hex,
-    '84a16b11a174cf00000166cec9216b' + 'a168c420' + vectors.keys_hash.h.toLowerCase() + 'a56e6f6e6365cf0102030405060708',
-  );
+  assert.is(hex, '84a16b11a174cf00000166cec9216b' + 'a168c420' + vectors.keys_hash.h.toLowerCase() + 'a56e6f6e6365cf0102030405060708');
   assert.is(REGISTER_NONCE_WIDTH, 8);
   assert.is(bytesToHex(body.subarray(body.length - REGISTER_NONCE_WIDTH)), '0102030405060708');
   const decoded = decodeBody(body);
@@ -130,15 +136,21 @@ test('genericBody: exact bytes for a small transfer with call and extra', () => 
     to: hexToBytes('8000200002000005'),
     seq: 5,
     timestamp: 1530106238743,
-    payload: [{ purpose: 'transfer', currency: 'SK', amount: 300 }, { purpose: 1, currency: 'FEE', amount: 2n ** 40n }],
+    payload: [
+      { purpose: 'transfer', currency: 'SK', amount: 300 },
+      { purpose: 1, currency: 'FEE', amount: 2n ** 40n },
+    ],
     call: { method: 'go', args: [1, 'x'] },
     extra: { msg: 'hello' },
   });
   assert.is(
     bytesToHex(body),
     '88a16b10a166c4088000200002000003a2746fc4088000200002000005a17305a174cf0000016441705717' +
-      'a1709293' + '00c402534bcd012c' + '9301c403464545cf0000010000000000' +
-      'a16392a2676f9201a178' + 'a16581a36d7367a568656c6c6f',
+      'a1709293' +
+      '00c402534bcd012c' +
+      '9301c403464545cf0000010000000000' +
+      'a16392a2676f9201a178' +
+      'a16581a36d7367a568656c6c6f',
   );
 });
 
@@ -146,10 +158,7 @@ test('notifyBody and chkeyBody: exact key order', () => {
   const from = hexToBytes('8000200002000003');
   assert.is(bytesToHex(notifyBody({ from, seq: 1, timestamp: 2, payload: [] })), '85a16b17a166c4088000200002000003a17301a17402a17090');
   const key = hexToBytes(vectors.public_keys[0].public_key);
-  assert.is(
-    bytesToHex(chkeyBody({ from, seq: 1, timestamp: 2, publicKeys: [key] })),
-    '85a16b18a166c4088000200002000003a17402a17301a17991c421' + bytesToHex(key),
-  );
+  assert.is(bytesToHex(chkeyBody({ from, seq: 1, timestamp: 2, publicKeys: [key] })), '85a16b18a166c4088000200002000003a17402a17301a17991c421' + bytesToHex(key));
 });
 
 // --- properties ---------------------------------------------------------------
@@ -305,7 +314,17 @@ test('generic `to` in its 20-byte form (12 zero bytes, then a ThePower address) 
   const { encodeMsgpack } = await import('../../src/codec/msgpack-write.js');
   const from = makeAddress({ group: 10, block: 1, wallet: 1 });
   const to = makeAddress({ group: 10, block: 1, wallet: 2 });
-  const bodyWith = (toBytes: Uint8Array) => encodeMsgpack(new Map<string, MsgValue>([['k', 16], ['t', 1], ['f', from], ['to', toBytes], ['s', 1], ['p', []]]));
+  const bodyWith = (toBytes: Uint8Array) =>
+    encodeMsgpack(
+      new Map<string, MsgValue>([
+        ['k', 16],
+        ['t', 1],
+        ['f', from],
+        ['to', toBytes],
+        ['s', 1],
+        ['p', []],
+      ]),
+    );
   const wide = new Uint8Array(20);
   wide.set(to, 12);
   const decoded = decodeBody(bodyWith(wide));

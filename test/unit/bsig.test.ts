@@ -34,7 +34,13 @@ test('bsig_hello: signed data, digest, fields and the published signature', () =
   assert.is(bytesToHex(decoded.signature, true), hello.der_signature.toUpperCase());
   assert.is(bytesToHex(decoded.publicKey, true), hello.public_key.toUpperCase());
   assert.is(decoded.timestamp, Number(BigInt('0x' + hello.timestamp_hex)));
-  assert.equal(decoded.fields.map((f) => [f.tag, f.name]), [[2, 'pubkey'], [1, 'timestamp']]);
+  assert.equal(
+    decoded.fields.map((f) => [f.tag, f.name]),
+    [
+      [2, 'pubkey'],
+      [1, 'timestamp'],
+    ],
+  );
   assert.is(bytesToHex(concatBytes(decoded.signedFields, helloData), true), hello.signed_data.toUpperCase());
   assert.is(bytesToHex(bsigDigest(decoded, helloData), true), hello.sha256.toUpperCase());
   assert.equal(encodeBsig(decoded.signature, encodeTlvs(decoded.fields)), bsig, 're-encodes to the same bytes');
@@ -102,7 +108,10 @@ test('extra fields, two-byte TLV lengths: round-trip, signed, OpenSSL agrees', (
     assert.is(decoded.expire, 123456789n);
     assert.is(decoded.createDuration, 60_000n);
     assert.is(decoded.purpose, 'transfer');
-    assert.equal(decoded.fields.map((f) => f.name), ['pubkey', 'timestamp', 'other', 'expire', 'createduration', 'purpose']);
+    assert.equal(
+      decoded.fields.map((f) => f.name),
+      ['pubkey', 'timestamp', 'other', 'expire', 'createduration', 'purpose'],
+    );
     assert.equal(encodeBsig(decoded.signature, encodeTlvs(decoded.fields)), bsig);
     const otherTlv = encodeTlv(BSIG_TAG.other, blob);
     assert.is(otherTlv.length, size + (size < 128 ? 2 : 3));
@@ -117,12 +126,19 @@ test('the reference decoding rules: tag 4 is createduration, odd-length u64 fiel
   const data = utf8.encode('x');
   const bsig = signBsig(data, sk, {
     timestamp: 7,
-    extraFields: [{ tag: 4, value: 99n }, { tag: BSIG_TAG.expire, value: new Uint8Array(4) }, { tag: 77, value: new Uint8Array([1]) }],
+    extraFields: [
+      { tag: 4, value: 99n },
+      { tag: BSIG_TAG.expire, value: new Uint8Array(4) },
+      { tag: 77, value: new Uint8Array([1]) },
+    ],
   });
   const decoded = decodeBsig(bsig);
   assert.is(decoded.createDuration, 99n);
   assert.is(decoded.expire, undefined);
-  assert.equal(decoded.fields.map((f) => f.name), ['pubkey', 'timestamp', 'createduration', 'expire', 'unknown']);
+  assert.equal(
+    decoded.fields.map((f) => f.name),
+    ['pubkey', 'timestamp', 'createduration', 'expire', 'unknown'],
+  );
   // a two-byte length below 128 is accepted as the reference does; the digest uses the bytes as sent
   const longForm = concatBytes(decoded.signedFields, Uint8Array.of(9, 0x80, 1, 0xaa));
   const resigned = concatBytes(Uint8Array.of(255, 0), longForm);
@@ -182,13 +198,27 @@ function mutations(der: Uint8Array): [string, Uint8Array][] {
     ['s = 0', encodeDerSignature(r, 0n)],
     ['s = n', encodeDerSignature(r, N)],
     ['trailing 0x00', concatBytes(der, Uint8Array.of(0))],
-    ['SEQUENCE length + 1', (() => { const m = der.slice(); m[1]++; return m; })()],
+    [
+      'SEQUENCE length + 1',
+      (() => {
+        const m = der.slice();
+        m[1]++;
+        return m;
+      })(),
+    ],
     ['SEQUENCE long form', concatBytes(Uint8Array.of(0x30, 0x81), der.subarray(1))],
     ['truncated', der.slice(0, -1)],
     ['bit flip in r', flip(6)],
     ['bit flip in s', flip(der.length - 3)],
     ['bit flip in a header byte', flip(2)],
-    ['random byte', (() => { const m = der.slice(); m[(der[5] * 7) % der.length] = der[9]; return m; })()],
+    [
+      'random byte',
+      (() => {
+        const m = der.slice();
+        m[(der[5] * 7) % der.length] = der[9];
+        return m;
+      })(),
+    ],
   ];
 }
 
@@ -279,7 +309,13 @@ test('a plugged-in verifier gets r ‖ s, the digest and the key; a throwing one
   assert.is(bytesToHex(calls[0][0]), r.toString(16).padStart(64, '0') + s.toString(16).padStart(64, '0'));
   assert.equal(calls[0][1], bsigDigest(decoded, data));
   assert.equal(calls[0][2], publicKeyOf(sk));
-  assert.not.ok(verifyBsig(bsig, data, { verifier: () => { throw new Error('native failure'); } }).valid);
+  assert.not.ok(
+    verifyBsig(bsig, data, {
+      verifier: () => {
+        throw new Error('native failure');
+      },
+    }).valid,
+  );
   assert.not.ok(verifyBsig(bsig, data, { verifier: () => false }).valid);
 });
 

@@ -79,7 +79,11 @@ test("a transaction's records, a block's height, link or hash, the head's hash: 
   const relinked = await chain(6);
   const header4 = { ...relinked.headers[4], parent: new Uint8Array(32).fill(9) };
   const record4 = blockRecord(header4, blockHash(header4), { txs: [], failed: {}, registered: {}, bals: {} });
-  assert.equal(await checked(relinked, [{ type: 'put', key: heightKey(4), value: json(record4) }]), { problems: ['block 4 does not link to block 3', 'block 5 does not link to block 4'], intact: 3, blocks: 6 });
+  assert.equal(await checked(relinked, [{ type: 'put', key: heightKey(4), value: json(record4) }]), {
+    problems: ['block 4 does not link to block 3', 'block 5 does not link to block 4'],
+    intact: 3,
+    blocks: 6,
+  });
 
   const otherHead = await chain(6);
   assert.equal(await checked(otherHead, [{ type: 'put', key: META_KEY, value: json({ height: 5, hash: otherHead.hashes[4].toLowerCase() }) }]), {
@@ -95,7 +99,11 @@ test('a single transaction left for the last lookup is looked up; problems come 
   const big = await chain(3, 2048);
   const header2 = { ...big.headers[2], parent: new Uint8Array(32).fill(7) };
   const record2 = blockRecord(header2, blockHash(header2), { txs: [], failed: {}, registered: {}, bals: {} });
-  const found = await checked(big, [...del(statusKey('tx-1-5')), { type: 'put', key: heightKey(2), value: json(record2) }, { type: 'put', key: META_KEY, value: json({ height: 2, hash: hexOf(blockHash(header2)) }) }]);
+  const found = await checked(big, [
+    ...del(statusKey('tx-1-5')),
+    { type: 'put', key: heightKey(2), value: json(record2) },
+    { type: 'put', key: META_KEY, value: json({ height: 2, hash: hexOf(blockHash(header2)) }) },
+  ]);
   assert.equal(found.problems, ['transaction tx-1-5 is listed in a block but its status (s:) is missing', 'block 2 does not link to block 1']);
 });
 
@@ -147,7 +155,11 @@ test('no head: an empty store is fine; a store with chain records is named, and 
   const headless = await chain(4);
   assert.equal(await checked(headless, del(META_KEY)), { problems: ['the chain head (key "meta") is missing, yet the store holds chain records'], intact: 3, blocks: 4 });
   const negative = await chain(2);
-  assert.equal(await checked(negative, [{ type: 'put', key: META_KEY, value: json({ height: -1, hash: negative.hashes[0] }) }]), { problems: ['the chain head (key "meta") is unreadable: no height or hash'], intact: 1, blocks: 2 }, 'the blocks are checked all the same');
+  assert.equal(
+    await checked(negative, [{ type: 'put', key: META_KEY, value: json({ height: -1, hash: negative.hashes[0] }) }]),
+    { problems: ['the chain head (key "meta") is unreadable: no height or hash'], intact: 1, blocks: 2 },
+    'the blocks are checked all the same',
+  );
 });
 
 test('twenty problems are listed; past twenty they are counted', async () => {

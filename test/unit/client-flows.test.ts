@@ -32,7 +32,11 @@ interface NodeScript {
 /** A node answering from `script` (settings 404 where the script has none); records every request. */
 function node(script: NodeScript) {
   const calls: string[] = [];
-  const reply = (body: unknown, status = 200) => new Response(JSON.stringify(body, (_, v) => (typeof v === 'bigint' ? v.toString() : v)), { status, headers: { 'content-type': 'application/json' } });
+  const reply = (body: unknown, status = 200) =>
+    new Response(
+      JSON.stringify(body, (_, v) => (typeof v === 'bigint' ? v.toString() : v)),
+      { status, headers: { 'content-type': 'application/json' } },
+    );
   const settings = (value: unknown) => (value === undefined ? reply({ ok: false, msg: 'Not found' }, 404) : reply({ ok: true, settings: value }));
   const fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input));
@@ -48,29 +52,54 @@ function node(script: NodeScript) {
   return { client: createClient({ baseUrl: 'http://127.0.0.1:43280', fetch }), calls };
 }
 
-const payloadOf = (tx: Uint8Array) => (decodeBody(decodeTx(tx).body) as unknown as { seq: bigint; payload: { purpose: string; currency: string; amount: bigint }[]; extra?: Record<string, unknown> });
+const payloadOf = (tx: Uint8Array) => decodeBody(decodeTx(tx).body) as unknown as { seq: bigint; payload: { purpose: string; currency: string; amount: bigint }[]; extra?: Record<string, unknown> };
 
 test('transfer refuses an amount below 1, a fee or maxFee below 0, an empty currency, before the node is asked', async () => {
   const { client, calls } = node({});
   const base = { client, secretKey: KEY, from: FROM, to: TO, currency: 'SK', amount: 1n, wait: false } as const;
   for (const more of [{ amount: 0n }, { amount: -1n }, { amount: 1 as never }, { fee: -1n }, { fee: 'some' as never }, { maxFee: -1n }, { maxFee: 5 as never }, { currency: '' }]) {
-    assert.is((await rejection(transfer({ ...base, ...more }))).code, 'INVALID_ARGUMENT', JSON.stringify(more, (_, v) => (typeof v === 'bigint' ? String(v) : v)));
+    assert.is(
+      (await rejection(transfer({ ...base, ...more }))).code,
+      'INVALID_ARGUMENT',
+      JSON.stringify(more, (_, v) => (typeof v === 'bigint' ? String(v) : v)),
+    );
   }
   assert.equal(calls, []);
   const sent = await transfer({ ...base, maxFee: 0n });
   assert.is(sent.fee, 0n, 'a node without fees: maxFee 0 is enough');
-  assert.equal(payloadOf(sent.tx).payload.map((p) => [p.purpose, p.amount]), [['transfer', 1n]]);
+  assert.equal(
+    payloadOf(sent.tx).payload.map((p) => [p.purpose, p.amount]),
+    [['transfer', 1n]],
+  );
 });
 
-test('transfer: the seq is the node\'s + 1 unless given; a fee given is paid in the currency asked or the one sent; 0n pays none', async () => {
+test("transfer: the seq is the node's + 1 unless given; a fee given is paid in the currency asked or the one sent; 0n pays none", async () => {
   const { client, calls } = node({ seq: 41 });
   const stages: string[] = [];
   const plans: unknown[] = [];
-  const sent = await transfer({ client, secretKey: KEY, from: FROM, to: TO, currency: 'FTT', amount: 9n, fee: 5n, message: 'rent', timestamp: 1_700_000_000_000, onStage: (s) => stages.push(s), beforeSigning: (p) => void plans.push(p) });
+  const sent = await transfer({
+    client,
+    secretKey: KEY,
+    from: FROM,
+    to: TO,
+    currency: 'FTT',
+    amount: 9n,
+    fee: 5n,
+    message: 'rent',
+    timestamp: 1_700_000_000_000,
+    onStage: (s) => stages.push(s),
+    beforeSigning: (p) => void plans.push(p),
+  });
   assert.equal([sent.seq, sent.fee, sent.feeCurrency, sent.txid], [42n, 5n, 'FTT', TXID]);
   const body = payloadOf(sent.tx);
   assert.is(body.seq, 42n);
-  assert.equal(body.payload.map((p) => [p.purpose, p.currency, p.amount]), [['transfer', 'FTT', 9n], ['srcfee', 'FTT', 5n]]);
+  assert.equal(
+    body.payload.map((p) => [p.purpose, p.currency, p.amount]),
+    [
+      ['transfer', 'FTT', 9n],
+      ['srcfee', 'FTT', 5n],
+    ],
+  );
   assert.equal(body.extra, { msg: 'rent' });
   assert.equal(plans, [{ seq: 42n, fee: 5n, feeCurrency: 'FTT' }]);
   assert.equal(stages, ['preparing', 'submitting', 'waiting']);
@@ -85,7 +114,7 @@ test('transfer: the seq is the node\'s + 1 unless given; a fee given is paid in 
   assert.not.ok('feeCurrency' in (plans.at(-1) as object));
 });
 
-test('transfer: a failed result is TxFailedError with the node\'s reason; a throwing beforeSigning sends nothing', async () => {
+test("transfer: a failed result is TxFailedError with the node's reason; a throwing beforeSigning sends nothing", async () => {
   const failed = await rejection(transfer({ client: node({ status: { error: true, res: 'insufficient_fund' } }).client, secretKey: KEY, from: FROM, to: TO, currency: 'SK', amount: 9n }));
   assert.instance(failed, TxFailedError);
   assert.is((failed as TxFailedError).reason, 'insufficient_fund');
@@ -129,15 +158,25 @@ function require_fee_currency(rates: ReturnType<typeof feeRates>) {
   return chooseFeeCurrency(rates, 'SK', 'XYZ');
 }
 
-test('contract transactions: gas bought at the node\'s rate, rounded up; SK preferred; a value adds a transfer; arguments checked first', async () => {
+test("contract transactions: gas bought at the node's rate, rounded up; SK preferred; a value adds a transfer; arguments checked first", async () => {
   const { client, calls } = node({ seq: 2, gas: { FTT: { tokens: 3, gas: 1000 }, SK: { tokens: 1, gas: 7 }, BAD: { tokens: 0, gas: 5 }, NUM: 4 } });
   const base = { client, secretKey: KEY, from: FROM, to: TO, data: '0xa9059cbb', wait: false } as const;
   const sk = await sendContractCall({ ...base, gas: 15n, fee: 0n });
   assert.equal([sk.gasCurrency, sk.gasOffered, sk.seq], ['SK', 3n, 3n], '15 gas at 7 a token: 3 tokens, rounded up');
-  assert.equal(payloadOf(sk.tx).payload.map((p) => [p.purpose, p.currency, p.amount]), [['gas', 'SK', 3n]], 'no value, no transfer item');
+  assert.equal(
+    payloadOf(sk.tx).payload.map((p) => [p.purpose, p.currency, p.amount]),
+    [['gas', 'SK', 3n]],
+    'no value, no transfer item',
+  );
   const ftt = await sendContractCall({ ...base, gas: 1000n, gasCurrency: 'FTT', value: 5n, fee: 0n });
   assert.equal([ftt.gasCurrency, ftt.gasOffered], ['FTT', 3n]);
-  assert.equal(payloadOf(ftt.tx).payload.map((p) => [p.purpose, p.currency, p.amount]), [['transfer', 'SK', 5n], ['gas', 'FTT', 3n]]);
+  assert.equal(
+    payloadOf(ftt.tx).payload.map((p) => [p.purpose, p.currency, p.amount]),
+    [
+      ['transfer', 'SK', 5n],
+      ['gas', 'FTT', 3n],
+    ],
+  );
   const exact = await sendContractCall({ ...base, gas: 1001n, gasCurrency: 'FTT', fee: 0n });
   assert.is(exact.gasOffered, 4n, 'one gas past a whole token is a token more');
   const num = await sendContractCall({ ...base, gas: 9n, gasCurrency: 'NUM', fee: 0n });
@@ -166,8 +205,10 @@ test('contract transactions: gas bought at the node\'s rate, rounded up; SK pref
   assert.is(fromBytes.seq, 3n);
 });
 
-test('a contract call that reverts is TxFailedError with the revert; a deploy is at the sender\'s address; returned data comes back as bytes', async () => {
-  const reverted = await rejection(sendContractCall({ client: node({ gas: { SK: 1 }, status: { ok: false, res: 'revert', revert: 'Error(no)' } }).client, secretKey: KEY, from: FROM, to: TO, data: '0x', fee: 0n }));
+test("a contract call that reverts is TxFailedError with the revert; a deploy is at the sender's address; returned data comes back as bytes", async () => {
+  const reverted = await rejection(
+    sendContractCall({ client: node({ gas: { SK: 1 }, status: { ok: false, res: 'revert', revert: 'Error(no)' } }).client, secretKey: KEY, from: FROM, to: TO, data: '0x', fee: 0n }),
+  );
   assert.is((reverted as TxFailedError).reason, 'revert: Error(no)');
   const plain = await rejection(sendContractCall({ client: node({ gas: { SK: 1 }, status: { ok: false, res: 'bad_seq' } }).client, secretKey: KEY, from: FROM, to: TO, data: '0x', fee: 0n }));
   assert.is((plain as TxFailedError).reason, 'bad_seq');
@@ -196,7 +237,7 @@ test('registerWallet: difficulty 0 when the node has no register settings; a dif
     const quick = await rejection(registerWallet({ client: node({ register: { diff: 29 } }).client, secretKeys: KEY, hashRate: 1e9 }));
     assert.match(quick.message, /^The node asks for more proof of work than allowed: 29 bits, maxDifficulty 28: a median of 0 s \(95 % within 2 s\) at 1000 MH\/s$/);
     // A median of exactly one hour is said in hours.
-    const hourly = estimateMining(29, 1).hashes.median * 1000 / 3.6e6;
+    const hourly = (estimateMining(29, 1).hashes.median * 1000) / 3.6e6;
     assert.is(estimateMining(29, hourly).medianMs, 3.6e6);
     const hour = await rejection(registerWallet({ client: node({ register: { diff: 29 } }).client, secretKeys: KEY, hashRate: hourly }));
     assert.match(hour.message, /a median of 1\.0 h \(95 % within 4\.3 h\)/);
@@ -220,7 +261,9 @@ test('registerWallet: difficulty 0 when the node has no register settings; a dif
     assert.match(slow.message, /2 bits, maxDifficulty 1: .* at 5e-7 MH\/s$/);
     assert.is((await rejection(registerWallet({ client: free.client, secretKeys: [KEY, '00'.repeat(32)] }))).message, '"secretKeys[1]" is not a secp256k1 secret key: expected 1 <= key < curve order');
     assert.is((await rejection(registerWallet({ client: free.client, secretKeys: '00'.repeat(32) }))).message, '"secretKeys" is not a secp256k1 secret key: expected 1 <= key < curve order');
-    const insecure = await rejection(registerWallet({ client: createClient({ baseUrl: 'http://node.example:43280', fetch: (() => Promise.reject(new Error('no request expected'))) as typeof globalThis.fetch }), secretKeys: KEY }));
+    const insecure = await rejection(
+      registerWallet({ client: createClient({ baseUrl: 'http://node.example:43280', fetch: (() => Promise.reject(new Error('no request expected'))) as typeof globalThis.fetch }), secretKeys: KEY }),
+    );
     assert.is(insecure.code, 'INSECURE_TRANSPORT', 'a registration is a transaction: refused over plain HTTP before any request');
     for (const maxDifficulty of [-1, 65, 2.5]) assert.is((await rejection(registerWallet({ client: free.client, secretKeys: KEY, maxDifficulty }))).code, 'INVALID_ARGUMENT', String(maxDifficulty));
     for (const hashRate of [0, -1, Infinity]) assert.is((await rejection(registerWallet({ client: free.client, secretKeys: KEY, hashRate }))).code, 'INVALID_ARGUMENT', String(hashRate));
@@ -237,7 +280,7 @@ test('registerWallet: difficulty 0 when the node has no register settings; a dif
   }
 });
 
-test('optionalSettings: a 404 is no settings, any other refusal is the node\'s', async () => {
+test("optionalSettings: a 404 is no settings, any other refusal is the node's", async () => {
   const fetch = (async () => new Response('{"ok":false}', { status: 503 })) as unknown as typeof globalThis.fetch;
   const err = await rejection(optionalSettings(createClient({ baseUrl: 'http://h', fetch }), 'current/fee', undefined));
   assert.instance(err, ApiError);

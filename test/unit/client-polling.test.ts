@@ -17,10 +17,12 @@ async function onVirtualClock<T>(fn: (now: () => number) => Promise<T>, realFrom
   let now = realNow();
   Date.now = () => now;
   globalThis.setTimeout = ((callback: (...args: unknown[]) => void, ms = 0, ...args: unknown[]) =>
-    ms >= realFrom ? realSetTimeout(callback, ms, ...args) : realSetTimeout(() => {
-      now += ms;
-      callback(...args);
-    }, 0)) as typeof setTimeout;
+    ms >= realFrom
+      ? realSetTimeout(callback, ms, ...args)
+      : realSetTimeout(() => {
+          now += ms;
+          callback(...args);
+        }, 0)) as typeof setTimeout;
   try {
     return await fn(() => now);
   } finally {

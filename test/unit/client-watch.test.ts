@@ -155,7 +155,7 @@ test('watchAddress: the address in text form and what to get; only its own messa
   assert.equal(changes[1], { address: ADDR, txs: { T1: { amount: 1 } } });
 });
 
-test('watchTx: resolves with its own transaction\'s result; other txids are not it; the signal is left clean', async () => {
+test("watchTx: resolves with its own transaction's result; other txids are not it; the signal is left clean", async () => {
   const signal = new AbortController().signal;
   const watching = client().watchTx(TXID, { signal, WebSocket: FakeSocket });
   await tick();

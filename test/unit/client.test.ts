@@ -13,7 +13,6 @@ import { mulberry32, rejection, thrownError } from '../helpers/helpers.js';
 
 import { ADDR, OTHER, TX, TXID, json, never, scripted } from '../helpers/scripted-client.js';
 
-
 test('createClient rejects what is not an http(s) URL, a fetch or a positive timeout', () => {
   assert.is(thrownError(() => createClient({ baseUrl: 'not a url' })).code, 'INVALID_ARGUMENT');
   assert.is(thrownError(() => createClient({ baseUrl: 'ftp://host/' })).code, 'INVALID_ARGUMENT');
@@ -25,7 +24,9 @@ test('createClient rejects what is not an http(s) URL, a fetch or a positive tim
 test('balances and seqs beyond 2^53 come back exact', async () => {
   const big = '18446744073709551617';
   const { client, calls } = scripted(() =>
-    json(`{"result":"ok","info":{"amount":{"SK":${big},"FTT":5},"seq":9007199254740993,"t":1700000000000,"lastblk":"AB","preblk":"CD","pubkey":"02"},"address":"0x8001400001000007","txtaddress":"${ADDR}","ok":true}`),
+    json(
+      `{"result":"ok","info":{"amount":{"SK":${big},"FTT":5},"seq":9007199254740993,"t":1700000000000,"lastblk":"AB","preblk":"CD","pubkey":"02"},"address":"0x8001400001000007","txtaddress":"${ADDR}","ok":true}`,
+    ),
   );
   const info = await client.getAddress(ADDR, { pubkey: 'pem' });
   assert.is(info.amount.SK, 18446744073709551617n);
@@ -59,9 +60,7 @@ test('a base URL path prefix is kept and settings paths accept dots or slashes',
 });
 
 test('node errors become ApiError with the status, numeric code, message and tpkit name', async () => {
-  const { client } = scripted(() =>
-    json('{"ok":false,"result":"not_found","code":10003,"msg":"Not found","error":"WALLET_NOT_FOUND","details":"no wallet"}', 404),
-  );
+  const { client } = scripted(() => json('{"ok":false,"result":"not_found","code":10003,"msg":"Not found","error":"WALLET_NOT_FOUND","details":"no wallet"}', 404));
   const err = await rejection(client.getAddress(ADDR));
   assert.instance(err, ApiError);
   const api = err as ApiError;
@@ -121,7 +120,8 @@ test('an unreachable node is NETWORK_ERROR, a silent one TIMEOUT, a caller abort
 
 test('loopback hosts are recognised; nothing else is', () => {
   for (const host of ['localhost', 'LOCALHOST', 'wallet.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1']) assert.ok(isLoopbackHost(host), host);
-  for (const host of ['example.com', 'localhost.example.com', '128.0.0.1', '10.0.0.1', '0.0.0.0', '[::2]', '127.0.0.1.nip.io', '1270.0.0.1', '127.1000.0.1', '127.0.1000.1', '127.0.0.1000', '127.0.0']) assert.not.ok(isLoopbackHost(host), host);
+  for (const host of ['example.com', 'localhost.example.com', '128.0.0.1', '10.0.0.1', '0.0.0.0', '[::2]', '127.0.0.1.nip.io', '1270.0.0.1', '127.1000.0.1', '127.0.1000.1', '127.0.0.1000', '127.0.0'])
+    assert.not.ok(isLoopbackHost(host), host);
 });
 
 test('transactions refuse plain HTTP to another host unless allowInsecure, before any request', async () => {
@@ -160,7 +160,7 @@ test('status reads res or Res; null until included; failures carry the reason', 
   assert.equal(failed && !failed.ok && failed.reason, 'bad_seq');
 });
 
-test("a txid the node says it never saw is UnknownTxError (TX_NOT_FOUND, with the txid); another 404 stays an ApiError", async () => {
+test('a txid the node says it never saw is UnknownTxError (TX_NOT_FOUND, with the txid); another 404 stays an ApiError', async () => {
   const unknown = scripted(() => json('{"ok":false,"code":10007,"msg":"Transaction not found","error":"TX_NOT_FOUND"}', 404));
   const err = await rejection(unknown.client.getTxStatus(TXID));
   assert.instance(err, UnknownTxError);
@@ -204,13 +204,19 @@ test('a node without fee settings (current.fee answers 404) charges none: no src
   assert.is(sent.fee, 0n);
   assert.is(sent.feeCurrency, undefined);
   const body = decodeBody(decodeTx(sent.tx).body) as unknown as { payload: { purpose: string }[] };
-  assert.equal(body.payload.map((p) => p.purpose), ['transfer']);
+  assert.equal(
+    body.payload.map((p) => p.purpose),
+    ['transfer'],
+  );
   for (const status of [500, 405]) {
     const broken = node(status);
     const err = await rejection(send(broken.client));
     assert.instance(err, ApiError);
     assert.is((err as ApiError).status, status);
-    assert.not.ok(broken.calls.some((c) => c.url.endsWith('/api/tx/new')), `${status}: nothing sent`);
+    assert.not.ok(
+      broken.calls.some((c) => c.url.endsWith('/api/tx/new')),
+      `${status}: nothing sent`,
+    );
   }
 });
 
@@ -233,7 +239,14 @@ test('autoFee is the smallest srcfee amount that covers the body carrying it', (
   const to = makeAddress({ group: 10, block: 1, wallet: 2 });
   for (let i = 0; i < 200; i++) {
     const rate = { base: BigInt(Math.floor(rnd() * 300)), baseextra: BigInt(Math.floor(rnd() * 120)), kb: BigInt(Math.floor(rnd() * 2 ** (rnd() * 40))) };
-    const input = { from, to, seq: BigInt(i + 1), timestamp: 1_700_000_000_000 + i, payload: [{ purpose: 'transfer' as const, currency: 'SK', amount: BigInt(i) * 1000n + 1n }], extra: i % 2 ? { msg: 'x'.repeat(i) } : undefined };
+    const input = {
+      from,
+      to,
+      seq: BigInt(i + 1),
+      timestamp: 1_700_000_000_000 + i,
+      payload: [{ purpose: 'transfer' as const, currency: 'SK', amount: BigInt(i) * 1000n + 1n }],
+      extra: i % 2 ? { msg: 'x'.repeat(i) } : undefined,
+    };
     const fee = autoFee(input, 'SK', rate);
     const withFee = (amount: bigint) => genericBody({ ...input, payload: [...input.payload, { purpose: 'srcfee', currency: 'SK', amount }] });
     const body = withFee(fee);

@@ -7,16 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { base64ToBytes, concatBytes, hexToBytes } from '../../src/bytes.js';
 import { TpkitError, type ErrorCode } from '../../src/errors.js';
-import {
-  addressFromText,
-  base58Decode,
-  decodeBody,
-  decodeMsgpack,
-  decodeTx,
-  decodeTxid,
-  decodeVarint,
-  parseAddress,
-} from '../../src/codec/index.js';
+import { addressFromText, base58Decode, decodeBody, decodeMsgpack, decodeTx, decodeTxid, decodeVarint, parseAddress } from '../../src/codec/index.js';
 import { vectors } from '../helpers/vectors.js';
 
 const decoders = {
@@ -35,7 +26,14 @@ type Row = [label: string, input: unknown, expect: Record<Decoder, Outcome>];
 
 const ARG: Outcome = 'INVALID_ARGUMENT';
 const everyArg = (): Record<Decoder, Outcome> => ({
-  decodeTx: ARG, decodeBody: ARG, decodeMsgpack: ARG, addressFromText: ARG, parseAddress: ARG, decodeTxid: ARG, base58Decode: ARG, decodeVarint: ARG,
+  decodeTx: ARG,
+  decodeBody: ARG,
+  decodeMsgpack: ARG,
+  addressFromText: ARG,
+  parseAddress: ARG,
+  decodeTxid: ARG,
+  base58Decode: ARG,
+  decodeVarint: ARG,
 });
 
 /** Bytes a varint starting at offset 0 needs, from its first byte (reference.md's layout). */
@@ -56,15 +54,25 @@ function bytesRow(label: string, bytes: Uint8Array, tx: Outcome, body: Outcome, 
 
 /** Text: decodeMsgpack and decodeVarint take bytes only. */
 function textRow(label: string, text: string, e: { tx: Outcome; body?: Outcome; address: Outcome; txid: Outcome; base58: Outcome }): Row {
-  return [label, text, {
-    decodeTx: e.tx, decodeBody: e.body ?? e.tx, decodeMsgpack: ARG, addressFromText: e.address, parseAddress: e.address, decodeTxid: e.txid, base58Decode: e.base58, decodeVarint: ARG,
-  }];
+  return [
+    label,
+    text,
+    {
+      decodeTx: e.tx,
+      decodeBody: e.body ?? e.tx,
+      decodeMsgpack: ARG,
+      addressFromText: e.address,
+      parseAddress: e.address,
+      decodeTxid: e.txid,
+      base58Decode: e.base58,
+      decodeVarint: ARG,
+    },
+  ];
 }
 
 const str = (s: string) => (0xa0 | s.length).toString(16) + Buffer.from(s).toString('hex');
 const bin = (h: string) => 'c4' + (h.length / 2).toString(16).padStart(2, '0') + h;
-const bodyHex = (p: string, k = '10') =>
-  '86' + str('k') + k + str('f') + bin('8000200002000003') + str('to') + bin('8000200002000005') + str('s') + '05' + str('t') + '06' + str('p') + p;
+const bodyHex = (p: string, k = '10') => '86' + str('k') + k + str('f') + bin('8000200002000003') + str('to') + bin('8000200002000005') + str('s') + '05' + str('t') + '06' + str('p') + p;
 
 const tx = base64ToBytes(vectors.generic_tx_docs.tx_base64);
 const body = hexToBytes(vectors.generic_tx_docs.body_hex);
@@ -79,10 +87,20 @@ const rows: Row[] = [
   ['an ArrayBuffer', new ArrayBuffer(4), everyArg()],
   textRow('empty text', '', { tx: 'BAD_INPUT_ENCODING', address: 'ADDRESS_INVALID', txid: 'TXID_INVALID', base58: 'valid' }),
   textRow('garbage that is neither hex nor base64', '!!not base64!!', { tx: 'BAD_INPUT_ENCODING', address: 'ADDRESS_INVALID', txid: 'TXID_INVALID', base58: 'BAD_INPUT_ENCODING' }),
-  textRow('base64 of the docs tx with one character replaced by *', vectors.generic_tx_docs.tx_base64.replace('R', '*'), { tx: 'BAD_INPUT_ENCODING', address: 'ADDRESS_INVALID', txid: 'TXID_INVALID', base58: 'BAD_INPUT_ENCODING' }),
+  textRow('base64 of the docs tx with one character replaced by *', vectors.generic_tx_docs.tx_base64.replace('R', '*'), {
+    tx: 'BAD_INPUT_ENCODING',
+    address: 'ADDRESS_INVALID',
+    txid: 'TXID_INVALID',
+    base58: 'BAD_INPUT_ENCODING',
+  }),
   textRow('base64 with an impossible length', 'g6Rib2R5x', { tx: 'BAD_INPUT_ENCODING', address: 'ADDRESS_INVALID', txid: 'TXID_INVALID', base58: 'valid' }),
   textRow('non-ASCII text', 'é€😀', { tx: 'BAD_INPUT_ENCODING', address: 'ADDRESS_INVALID', txid: 'TXID_INVALID', base58: 'BAD_INPUT_ENCODING' }),
-  textRow('an address with a bad checksum (also hex: fixstr 10 with 9 bytes)', 'AA100000001677722413', { tx: 'MSGPACK_TRUNCATED', address: 'ADDRESS_CHECKSUM', txid: 'TXID_INVALID', base58: 'BAD_INPUT_ENCODING' }),
+  textRow('an address with a bad checksum (also hex: fixstr 10 with 9 bytes)', 'AA100000001677722413', {
+    tx: 'MSGPACK_TRUNCATED',
+    address: 'ADDRESS_CHECKSUM',
+    txid: 'TXID_INVALID',
+    base58: 'BAD_INPUT_ENCODING',
+  }),
   // '-' is in the base64url alphabet, so as a container this text is read as base64 bytes
   textRow('a txid with a base58 character outside the alphabet', '26CmF99wJRUJHd0-c4n1', { tx: 'MSGPACK_TRUNCATED', address: 'ADDRESS_INVALID', txid: 'TXID_INVALID', base58: 'BAD_INPUT_ENCODING' }),
   textRow('a txid with bytes after its three varints', '2NEpo7TZRRrLZSi2U-c4n1', { tx: 'BAD_INPUT_ENCODING', address: 'ADDRESS_INVALID', txid: 'TXID_INVALID', base58: 'BAD_INPUT_ENCODING' }),

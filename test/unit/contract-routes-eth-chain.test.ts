@@ -120,7 +120,10 @@ test('logs(from, to): the stored events of the heights in the range, in order, b
       [3, hash(3).toLowerCase(), 1],
     ],
   );
-  assert.equal((await all(eth.logs(1, 1))).map((l) => l.height), [1]);
+  assert.equal(
+    (await all(eth.logs(1, 1))).map((l) => l.height),
+    [1],
+  );
   assert.equal(await all(eth.logs(4, 9)), []);
 });
 
@@ -128,8 +131,17 @@ test('a receipt carries only its own transaction events, its block hash lowercas
   const r = await eth.receipt('bb'.repeat(32));
   assert.ok(r);
   assert.equal([r.txid, r.height, r.blockHash, r.gasUsed, r.status], ['tx-b', 2, hash(2).toLowerCase(), 21000n, 1]);
-  assert.equal(r.logs.map((l) => [l.txid, l.logIndex]), [['tx-b', 0], ['tx-b', 2]]);
-  assert.equal((await eth.receipt('dd'.repeat(32)))?.logs.map((l) => l.txid), ['tx-d']);
+  assert.equal(
+    r.logs.map((l) => [l.txid, l.logIndex]),
+    [
+      ['tx-b', 0],
+      ['tx-b', 2],
+    ],
+  );
+  assert.equal(
+    (await eth.receipt('dd'.repeat(32)))?.logs.map((l) => l.txid),
+    ['tx-d'],
+  );
 });
 
 test('misses are undefined: an unknown hash, a receipt whose block is gone, a transaction whose container is gone or not Ethereum', async () => {

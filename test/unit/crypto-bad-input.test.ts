@@ -4,9 +4,23 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hexToBytes } from '../../src/bytes.js';
 import {
-  bsigDigest, createSigner, decodeBsig, encodeBsig, encodeDerSignature, generateSecretKey, normalizePublicKey,
-  parseDerSignature, pemToPublicKey, publicKeyOf, publicKeyToPem, signBsig, signDigest, verifyBsig,
-  addSignature, signTx, verifyTx,
+  bsigDigest,
+  createSigner,
+  decodeBsig,
+  encodeBsig,
+  encodeDerSignature,
+  generateSecretKey,
+  normalizePublicKey,
+  parseDerSignature,
+  pemToPublicKey,
+  publicKeyOf,
+  publicKeyToPem,
+  signBsig,
+  signDigest,
+  verifyBsig,
+  addSignature,
+  signTx,
+  verifyTx,
 } from '../../src/crypto/index.js';
 import { encodeTx } from '../../src/codec/container.js';
 import { TpkitError } from '../../src/errors.js';
@@ -63,13 +77,17 @@ test('public keys and PEM: wrong types, lengths, prefixes, points, text', () => 
   }
   const offCurve = pk.slice();
   offCurve[0] = 4;
-  for (const [label, key] of [['empty', new Uint8Array(0)], ['32 bytes', pk.subarray(1)], ['prefix 04 on 33', offCurve],
-    ['64 bytes', new Uint8Array(64)], ['zero x', new Uint8Array(33).fill(0, 1).fill(2, 0, 1)]] as const) {
+  for (const [label, key] of [
+    ['empty', new Uint8Array(0)],
+    ['32 bytes', pk.subarray(1)],
+    ['prefix 04 on 33', offCurve],
+    ['64 bytes', new Uint8Array(64)],
+    ['zero x', new Uint8Array(33).fill(0, 1).fill(2, 0, 1)],
+  ] as const) {
     expectCode(`normalizePublicKey ${label}`, () => normalizePublicKey(key), 'KEY_INVALID');
     expectCode(`publicKeyToPem ${label}`, () => publicKeyToPem(key), 'KEY_INVALID');
   }
-  for (const text of ['', '-----BEGIN PUBLIC KEY-----', 'garbage', '-----BEGIN PUBLIC KEY-----\n!!!\n-----END PUBLIC KEY-----',
-    '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----']) {
+  for (const text of ['', '-----BEGIN PUBLIC KEY-----', 'garbage', '-----BEGIN PUBLIC KEY-----\n!!!\n-----END PUBLIC KEY-----', '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----']) {
     expectCode(`pemToPublicKey ${JSON.stringify(text)}`, () => pemToPublicKey(text), 'PEM_INVALID');
   }
 });
@@ -79,7 +97,13 @@ test('DER: wrong types, garbage, bad integers', () => {
   for (const hex of ['', '00', '30', '3001', '300602010002', 'ff'.repeat(72), '30060201010201ff']) {
     expectCode(`parseDerSignature ${hex}`, () => parseDerSignature(hexToBytes(hex)), 'BSIG_BAD_DER');
   }
-  for (const [r, s] of [[-1n, 1n], [1n, -1n], [1, 1n], ['1', 1n], [undefined, 1n]] as const) {
+  for (const [r, s] of [
+    [-1n, 1n],
+    [1n, -1n],
+    [1, 1n],
+    ['1', 1n],
+    [undefined, 1n],
+  ] as const) {
     expectCode(`encodeDerSignature ${String(r)} ${String(s)}`, () => encodeDerSignature(r as bigint, s as bigint), 'INVALID_ARGUMENT');
   }
   expectCode('encodeDerSignature too large', () => encodeDerSignature(1n << 600000n, 1n), 'INVALID_ARGUMENT');
@@ -133,15 +157,25 @@ test('BSig: oversize lengths, wrong first tag, no pubkey, wrong types', () => {
 
 test('signBsig options: bad timestamps, options and extra fields', () => {
   const bad: [string, unknown][] = [
-    ['options null', null], ['options number', 5],
-    ['negative timestamp', { timestamp: -1 }], ['fractional timestamp', { timestamp: 1.5 }], ['NaN timestamp', { timestamp: NaN }],
-    ['unsafe timestamp', { timestamp: 2 ** 60 }], ['2^64 timestamp', { timestamp: 1n << 64n }], ['text timestamp', { timestamp: '1' }],
-    ['extraFields not an array', { extraFields: {} }], ['extra field null', { extraFields: [null] }],
-    ['extra tag 1', { extraFields: [{ tag: 1, value: 1n }] }], ['extra tag 2', { extraFields: [{ tag: 2, value: pk }] }],
-    ['extra tag 255', { extraFields: [{ tag: 255, value: pk }] }], ['extra tag 256', { extraFields: [{ tag: 256, value: pk }] }],
-    ['extra tag -1', { extraFields: [{ tag: -1, value: pk }] }], ['extra tag 1.5', { extraFields: [{ tag: 1.5, value: pk }] }],
+    ['options null', null],
+    ['options number', 5],
+    ['negative timestamp', { timestamp: -1 }],
+    ['fractional timestamp', { timestamp: 1.5 }],
+    ['NaN timestamp', { timestamp: NaN }],
+    ['unsafe timestamp', { timestamp: 2 ** 60 }],
+    ['2^64 timestamp', { timestamp: 1n << 64n }],
+    ['text timestamp', { timestamp: '1' }],
+    ['extraFields not an array', { extraFields: {} }],
+    ['extra field null', { extraFields: [null] }],
+    ['extra tag 1', { extraFields: [{ tag: 1, value: 1n }] }],
+    ['extra tag 2', { extraFields: [{ tag: 2, value: pk }] }],
+    ['extra tag 255', { extraFields: [{ tag: 255, value: pk }] }],
+    ['extra tag 256', { extraFields: [{ tag: 256, value: pk }] }],
+    ['extra tag -1', { extraFields: [{ tag: -1, value: pk }] }],
+    ['extra tag 1.5', { extraFields: [{ tag: 1.5, value: pk }] }],
     ['extra value too long', { extraFields: [{ tag: 240, value: new Uint8Array(32768) }] }],
-    ['extra value negative', { extraFields: [{ tag: 6, value: -1n }] }], ['extra value object', { extraFields: [{ tag: 6, value: {} }] }],
+    ['extra value negative', { extraFields: [{ tag: 6, value: -1n }] }],
+    ['extra value object', { extraFields: [{ tag: 6, value: {} }] }],
   ];
   for (const [label, options] of bad) expectCode(`signBsig ${label}`, () => signBsig(data, sk, options as never), 'INVALID_ARGUMENT');
   expectCode('encodeTlv 32768', () => encodeTlv(240, new Uint8Array(32768)), 'INVALID_ARGUMENT');
@@ -169,8 +203,11 @@ test('transactions: wrong types, no keys, bad keys, undecodable containers and B
   expectCode('verifyTx garbage text', () => verifyTx('not a tx!'), 'BAD_INPUT_ENCODING');
   expectCode('verifyTx truncated', () => verifyTx(tx.subarray(0, tx.length - 3)), 'MSGPACK_TRUNCATED');
   expectCode('verifyTx not a map', () => verifyTx(Uint8Array.of(0x90)), 'TX_NOT_MAP');
-  for (const [label, sig, code] of [['empty BSig', new Uint8Array(0), 'BSIG_MISSING_FIELD'], ['truncated BSig', hello.subarray(0, 50), 'BSIG_MALFORMED'],
-    ['BSig without pubkey', hello.subarray(0, 72), 'BSIG_MISSING_FIELD']] as const) {
+  for (const [label, sig, code] of [
+    ['empty BSig', new Uint8Array(0), 'BSIG_MISSING_FIELD'],
+    ['truncated BSig', hello.subarray(0, 50), 'BSIG_MALFORMED'],
+    ['BSig without pubkey', hello.subarray(0, 72), 'BSIG_MISSING_FIELD'],
+  ] as const) {
     expectCode(`verifyTx ${label}`, () => verifyTx(encodeTx({ body: data, sigs: [sig] })), code);
   }
 });

@@ -37,7 +37,7 @@ test('encodeDerSignature equals noble DER for random signatures, and parses back
   for (let i = 0; i < 300; i++) {
     // random (r, s) of every size class: top bit set (33-byte INTEGER), short values
     const shift = BigInt(8 * (i % 33));
-    const r = (randomScalar() >> shift) || 1n;
+    const r = randomScalar() >> shift || 1n;
     const s = randomScalar() || 1n;
     const der = encodeDerSignature(r, s);
     assert.is(bytesToHex(der), new secp256k1.Signature(r, s).toHex('der'));

@@ -63,7 +63,10 @@ test('a node holds 100 rules: 100 fit, the 101st is refused and a batch that doe
   const faults = new FaultInjector();
   const drop = { path: 'a', action: 'drop' as const };
   const first = faults.addAll(Array.from({ length: 99 }, () => drop));
-  assert.equal(first.map((f) => f.id), Array.from({ length: 99 }, (_, i) => i + 1));
+  assert.equal(
+    first.map((f) => f.id),
+    Array.from({ length: 99 }, (_, i) => i + 1),
+  );
   assert.equal(first[0], { path: 'a', action: 'drop', id: 1, fired: 0 });
   assert.is(thrownError(() => faults.addAll([drop, drop])).code, 'BAD_REQUEST_PARAM');
   assert.is(faults.list().length, 99);
@@ -92,10 +95,14 @@ function send(faults: FaultInjector, method: string, url: string): Answer {
   const answer: Answer = { passed: false, dropped: false };
   const socket = Object.assign(new EventEmitter(), { destroy: () => (answer.dropped = true) });
   const req = { method, url, headers: {}, socket } as unknown as http.IncomingMessage;
-  faults.intercept(req, () => (answer.passed = true), (status, json) => {
-    answer.status = status;
-    answer.body = JSON.parse(json);
-  });
+  faults.intercept(
+    req,
+    () => (answer.passed = true),
+    (status, json) => {
+      answer.status = status;
+      answer.body = JSON.parse(json);
+    },
+  );
   return answer;
 }
 
@@ -126,8 +133,18 @@ test('the first rule that fires decides; a rule with a count stops after it; a s
   const faults = new FaultInjector();
   faults.addAll([parseFaultRule({ path: 'settings', action: 'error', status: 500, count: 2 }), parseFaultRule({ path: 'settings', action: 'drop' })]);
   const seen = [1, 2, 3].map(() => send(faults, 'GET', '/api/settings'));
-  assert.equal(seen.map((a) => [a.status, a.dropped]), [[500, false], [500, false], [undefined, true]]);
-  assert.equal(faults.list().map((f) => f.fired), [2, 1]);
+  assert.equal(
+    seen.map((a) => [a.status, a.dropped]),
+    [
+      [500, false],
+      [500, false],
+      [undefined, true],
+    ],
+  );
+  assert.equal(
+    faults.list().map((f) => f.fired),
+    [2, 1],
+  );
 
   const pattern = (seed?: number) => {
     const f = new FaultInjector();
@@ -175,7 +192,11 @@ test('a delayed request goes on after its delay; one whose client left, or a clo
   const request = () => {
     const socket = Object.assign(new EventEmitter(), { destroyed: 0, destroy: () => (socket.destroyed += 1) });
     const state = { ran: false };
-    faults.intercept({ method: 'GET', url: '/api/a', headers: {}, socket } as unknown as http.IncomingMessage, () => (state.ran = true), () => {});
+    faults.intercept(
+      { method: 'GET', url: '/api/a', headers: {}, socket } as unknown as http.IncomingMessage,
+      () => (state.ran = true),
+      () => {},
+    );
     return { socket, state };
   };
   const waits = request();

@@ -30,7 +30,7 @@ test('a legacy transaction without EIP-155 names no chain; unreadable bytes give
   assert.is(signedChainId(new Uint8Array([0xf8, 0xff, 0x01])), undefined, 'a list longer than the bytes');
 });
 
-test('data of 55 and 56 bytes, the two forms of an RLP string\'s length, before a legacy v', async () => {
+test("data of 55 and 56 bytes, the two forms of an RLP string's length, before a legacy v", async () => {
   for (const size of [54, 55, 56, 255, 256]) {
     const data = `0x${'cd'.repeat(size)}` as const;
     assert.is(signedChainId(await raw({ type: 'legacy', to, nonce: 0, gas: 21_000n, gasPrice: 0n, chainId: 7, data })), 7n, `${size} bytes`);
@@ -41,7 +41,7 @@ test('data of 55 and 56 bytes, the two forms of an RLP string\'s length, before 
 const typed = (...bytes: number[]) => signedChainId(new Uint8Array([0x02, ...bytes]));
 const legacy = (v: number[]) => signedChainId(new Uint8Array([0xc6 + v.length, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, ...v]));
 
-test('a typed transaction\'s chain id: a single byte, the empty string (0), a short and a long string', () => {
+test("a typed transaction's chain id: a single byte, the empty string (0), a short and a long string", () => {
   assert.is(typed(0xc1, 0x05), 5n);
   assert.is(typed(0xc1, 0x7f), 127n, 'the largest single byte');
   assert.is(typed(0xc1, 0x80), 0n, 'the empty string is 0');

@@ -26,22 +26,25 @@ test.before(async () => {
 test('a legacy EIP-155 transaction: every field of the body, the sender recovered, the hash its keccak', async () => {
   const raw = await sign({ type: 'legacy', to, nonce: 7, gas: 50_000n, gasPrice: 3n, value: 1_000n, data: '0xa9059cbb', chainId: Number(CHAIN) });
   const body = decode(raw);
-  assert.equal({ ...body, v: undefined, r: undefined, s: undefined }, {
-    kind: 'ether',
-    from,
-    to: '44'.repeat(20),
-    nonce: 7n,
-    gasLimit: 50_000n,
-    gasPrice: 3n,
-    value: 1_000n,
-    data: hexToBytes('a9059cbb'),
-    hash: bytesToHex(keccak_256(raw)),
-    type: 0,
-    v: undefined,
-    r: undefined,
-    s: undefined,
-    chainId: CHAIN,
-  });
+  assert.equal(
+    { ...body, v: undefined, r: undefined, s: undefined },
+    {
+      kind: 'ether',
+      from,
+      to: '44'.repeat(20),
+      nonce: 7n,
+      gasLimit: 50_000n,
+      gasPrice: 3n,
+      value: 1_000n,
+      data: hexToBytes('a9059cbb'),
+      hash: bytesToHex(keccak_256(raw)),
+      type: 0,
+      v: undefined,
+      r: undefined,
+      s: undefined,
+      chainId: CHAIN,
+    },
+  );
   assert.ok(body.v === 35n + 2n * CHAIN || body.v === 36n + 2n * CHAIN, `v ${body.v}`);
   assert.ok(body.r > 0n && body.s > 0n);
 });
@@ -65,9 +68,11 @@ test('typed transactions: EIP-2930 pays its gas price; EIP-1559 the smaller of i
   assert.ok(tip.v === 0n || tip.v === 1n, `y parity ${tip.v}`);
 });
 
-test('another chain\'s transaction is refused naming both chains; bytes that do not decode are refused with the decoder\'s first line', async () => {
+test("another chain's transaction is refused naming both chains; bytes that do not decode are refused with the decoder's first line", async () => {
   for (const type of ['legacy', 'eip1559'] as const) {
-    const raw = await sign(type === 'legacy' ? { type, to, nonce: 0, gas: 21_000n, gasPrice: 1n, chainId: 5 } : { type, to, nonce: 0, gas: 21_000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n, chainId: 5 });
+    const raw = await sign(
+      type === 'legacy' ? { type, to, nonce: 0, gas: 21_000n, gasPrice: 1n, chainId: 5 } : { type, to, nonce: 0, gas: 21_000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n, chainId: 5 },
+    );
     try {
       decode(raw);
       assert.unreachable(type);

@@ -40,10 +40,22 @@ interface Block {
 function blocks(): Block[] {
   const b1 = emptyChanges();
   b1.code.set(A, bytes(0x60, 0x00));
-  b1.storage.set(A, new Map([[slot(1), bytes(7)], [slot(2), bytes(8)]]));
+  b1.storage.set(
+    A,
+    new Map([
+      [slot(1), bytes(7)],
+      [slot(2), bytes(8)],
+    ]),
+  );
   b1.accounts.set(A, { balance: 5n, nonce: 1n });
   const b3 = emptyChanges();
-  b3.storage.set(A, new Map([[slot(1), bytes(9)], [slot(2), undefined]]));
+  b3.storage.set(
+    A,
+    new Map([
+      [slot(1), bytes(9)],
+      [slot(2), undefined],
+    ]),
+  );
   b3.accounts.set(B, { balance: 3n, nonce: 0n });
   const b4 = emptyChanges();
   b4.storage.set(A, new Map([[slot(1), bytes(10)]]));
@@ -54,7 +66,15 @@ function blocks(): Block[] {
     { height: 2, changes: emptyChanges(), receipts: [] },
     { height: 3, changes: b3, logs: eventsOf(3, 1), receipts: [{ hash: 'r3', json: '{"n":3}' }] },
     { height: 4, changes: b4, logs: eventsOf(4, 0), receipts: [{ hash: 'r4', json: '{"n":4}' }] },
-    { height: 6, changes: b6, logs: eventsOf(6, 3), receipts: [{ hash: 'r6a', json: '{"n":6}' }, { hash: 'r6b', json: '{"n":7}' }] },
+    {
+      height: 6,
+      changes: b6,
+      logs: eventsOf(6, 3),
+      receipts: [
+        { hash: 'r6a', json: '{"n":6}' },
+        { hash: 'r6b', json: '{"n":7}' },
+      ],
+    },
     { height: 9, changes: emptyChanges(), logs: eventsOf(9, 1), receipts: [{ hash: 'r9', json: '{"n":9}' }] },
   ];
 }
@@ -118,21 +138,49 @@ test('heights with events by range: the first and last, a range between blocks, 
     [1, 9, [1, 3, 6, 9]],
     [6, 3, []],
   ];
-  for (const [from, to, want] of cases) assert.equal(withinDeadline(() => state.logHeightsIn(from, to)), want, `${from}..${to}`);
+  for (const [from, to, want] of cases)
+    assert.equal(
+      withinDeadline(() => state.logHeightsIn(from, to)),
+      want,
+      `${from}..${to}`,
+    );
   const none = new ContractState();
-  assert.equal(withinDeadline(() => none.logHeightsIn(0, 100)), [], 'no events at all');
+  assert.equal(
+    withinDeadline(() => none.logHeightsIn(0, 100)),
+    [],
+    'no events at all',
+  );
   const one = new ContractState();
   one.logHeights.push(5);
-  assert.equal(withinDeadline(() => [one.logHeightsIn(0, 4), one.logHeightsIn(5, 5), one.logHeightsIn(6, 9), one.logHeightsIn(0, 9)]), [[], [5], [], [5]]);
+  assert.equal(
+    withinDeadline(() => [one.logHeightsIn(0, 4), one.logHeightsIn(5, 5), one.logHeightsIn(6, 9), one.logHeightsIn(0, 9)]),
+    [[], [5], [], [5]],
+  );
 });
 
 test('the events of a height with several of them are stored whole, in their order; a state loaded from the store finds the same heights', async () => {
   const { store, state } = await chain();
   const loaded = await ContractState.load(store);
   assert.equal(snapshot(loaded), snapshot(state));
-  for (const [from, to] of [[0, 100], [2, 6], [6, 9], [4, 5]]) assert.equal(withinDeadline(() => loaded.logHeightsIn(from, to)), withinDeadline(() => state.logHeightsIn(from, to)));
+  for (const [from, to] of [
+    [0, 100],
+    [2, 6],
+    [6, 9],
+    [4, 5],
+  ])
+    assert.equal(
+      withinDeadline(() => loaded.logHeightsIn(from, to)),
+      withinDeadline(() => state.logHeightsIn(from, to)),
+    );
   const six = JSON.parse(text.decode((await store.get(logsKey(6)))!)) as BlockLogs;
-  assert.equal(six.logs.map((l) => [l.logIndex, l.txIndex, l.txid, l.data]), [[0, 0, 'tx6.0', '00'], [1, 1, 'tx6.1', '01'], [2, 0, 'tx6.0', '02']]);
+  assert.equal(
+    six.logs.map((l) => [l.logIndex, l.txIndex, l.txid, l.data]),
+    [
+      [0, 0, 'tx6.0', '00'],
+      [1, 1, 'tx6.1', '01'],
+      [2, 0, 'tx6.0', '02'],
+    ],
+  );
   assert.is(six.hash, '6'.padStart(64, '0'));
   assert.equal(await keysOf(store, PREFIX.logs), [logsKey(1), logsKey(3), logsKey(6), logsKey(9)]);
 });
@@ -154,15 +202,10 @@ test("a block's operations: what each key held before, a slot back to zero delet
   const { ops } = await chain();
   assert.equal(ops.get(2), [], 'a block that changes nothing writes nothing, not even an undo record');
   const first = ops.get(1)!;
-  assert.equal(first.map((o) => `${o.type} ${o.key}`), [
-    `put ${codeKey(A)}`,
-    `put ${storageKey(A, slot(1))}`,
-    `put ${storageKey(A, slot(2))}`,
-    `put ${evmAccountKey(A)}`,
-    `put ${logsKey(1)}`,
-    `put ${receiptKey('r1')}`,
-    `put ${evmUndoKey(1)}`,
-  ]);
+  assert.equal(
+    first.map((o) => `${o.type} ${o.key}`),
+    [`put ${codeKey(A)}`, `put ${storageKey(A, slot(1))}`, `put ${storageKey(A, slot(2))}`, `put ${evmAccountKey(A)}`, `put ${logsKey(1)}`, `put ${receiptKey('r1')}`, `put ${evmUndoKey(1)}`],
+  );
   const receipt = first[5] as { value: Uint8Array };
   assert.is(text.decode(receipt.value), '{"n":1}');
   const record1 = JSON.parse(text.decode((first[6] as { value: Uint8Array }).value)) as EvmBlockRecord;
@@ -172,11 +215,18 @@ test("a block's operations: what each key held before, a slot back to zero delet
     logs: true,
   });
   const third = ops.get(3)!;
-  assert.equal(third.map((o) => `${o.type} ${o.key}`), [`put ${storageKey(A, slot(1))}`, `del ${storageKey(A, slot(2))}`, `put ${evmAccountKey(B)}`, `put ${logsKey(3)}`, `put ${receiptKey('r3')}`, `put ${evmUndoKey(3)}`]);
+  assert.equal(
+    third.map((o) => `${o.type} ${o.key}`),
+    [`put ${storageKey(A, slot(1))}`, `del ${storageKey(A, slot(2))}`, `put ${evmAccountKey(B)}`, `put ${logsKey(3)}`, `put ${receiptKey('r3')}`, `put ${evmUndoKey(3)}`],
+  );
   const record3 = JSON.parse(text.decode((third.at(-1) as { value: Uint8Array }).value)) as EvmBlockRecord;
   assert.equal(record3.before, { [storageKey(A, slot(1))]: bytesToBase64(bytes(7)), [storageKey(A, slot(2))]: bytesToBase64(bytes(8)), [evmAccountKey(B)]: null });
   const fourth = ops.get(4)!;
-  assert.equal(fourth.map((o) => `${o.type} ${o.key}`), [`put ${storageKey(A, slot(1))}`, `put ${receiptKey('r4')}`, `put ${evmUndoKey(4)}`], 'an empty event list writes no events');
+  assert.equal(
+    fourth.map((o) => `${o.type} ${o.key}`),
+    [`put ${storageKey(A, slot(1))}`, `put ${receiptKey('r4')}`, `put ${evmUndoKey(4)}`],
+    'an empty event list writes no events',
+  );
   assert.is((JSON.parse(text.decode((fourth.at(-1) as { value: Uint8Array }).value)) as EvmBlockRecord).logs, false);
   const sixth = ops.get(6)!;
   const record6 = JSON.parse(text.decode((sixth.at(-1) as { value: Uint8Array }).value)) as EvmBlockRecord;
@@ -186,11 +236,15 @@ test("a block's operations: what each key held before, a slot back to zero delet
 
 test('the same key written twice in one block keeps, as its value before, what the block found', () => {
   const state = new ContractState();
-  state.apply(1, (() => {
-    const c = emptyChanges();
-    c.storage.set(A, new Map([[slot(1), bytes(1)]]));
-    return c;
-  })(), false);
+  state.apply(
+    1,
+    (() => {
+      const c = emptyChanges();
+      c.storage.set(A, new Map([[slot(1), bytes(1)]]));
+      return c;
+    })(),
+    false,
+  );
   const changes = emptyChanges();
   changes.storage.set(A, new Map([[slot(1), bytes(2)]]));
   changes.code.set(A, bytes(0xfe));

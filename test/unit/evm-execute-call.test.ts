@@ -42,7 +42,11 @@ test('a view without "to" is refused: BAD_REQUEST_PARAM on "to", "missing"', () 
 
 test('the body and "call": an object, and a string', () => {
   for (const body of [null, undefined, 'x', 5, [], [{ call: '0x0', to }]]) {
-    assert.equal(refusal(body), { code: 'BAD_REQUEST_PARAM', field: 'body', message: 'Invalid "body": expected a JSON object with "call" and "to"', details: 'expected a JSON object with "call" and "to"' }, String(body));
+    assert.equal(
+      refusal(body),
+      { code: 'BAD_REQUEST_PARAM', field: 'body', message: 'Invalid "body": expected a JSON object with "call" and "to"', details: 'expected a JSON object with "call" and "to"' },
+      String(body),
+    );
   }
   for (const call of [undefined, 5, null, ['0x0']]) {
     assert.equal(refusal({ call, args: ['0x'], to }), { code: 'BAD_REQUEST_PARAM', field: 'call', message: 'Invalid "call": expected a string', details: 'expected a string' });
@@ -105,7 +109,11 @@ test('"0x0": one argument, the calldata as is', () => {
   assert.equal(calldata('0x0', ['a9059cbb'], keccak_256), hexToBytes('a9059cbb'), 'without 0x');
   assert.equal(calldata('0x0', ['0x'], keccak_256), new Uint8Array(0));
   for (const args of [[], ['0x01', '0x02'], ['0x123'], [5], ['0xzz']]) {
-    assert.throws(() => calldata('0x0', args, keccak_256), (e: ValidationError) => e.field === 'args' && e.details === 'call "0x0" takes one argument: the calldata, 0x and hex digits', JSON.stringify(args));
+    assert.throws(
+      () => calldata('0x0', args, keccak_256),
+      (e: ValidationError) => e.field === 'args' && e.details === 'call "0x0" takes one argument: the calldata, 0x and hex digits',
+      JSON.stringify(args),
+    );
   }
 });
 
@@ -121,8 +129,14 @@ test('a signature: its selector over the canonical types, one word per static ar
   assert.equal(calldata('0xa9059cbb', [bob, '250'], keccak_256), made);
   assert.is(bytesToHex(calldata('0x70a08231', ['AA100000001677721780'], keccak_256)), '70a08231' + wallet.padStart(64, '0'), 'address text is an address');
   assert.is(bytesToHex(calldata('0x12345678', [], keccak_256)), '12345678');
-  assert.throws(() => calldata('transfer(address,uint256)', [bob], keccak_256), (e: ValidationError) => e.field === 'args' && e.details === 'transfer takes 2 arguments, got 1');
-  assert.throws(() => calldata('totalSupply()', [1], keccak_256), (e: ValidationError) => e.field === 'args' && e.details === 'totalSupply takes 0 arguments, got 1');
+  assert.throws(
+    () => calldata('transfer(address,uint256)', [bob], keccak_256),
+    (e: ValidationError) => e.field === 'args' && e.details === 'transfer takes 2 arguments, got 1',
+  );
+  assert.throws(
+    () => calldata('totalSupply()', [1], keccak_256),
+    (e: ValidationError) => e.field === 'args' && e.details === 'totalSupply takes 0 arguments, got 1',
+  );
 });
 
 test('every static type of the ABI is taken: uint and int of 8 to 256 bits by 8, bytes1 to bytes32, bool, address; no other size', () => {
@@ -133,11 +147,15 @@ test('every static type of the ABI is taken: uint and int of 8 to 256 bits by 8,
     assert.is(calldata(`f(${type})`, [value], keccak_256).length, 36, type);
   }
   for (const type of ['uint0', 'uint7', 'uint9', 'uint255', 'uint257', 'uint264', 'int4', 'int300', 'bytes0', 'bytes33', 'bytes40', 'bool8']) {
-    assert.throws(() => calldata(`f(${type})`, [1], keccak_256), (e: ValidationError) => e.details === `type ${type} is not static: ABI-encode the call and send it as call "0x0"`, type);
+    assert.throws(
+      () => calldata(`f(${type})`, [1], keccak_256),
+      (e: ValidationError) => e.details === `type ${type} is not static: ABI-encode the call and send it as call "0x0"`,
+      type,
+    );
   }
 });
 
-test('static arguments: integers two\'s complement in 256 bits, booleans, bytesN left-aligned; the rest refused by position', () => {
+test("static arguments: integers two's complement in 256 bits, booleans, bytesN left-aligned; the rest refused by position", () => {
   const one = (type: string, value: unknown) => bytesToHex(calldata(`f(${type})`, [value], keccak_256).slice(4));
   assert.is(one('int256', -1), 'f'.repeat(64));
   assert.is(one('int8', -2), 'f'.repeat(63) + 'e');
@@ -198,7 +216,15 @@ test('the answer of a returned run: result, ok, bin, gas_used as a number, each 
 
 test('the answer of a revert: its data, and signature and decode for Error(string) and Panic(uint256) only', () => {
   const reason = executeCallAnswer(run({ end: 'revert', returnData: errorString('Token: balance too low'), gasUsed: 900n }), wallet);
-  assert.equal(reason, { result: 'revert', ok: true, bin: '0x' + bytesToHex(errorString('Token: balance too low')), gas_used: 900, log: [], signature: 'Error(string)', decode: 'Token: balance too low' });
+  assert.equal(reason, {
+    result: 'revert',
+    ok: true,
+    bin: '0x' + bytesToHex(errorString('Token: balance too low')),
+    gas_used: 900,
+    log: [],
+    signature: 'Error(string)',
+    decode: 'Token: balance too low',
+  });
   const panic = executeCallAnswer(run({ end: 'revert', returnData: hexToBytes('4e487b71' + word(0x12n)) }), wallet);
   assert.equal([panic.signature, panic.decode], ['Panic(uint256)', 'Panic(0x12)']);
   const custom = executeCallAnswer(run({ end: 'revert', returnData: hexToBytes('deadbeef') }), wallet);

@@ -28,7 +28,15 @@ test('rates: positive whole numbers only, in either form; everything else is no 
     NUL: null,
     STR: '100',
   });
-  assert.equal(rates, new Map([['ONE', { tokens: 1n, gas: 1n }], ['N', { tokens: 1n, gas: 250n }], ['OBJ', { tokens: 3n, gas: 10n }], ['MIN', { tokens: 1n, gas: 1n }]]));
+  assert.equal(
+    rates,
+    new Map([
+      ['ONE', { tokens: 1n, gas: 1n }],
+      ['N', { tokens: 1n, gas: 250n }],
+      ['OBJ', { tokens: 3n, gas: 10n }],
+      ['MIN', { tokens: 1n, gas: 1n }],
+    ]),
+  );
 });
 
 test('gas bought and units returned, rounded down', () => {

@@ -17,7 +17,13 @@ const base: EvmLedger = {
 
 test('reads fall through to the ledger for what the block has not changed, per key and per slot', () => {
   const changes = emptyChanges();
-  changes.storage.set(A, new Map([[slot(2), bytes(5)], [slot(3), undefined]]));
+  changes.storage.set(
+    A,
+    new Map([
+      [slot(2), bytes(5)],
+      [slot(3), undefined],
+    ]),
+  );
   changes.accounts.set(B, { balance: 1n, nonce: 0n });
   const view = ledgerWithChanges(base, changes);
   assert.equal(view.storage(A, slot(1)), bytes(7), 'an untouched slot of a touched contract');
@@ -31,9 +37,15 @@ test('reads fall through to the ledger for what the block has not changed, per k
   assert.is(view.code(B), undefined);
 });
 
-test('a later transaction\'s changes fold over an earlier one\'s, slot by slot', () => {
+test("a later transaction's changes fold over an earlier one's, slot by slot", () => {
   const first = emptyChanges();
-  first.storage.set(A, new Map([[slot(1), bytes(1)], [slot(2), bytes(2)]]));
+  first.storage.set(
+    A,
+    new Map([
+      [slot(1), bytes(1)],
+      [slot(2), bytes(2)],
+    ]),
+  );
   first.accounts.set(A, { balance: 5n, nonce: 2n });
   const later = emptyChanges();
   later.storage.set(A, new Map([[slot(2), undefined]]));

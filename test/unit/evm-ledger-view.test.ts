@@ -29,7 +29,18 @@ function fixture() {
   state.accounts.set(lookalike, { balance: 9n, nonce: 1n });
   state.code.set(otherKey, new Uint8Array([0x60]));
   state.storage.set(otherKey, new Map([[slot, new Uint8Array([5])]]));
-  const wallets = new Map([[bytesToHex(walletAddress), { amount: new Map([['SK', 120n], ['FEE', 3n]]) }], [bytesToHex(third), { amount: new Map([['FEE', 3n]]) }]]);
+  const wallets = new Map([
+    [
+      bytesToHex(walletAddress),
+      {
+        amount: new Map([
+          ['SK', 120n],
+          ['FEE', 3n],
+        ]),
+      },
+    ],
+    [bytesToHex(third), { amount: new Map([['FEE', 3n]]) }],
+  ]);
   return { state, wallet: (hex: string) => wallets.get(hex) };
 }
 
@@ -37,7 +48,7 @@ test('the EVM currency is SK', () => {
   assert.is(EVM_CURRENCY, 'SK');
 });
 
-test('accounts: a wallet is its SK and its nonce; other accounts are the contract state\'s; a contract without a wallet has balance 0', () => {
+test("accounts: a wallet is its SK and its nonce; other accounts are the contract state's; a contract without a wallet has balance 0", () => {
   const { state, wallet: lookup } = fixture();
   const ledger = walletLedger(state, lookup);
   assert.equal(ledger.account(wallet), { balance: 120n, nonce: 4n });
@@ -49,7 +60,8 @@ test('accounts: a wallet is its SK and its nonce; other accounts are the contrac
   assert.is(ledger.account('cd'.repeat(20)), undefined);
   assert.equal(ledger.code(otherKey), new Uint8Array([0x60]));
   assert.equal(ledger.storage(otherKey, slot), new Uint8Array([5]));
-  assert.is(ledger.storage(otherKey, '11'.repeat(32)), undefined);  state.accounts.set(otherKey, { balance: 0n, nonce: 6n });
+  assert.is(ledger.storage(otherKey, '11'.repeat(32)), undefined);
+  state.accounts.set(otherKey, { balance: 0n, nonce: 6n });
   assert.equal(ledger.account(otherKey), { balance: 0n, nonce: 6n }, 'code and a nonce, no wallet');
   state.code.delete(otherKey);
   assert.equal(ledger.account(otherKey), { balance: 0n, nonce: 6n }, 'a nonce alone, no wallet');
@@ -61,17 +73,23 @@ test('a block being built: its changes first, a slot it set back to zero absent,
   pending.accounts.set(eth, { balance: 1n, nonce: 3n });
   pending.accounts.set(wallet, { balance: 0n, nonce: 5n });
   pending.code.set(eth, new Uint8Array([0xfe]));
-  pending.storage.set(otherKey, new Map([[slot, undefined], ['22'.repeat(32), new Uint8Array([7])]]));
+  pending.storage.set(
+    otherKey,
+    new Map([
+      [slot, undefined],
+      ['22'.repeat(32), new Uint8Array([7])],
+    ]),
+  );
   const ledger = walletLedger(state, lookup, pending);
   assert.equal(ledger.account(eth), { balance: 1n, nonce: 3n });
-  assert.equal(ledger.account(wallet), { balance: 120n, nonce: 5n }, 'the balance is still the wallet\'s SK');
+  assert.equal(ledger.account(wallet), { balance: 120n, nonce: 5n }, "the balance is still the wallet's SK");
   assert.equal(ledger.code(eth), new Uint8Array([0xfe]));
   assert.equal(ledger.code(otherKey), new Uint8Array([0x60]));
   assert.is(ledger.storage(otherKey, slot), undefined);
   assert.equal(ledger.storage(otherKey, '22'.repeat(32)), new Uint8Array([7]));
 });
 
-test('a run\'s changes split: wallet balances by address, a wallet\'s nonce only when not zero, everything else as it is', () => {
+test("a run's changes split: wallet balances by address, a wallet's nonce only when not zero, everything else as it is", () => {
   const changes = emptyChanges();
   changes.accounts.set(wallet, { balance: 100n, nonce: 0n });
   changes.accounts.set(otherKey, { balance: 7n, nonce: 2n });
@@ -80,8 +98,21 @@ test('a run\'s changes split: wallet balances by address, a wallet\'s nonce only
   changes.code.set(eth, new Uint8Array([1]));
   changes.storage.set(otherKey, new Map([[slot, undefined]]));
   const { balances, rest } = splitChanges(changes);
-  assert.equal(balances, new Map([[bytesToHex(walletAddress), 100n], [bytesToHex(other), 7n]]));
-  assert.equal(rest.accounts, new Map([[otherKey, { balance: 0n, nonce: 2n }], [eth, { balance: 5n, nonce: 0n }], [lookalike, { balance: 6n, nonce: 0n }]]));
+  assert.equal(
+    balances,
+    new Map([
+      [bytesToHex(walletAddress), 100n],
+      [bytesToHex(other), 7n],
+    ]),
+  );
+  assert.equal(
+    rest.accounts,
+    new Map([
+      [otherKey, { balance: 0n, nonce: 2n }],
+      [eth, { balance: 5n, nonce: 0n }],
+      [lookalike, { balance: 6n, nonce: 0n }],
+    ]),
+  );
   assert.equal(rest.code, new Map([[eth, new Uint8Array([1])]]));
   assert.equal(rest.storage, new Map([[otherKey, new Map([[slot, undefined]])]]));
 });

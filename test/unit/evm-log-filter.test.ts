@@ -9,7 +9,10 @@ import { matchesLog, parseLogFilter, storedLog, type StoredLog } from '../../src
 const A = 'aa'.repeat(20);
 const B = 'bb'.repeat(20);
 const t = (b: number) => b.toString(16).padStart(2, '0').repeat(32);
-const event: StoredLog = storedLog({ txid: 'T1', txIndex: 2, logIndex: 5, caller: B }, { address: A, topics: [new Uint8Array(32).fill(0xab), new Uint8Array(32).fill(2)], data: new Uint8Array([0, 0xff]) });
+const event: StoredLog = storedLog(
+  { txid: 'T1', txIndex: 2, logIndex: 5, caller: B },
+  { address: A, topics: [new Uint8Array(32).fill(0xab), new Uint8Array(32).fill(2)], data: new Uint8Array([0, 0xff]) },
+);
 
 function refusal(input: { address?: unknown; topics?: unknown }): string {
   try {
@@ -37,7 +40,7 @@ test('addresses: none or null is any; one, or a list in any of the three forms',
   assert.is(refusal({ address: 5 }), 'BAD_REQUEST_PARAM address[0]: expected 0x and 40 hex digits, 0x and 16 hex digits, or a ThePower address, got 5');
 });
 
-test('topics by position: null is any, a topic in any case, alternatives; a position past the event\'s topics never matches', () => {
+test("topics by position: null is any, a topic in any case, alternatives; a position past the event's topics never matches", () => {
   const match = (topics: unknown[]) => matchesLog(parseLogFilter({ topics }), event);
   assert.ok(match([]));
   assert.ok(match([null, null]));

@@ -71,7 +71,16 @@ class MemoryChain implements EthChain {
     const txHashes: string[] = [];
     for (const [i, c] of calls.entries()) {
       const from = c.from ?? owner;
-      const run = await this.runner.run(this.base, { caller: from, to: c.to, data: c.data ?? new Uint8Array(0), code: c.code, value: 0n, gasLimit: 5_000_000n, height: BigInt(height), timestamp: BigInt(height) });
+      const run = await this.runner.run(this.base, {
+        caller: from,
+        to: c.to,
+        data: c.data ?? new Uint8Array(0),
+        code: c.code,
+        value: 0n,
+        gasLimit: 5_000_000n,
+        height: BigInt(height),
+        timestamp: BigInt(height),
+      });
       assert.is(run.end, 'return');
       mergeChanges(this.state, run.changes);
       if (c.code) this.state.code.set(c.to, run.returnData);
@@ -84,30 +93,50 @@ class MemoryChain implements EthChain {
 }
 
 let chain: MemoryChain;
-const rpc = (method: string, params: unknown[] = []) => handleJsonRpc(chain, { jsonrpc: '2.0', id: 1, method, params }) as Promise<{ result?: unknown; error?: { code: number; message: string; data?: string } }>;
+const rpc = (method: string, params: unknown[] = []) =>
+  handleJsonRpc(chain, { jsonrpc: '2.0', id: 1, method, params }) as Promise<{ result?: unknown; error?: { code: number; message: string; data?: string } }>;
 const transferData = (to: string, value: bigint) => hexToBytes(encodeFunctionData({ abi, functionName: 'transfer', args: [`0x${to}`, value] }));
 
 test.before(async () => {
   chain = new MemoryChain(await EvmRunner.create(1_000_000_001n));
   chain.state.accounts.set(owner, { balance: 5_000n, nonce: 0n });
   await chain.mine([{ to: owner, code: hexToBytes(encodeDeployData({ abi, bytecode: token.bytecode, args: ['Tok', 'TOK', 1000n] })) }]);
-  await chain.mine([{ to: owner, data: transferData(bob, 10n) }, { to: owner, data: transferData(carol, 20n) }]);
+  await chain.mine([
+    { to: owner, data: transferData(bob, 10n) },
+    { to: owner, data: transferData(carol, 20n) },
+  ]);
   await chain.mine([{ to: owner, data: transferData(bob, 1n) }]);
 });
 
 test('viem reads the chain through the handlers: chain id, height, balance, code, a contract view, events by topic', async () => {
-  const client = createPublicClient({ transport: custom({ request: async ({ method, params }) => {
-    const answer = (await handleJsonRpc(chain, { jsonrpc: '2.0', id: 7, method, params })) as { result?: unknown; error?: { code: number; message: string } };
-    if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
-    return answer.result;
-  } }) });
+  const client = createPublicClient({
+    transport: custom({
+      request: async ({ method, params }) => {
+        const answer = (await handleJsonRpc(chain, { jsonrpc: '2.0', id: 7, method, params })) as { result?: unknown; error?: { code: number; message: string } };
+        if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
+        return answer.result;
+      },
+    }),
+  });
   assert.is(await client.getChainId(), 1_000_000_001);
   assert.is(await client.getBlockNumber(), 3n);
   assert.is(await client.getBalance({ address: `0x${owner}` }), 5_000n);
   assert.is(await client.getCode({ address: `0x${owner}` }), token.deployedBytecode);
   assert.is(await client.readContract({ address: `0x${owner}`, abi, functionName: 'balanceOf', args: [`0x${bob}`] }), 11n);
-  const toBob = await client.getLogs({ address: `0x${owner}`, event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'), args: { to: `0x${bob}` }, fromBlock: 0n, toBlock: 'latest' });
-  assert.equal(toBob.map((l) => [l.blockNumber, l.args.value]), [[2n, 10n], [3n, 1n]]);
+  const toBob = await client.getLogs({
+    address: `0x${owner}`,
+    event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'),
+    args: { to: `0x${bob}` },
+    fromBlock: 0n,
+    toBlock: 'latest',
+  });
+  assert.equal(
+    toBob.map((l) => [l.blockNumber, l.args.value]),
+    [
+      [2n, 10n],
+      [3n, 1n],
+    ],
+  );
   assert.is(toBob[0].transactionHash, `0x${(200).toString(16).padStart(64, '0')}`);
   const block = await client.getBlock({ blockNumber: 2n });
   assert.is(block.transactions.length, 2);
@@ -190,12 +219,33 @@ test('requests: batches answer in order, notifications get nothing, bad requests
     { jsonrpc: '2.0', id: 4, method: 'eth_getBalance', params: 'x' },
     { jsonrpc: '2.0', id: 5, method: 'eth_getBalance', params: ['0x12', 'latest'] },
   ])) as { id: unknown; result?: unknown; error?: { code: number } }[];
-  assert.equal(batch.map((a) => [a.id, a.result ?? a.error?.code]), [[1, '0x3b9aca01'], ['b', -32601], [3, -32600], [4, -32602], [5, -32602]]);
+  assert.equal(
+    batch.map((a) => [a.id, a.result ?? a.error?.code]),
+    [
+      [1, '0x3b9aca01'],
+      ['b', -32601],
+      [3, -32600],
+      [4, -32602],
+      [5, -32602],
+    ],
+  );
   assert.is(await handleJsonRpc(chain, { jsonrpc: '2.0', method: 'eth_chainId' }), undefined);
   assert.equal(await handleJsonRpc(chain, []), { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request: empty batch' } });
   assert.is(((await handleJsonRpc(chain, 'x')) as { error: { code: number } }).error.code, -32600);
   assert.is(((await handleJsonRpc(chain, { jsonrpc: '2.0', id: 1, method: 'toString' })) as { error: { code: number } }).error.code, -32601, 'no method from the prototype');
-  for (const m of ['eth_chainId', 'eth_blockNumber', 'eth_call', 'eth_estimateGas', 'eth_getBalance', 'eth_getCode', 'eth_getTransactionCount', 'eth_getLogs', 'eth_getBlockByNumber', 'eth_sendRawTransaction', 'eth_getTransactionReceipt']) {
+  for (const m of [
+    'eth_chainId',
+    'eth_blockNumber',
+    'eth_call',
+    'eth_estimateGas',
+    'eth_getBalance',
+    'eth_getCode',
+    'eth_getTransactionCount',
+    'eth_getLogs',
+    'eth_getBlockByNumber',
+    'eth_sendRawTransaction',
+    'eth_getTransactionReceipt',
+  ]) {
     assert.ok(RPC_METHODS.includes(m), m);
   }
 });
@@ -212,7 +262,10 @@ test('execute/call: the SDK form (0x0 and calldata), a signature with arguments,
   const answer = executeCallAnswer(run, viaSdk.caller);
   assert.is(answer.result, 'return');
   assert.is(answer.bin, '0x' + (11).toString(16).padStart(64, '0'));
-  const refused = executeCallAnswer(await chain.view(parseExecuteCall({ call: 'transferFrom(address,address,uint256)', args: ['0x' + bob, '0x' + carol, 1], to: '0x' + owner }, keccak)), viaSdk.caller);
+  const refused = executeCallAnswer(
+    await chain.view(parseExecuteCall({ call: 'transferFrom(address,address,uint256)', args: ['0x' + bob, '0x' + carol, 1], to: '0x' + owner }, keccak)),
+    viaSdk.caller,
+  );
   assert.equal([refused.result, refused.signature, refused.decode], ['revert', 'Error(string)', 'Token: allowance too low']);
   const bad = (body: unknown) => {
     try {
@@ -223,7 +276,7 @@ test('execute/call: the SDK form (0x0 and calldata), a signature with arguments,
     }
   };
   assert.is(bad(null), 'BAD_REQUEST_PARAM body');
-  assert.is(bad({ call: 'balanceOf(address)', args: [] , to: '0x' + owner }), 'BAD_REQUEST_PARAM args');
+  assert.is(bad({ call: 'balanceOf(address)', args: [], to: '0x' + owner }), 'BAD_REQUEST_PARAM args');
   assert.is(bad({ call: 'name(string)', args: ['x'], to: '0x' + owner }), 'BAD_REQUEST_PARAM args[0]');
   assert.is(bad({ call: '0x0', args: ['0x123'], to: '0x' + owner }), 'BAD_REQUEST_PARAM args');
   assert.is(bad({ call: '0x0', args: ['0x'], to: 'nope' }), 'BAD_REQUEST_PARAM to');

@@ -52,7 +52,14 @@ test('gas used: the refund for clearing a slot is capped at a fifth of the gas u
   both.state.storage.set(O, new Map([[slotKey(0n), new Uint8Array([1])]]));
   const set = await runner.run(both.ledger, message(O));
   assert.is(set.gasUsed, 27_112n - 4_800n);
-  assert.equal(set.changes.storage.get(O), new Map([[slotKey(1n), new Uint8Array([1])], [slotKey(0n), undefined]]), 'slot 1 set, slot 0 back to zero');
+  assert.equal(
+    set.changes.storage.get(O),
+    new Map([
+      [slotKey(1n), new Uint8Array([1])],
+      [slotKey(0n), undefined],
+    ]),
+    'slot 1 set, slot 0 back to zero',
+  );
   // A revert keeps its gas and its data; an EVM error uses the whole limit.
   // MSTORE8 of 0xab, REVERT with that byte: 3 + 3 + (3 + 3 for the first memory word) + 3 + 3.
   const reverted = await runner.run(world({ [O]: push1(0xab) + push1(0) + '53' + push1(1) + push1(0) + 'fd' }).ledger, message(O));
@@ -109,7 +116,7 @@ test('a contract created inside a call that then reverted leaves no code; one cr
   const w = world({ [T]: call(O) + '50' + create + '50' + STOP, [O]: create + '50' + REVERT_EMPTY });
   const run = await runner.run(w.ledger, message(T));
   assert.is(run.end, 'return');
-  assert.equal([...run.changes.code.values()], [new Uint8Array([0])], 'only T\'s contract');
+  assert.equal([...run.changes.code.values()], [new Uint8Array([0])], "only T's contract");
 });
 
 test('the block a run sees: height, time in seconds, chain id, gas limit as the runner was given (the block gas limit), no coinbase, base fee, randomness or gas price; the caller is the origin', async () => {
@@ -118,7 +125,9 @@ test('the block a run sees: height, time in seconds, chain id, gas limit as the 
   const push2 = (n: number) => '61' + n.toString(16).padStart(4, '0');
   const code = ops.map((op, i) => op + push2(32 * i) + '52').join('') + push2(32 * ops.length) + push1(0) + 'f3';
   const run = await runner.run(world({ [O]: code }).ledger, message(O, { height: 12n, timestamp: 1_700_000_123n }));
-  const words = bytesToHex(run.returnData).match(/.{64}/g)!.map((w) => BigInt('0x' + w));
+  const words = bytesToHex(run.returnData)
+    .match(/.{64}/g)!
+    .map((w) => BigInt('0x' + w));
   assert.equal(words, [12n, 1_700_000_123n, 1_000_000_001n, 30_000_000n, 0n, 0n, 0n, 0n, BigInt('0x' + caller), BigInt('0x' + caller)]);
 });
 
@@ -135,7 +144,11 @@ test('events in the order emitted, across calls, with the address that emitted e
   const word = (n: number) => n.toString(16).padStart(64, '0');
   assert.equal(
     run.logs.map((l) => [l.address, l.topics.map((t) => bytesToHex(t)), bytesToHex(l.data)]),
-    [[T, [word(0x11)], 'aa'], [M, [], ''], [T, [word(0x22), word(0x33)], '']],
+    [
+      [T, [word(0x11)], 'aa'],
+      [M, [], ''],
+      [T, [word(0x22), word(0x33)], ''],
+    ],
   );
   const failed = await runner.run(world({ [T]: log0 + REVERT_EMPTY }).ledger, message(T));
   assert.equal([failed.end, failed.logs], ['revert', []], 'a reverted run emits nothing');
@@ -174,7 +187,7 @@ test('the state manager: begin starts afresh even after a run left midway, and r
   await manager.commit();
   const changes = manager.finish();
   assert.equal(changes.accounts.get(O), { balance: 20n, nonce: 2n }, 'written outside any frame: kept');
-  assert.equal(changes.storage.get(O)?.get('00'.repeat(32)), new Uint8Array([5]), 'leading zeros trimmed; the reverted frame\'s write undone');
+  assert.equal(changes.storage.get(O)?.get('00'.repeat(32)), new Uint8Array([5]), "leading zeros trimmed; the reverted frame's write undone");
   assert.equal(changes.code.get(M), new Uint8Array([0x60]));
   assert.equal(changes.accounts.get(M), { balance: 0n, nonce: 0n }, 'code makes an account');
   assert.equal(manager.finish(), emptyChanges(), 'finish hands the changes over once');

@@ -58,7 +58,11 @@ test('addresses: a ThePower address is its number in 20 bytes, and back; any 20 
   assert.is(parseEvmAddress('AA100000001677721780', 'a'), owner);
   assert.is(parseEvmAddress('0x' + owner.slice(24), 'a'), owner);
   for (const bad of ['0x1234', 'AA100000001677721781', 42, '0x' + 'g'.repeat(40)]) {
-    assert.throws(() => parseEvmAddress(bad, 'a'), (e: { code?: string }) => e.code === 'BAD_REQUEST_PARAM', String(bad));
+    assert.throws(
+      () => parseEvmAddress(bad, 'a'),
+      (e: { code?: string }) => e.code === 'BAD_REQUEST_PARAM',
+      String(bad),
+    );
   }
 });
 
@@ -144,7 +148,15 @@ test('ERC-721: mint, approve, transfer by the approved, custom error and Error(s
 
   const custom = await call(ledger, collectible, owner, bob, 'mint', ['0x' + bob]);
   assert.is(custom.end, 'revert');
-  const selector = bytesToHex(hexToBytes(encodeFunctionData({ abi: [{ type: 'function', name: 'NotOwner', inputs: [{ type: 'address', name: 'caller' }], outputs: [], stateMutability: 'nonpayable' }], functionName: 'NotOwner', args: [`0x${bob}`] })));
+  const selector = bytesToHex(
+    hexToBytes(
+      encodeFunctionData({
+        abi: [{ type: 'function', name: 'NotOwner', inputs: [{ type: 'address', name: 'caller' }], outputs: [], stateMutability: 'nonpayable' }],
+        functionName: 'NotOwner',
+        args: [`0x${bob}`],
+      }),
+    ),
+  );
   assert.is(bytesToHex(custom.returnData), selector, 'the custom error NotOwner(bob), as encoded');
   const missing = await call(ledger, collectible, owner, stranger, 'ownerOf', [99n]);
   assert.is(missing.end, 'revert');
@@ -177,7 +189,12 @@ test('an Ethereum create derives its address from the sender and nonce, and bump
   assert.ok(run.created && run.created.length === 40);
   // viem's getContractAddress computes the same address from sender and nonce.
   const { getContractAddress } = await import('viem');
-  assert.is(run.created, getContractAddress({ from: `0x${stranger}`, nonce: 5n }).slice(2).toLowerCase());
+  assert.is(
+    run.created,
+    getContractAddress({ from: `0x${stranger}`, nonce: 5n })
+      .slice(2)
+      .toLowerCase(),
+  );
   assert.is(run.changes.accounts.get(stranger)?.nonce, 6n);
   assert.is(bytesToHex(run.changes.code.get(run.created!)!), token.deployedBytecode.slice(2));
 });
@@ -215,7 +232,10 @@ test('a run whose ledger read throws rejects with that error, and the runner goe
   const failed = runner.run(broken, { caller: stranger, to: owner, data: new Uint8Array(0), value: 0n, gasLimit: 100_000n, height: 3n, timestamp: 1n });
   const { ledger, state } = memoryLedger();
   const next = deploy(ledger, state, owner, token, ['N', 'N', 1n]);
-  const err = await failed.then(() => undefined, (e: unknown) => e);
+  const err = await failed.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   assert.instance(err, Error);
   assert.is((err as Error).message, 'store read failed');
   assert.is((await next).end, 'return');
@@ -228,7 +248,10 @@ test('runs on one runner go one at a time: concurrent views see their own ledger
   await deploy(a.ledger, a.state, owner, token, ['A', 'A', 1n]);
   await deploy(b.ledger, b.state, owner, token, ['B', 'B', 2n]);
   const names = await Promise.all(Array.from({ length: 20 }, (_, i) => call(i % 2 ? b.ledger : a.ledger, token, owner, stranger, 'name')));
-  assert.equal(names.map((r) => decode(token, 'name', r)), Array.from({ length: 20 }, (_, i) => (i % 2 ? 'B' : 'A')));
+  assert.equal(
+    names.map((r) => decode(token, 'name', r)),
+    Array.from({ length: 20 }, (_, i) => (i % 2 ? 'B' : 'A')),
+  );
 });
 
 test.run();

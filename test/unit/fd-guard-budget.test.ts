@@ -22,12 +22,17 @@ function setup(limit: number, inUse = 0) {
   const server = new EventEmitter() as unknown as Server;
   const lines: string[] = [];
   let now = 0;
-  const guard = guardDescriptors(server, createLogger('warn', (line) => lines.push(line)), { limit, inUse, clock: () => now });
-  const open = (n: number) => Array.from({ length: n }, () => {
-    const s = new FakeSocket();
-    server.emit('connection', s);
-    return s;
-  });
+  const guard = guardDescriptors(
+    server,
+    createLogger('warn', (line) => lines.push(line)),
+    { limit, inUse, clock: () => now },
+  );
+  const open = (n: number) =>
+    Array.from({ length: n }, () => {
+      const s = new FakeSocket();
+      server.emit('connection', s);
+      return s;
+    });
   return { server, lines, guard, open, at: (t: number) => (now = t) };
 }
 
@@ -47,7 +52,10 @@ test('idle connections are closed only once 80 % of the budget is open, and down
   const s = setup(110);
   const first = s.open(78);
   s.at(5000);
-  assert.ok(first.every((x) => !x.destroyed), '78 open, below 79');
+  assert.ok(
+    first.every((x) => !x.destroyed),
+    '78 open, below 79',
+  );
   assert.is(s.guard.open, 78);
   s.open(1);
   assert.is(s.guard.open, 59, 'at 79 the oldest idle ones go, down to 59');
@@ -64,8 +72,14 @@ test('a live stream is never closed for room; a connection whose answer ended is
   s.server.emit('request', { socket: sockets[30] }, res);
   s.at(1000);
   s.open(9);
-  assert.ok(sockets.slice(0, 31).every((x) => !x.destroyed), 'upgraded and busy ones kept');
-  assert.ok(sockets.slice(31, 51).every((x) => x.destroyed), 'the next twenty idle ones closed');
+  assert.ok(
+    sockets.slice(0, 31).every((x) => !x.destroyed),
+    'upgraded and busy ones kept',
+  );
+  assert.ok(
+    sockets.slice(31, 51).every((x) => x.destroyed),
+    'the next twenty idle ones closed',
+  );
   res.emit('close');
   s.at(1999);
   s.open(20);
@@ -92,7 +106,10 @@ test('the room warning comes at most once in 10 s, and again from 10 s on', () =
   s.at(20_000);
   s.open(20);
   assert.is(s.lines.length, 2, '10 s after the first');
-  assert.match(s.lines[1], / warn  59 connections open, near the limit of 110 open files \(ulimit -n\): closed 20 idle ones to make room\. Raise it with ulimit -n, or find the client holding them\n$/);
+  assert.match(
+    s.lines[1],
+    / warn  59 connections open, near the limit of 110 open files \(ulimit -n\): closed 20 idle ones to make room\. Raise it with ulimit -n, or find the client holding them\n$/,
+  );
   s.guard.close();
 });
 

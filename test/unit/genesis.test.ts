@@ -25,7 +25,18 @@ test('config wallets: key, balances, seq and t as given; without a key a wallet 
   };
   const g = buildGenesis(config);
   const w40 = g.wallets.get(bytesToHex(at(40)))!;
-  assert.equal([bytesToHex(w40.pubkey!).toUpperCase(), [...w40.amount], w40.seq, w40.t], [KEY, [['SK', 5n], ['XYZ', 7n]], 12n, 1_800_000_000_000]);
+  assert.equal(
+    [bytesToHex(w40.pubkey!).toUpperCase(), [...w40.amount], w40.seq, w40.t],
+    [
+      KEY,
+      [
+        ['SK', 5n],
+        ['XYZ', 7n],
+      ],
+      12n,
+      1_800_000_000_000,
+    ],
+  );
   const w41 = g.wallets.get(bytesToHex(at(41)))!;
   assert.equal([w41.pubkey, [...w41.amount], w41.seq, w41.t], [null, [['SK', 1n]], 0n, 0]);
   assert.equal([...g.wallets.get(bytesToHex(at(1)))!.amount], [['SK', 10n]], 'the development account');
@@ -38,7 +49,15 @@ test('registration numbers: only wallets of our own allocation block count; with
   const elsewhere = makeAddress({ group: base.allocGroup + 1, block: base.chain, wallet: 500 });
   const otherChain = makeAddress({ group: base.allocGroup, block: base.chain + 1, wallet: 600 });
   const fee = makeAddress({ group: base.allocGroup + 2, block: base.chain, wallet: 9 });
-  const g = buildGenesis({ ...base, accounts: 0, feeAddress: hex0x(fee), wallets: [{ address: hex0x(elsewhere), amount: {} }, { address: hex0x(otherChain), amount: {} }] });
+  const g = buildGenesis({
+    ...base,
+    accounts: 0,
+    feeAddress: hex0x(fee),
+    wallets: [
+      { address: hex0x(elsewhere), amount: {} },
+      { address: hex0x(otherChain), amount: {} },
+    ],
+  });
   assert.is(g.allocLast, 0);
   assert.equal(g.feeAddress, fee);
   assert.is(g.wallets.size, 3);

@@ -41,7 +41,10 @@ test('writes added while a batch is being written are acknowledged with their ow
   await turn();
   assert.equal(acknowledged, ['a']);
   await batchCount(2);
-  assert.equal(batches.map((b) => b.keys), [['a'], ['b', 'c']]);
+  assert.equal(
+    batches.map((b) => b.keys),
+    [['a'], ['b', 'c']],
+  );
   // Each acknowledgement came after its key was written.
   assert.equal(written, ['a']);
   batches[1].finish();

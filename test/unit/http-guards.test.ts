@@ -42,7 +42,7 @@ test('the documented time limits: headers 15 s, the request 25 s, kept-alive idl
   assert.equal(DEFAULT_HTTP_TIMEOUTS, { headers: 15_000, request: 25_000, keepAlive: 10_000, checkEvery: 1_000 });
 });
 
-test('a parse error is answered 400 HTTP_MALFORMED naming Node\'s code, and logged at debug', () => {
+test("a parse error is answered 400 HTTP_MALFORMED naming Node's code, and logged at debug", () => {
   const { out, logger } = lines();
   const s = fakeSocket();
   const err = Object.assign(new Error('Invalid method encountered'), { code: 'HPE_INVALID_METHOD' });

@@ -76,16 +76,25 @@ test('reverting drops the snapshots taken after the target; the target and older
   await store.batch([put('k', '2')]);
   const third = await store.take(2);
   await store.batch([put('k', '3')]);
-  assert.equal(store.list().map((s) => s.id), ['1', '2', '3', '4']);
+  assert.equal(
+    store.list().map((s) => s.id),
+    ['1', '2', '3', '4'],
+  );
   assert.equal(await store.revert(second), { keys: 1, dropped: ['3', '4'] });
   assert.equal(JSON.parse(Buffer.from((await inner.get('journal'))!).toString()), { seq: 1, nextId: 5 }, 'the journal head goes back to the snapshot');
   assert.equal(Buffer.from((await store.get('k'))!).toString(), '1');
-  assert.equal(store.list().map((s) => s.id), [first.id, second.id]);
+  assert.equal(
+    store.list().map((s) => s.id),
+    [first.id, second.id],
+  );
   assert.equal([await inner.get('snap:' + sameSeq.id), await inner.get('snap:' + third.id)], [undefined, undefined]);
   await store.batch([put('k', '9')]);
   await store.revert(first);
   assert.equal(Buffer.from((await store.get('k'))!).toString(), '0');
-  assert.equal(store.list().map((s) => s.id), ['1']);
+  assert.equal(
+    store.list().map((s) => s.id),
+    ['1'],
+  );
   // Ids keep growing after a revert: a new snapshot never takes a dropped one's id.
   assert.is((await store.take(0)).id, '5');
 });
@@ -139,7 +148,13 @@ test('names: a letter then up to 63 more; given again, the name moves to the new
 test('snapshots are listed by id as numbers, and at most 1000 are kept', async () => {
   const store = await JournalStore.open(new MemoryStore());
   for (let i = 0; i < 999; i++) await store.take(i);
-  assert.equal(store.list().slice(0, 12).map((s) => s.id), ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12']);
+  assert.equal(
+    store
+      .list()
+      .slice(0, 12)
+      .map((s) => s.id),
+    ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12'],
+  );
   assert.is((await store.take(999)).id, '1000', 'the thousandth is taken');
   const err = await refusal(() => store.take(1000));
   assert.equal([err.code, err.message], ['BAD_REQUEST_PARAM', 'Too many snapshots: a node keeps at most 1000; delete some (snapshot {"delete": id})']);
@@ -156,7 +171,13 @@ test('reopened on the same store: snapshots, names, the undo records and the nex
   await store.take(4);
   await store.batch([put('k', 'later')]);
   store = await JournalStore.open(inner);
-  assert.equal(store.list().map((s) => [s.id, s.name, s.height]), [['1', 'base', 3], ['2', undefined, 4]]);
+  assert.equal(
+    store.list().map((s) => [s.id, s.name, s.height]),
+    [
+      ['1', 'base', 3],
+      ['2', undefined, 4],
+    ],
+  );
   await store.batch([put('k', 'after reopen')]);
   assert.equal(await store.revert(store.find('2')), { keys: 1, dropped: [] });
   assert.equal(Buffer.from((await store.get('k'))!).toString(), 'after');
@@ -202,7 +223,10 @@ test('a snapshot whose record cannot be written is refused and not listed; the n
   assert.match(err.message, /no space left/);
   assert.equal(store.list(), [], 'a snapshot not on disk is not offered');
   const next = await store.take(0, 'second');
-  assert.equal(store.list().map((s) => s.name), ['second']);
+  assert.equal(
+    store.list().map((s) => s.name),
+    ['second'],
+  );
   assert.is(next.id, '1', 'the id the failed one would have had is used');
 });
 

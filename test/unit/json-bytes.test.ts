@@ -78,7 +78,10 @@ test('finish empties the writer; an empty document is no chunks', () => {
 
 test('chunks are 64 KiB: a long ASCII document fills each one to the last byte before the next', () => {
   const { chunks, byteLength } = toJsonChunks('ab'.repeat(100_000));
-  assert.equal(chunks.map((c) => c.length), [65_536, 65_536, 65_536, 200_002 - 3 * 65_536]);
+  assert.equal(
+    chunks.map((c) => c.length),
+    [65_536, 65_536, 65_536, 200_002 - 3 * 65_536],
+  );
   assert.is(byteLength, 200_002);
 });
 
@@ -93,7 +96,10 @@ test('a short multi-byte string that exactly fills the rest of a chunk is writte
 test('take hands on the filled chunks and forgets them; finish then counts only what came after', () => {
   const w = new JsonBytesWriter().text('c'.repeat(150_000));
   const taken = w.take();
-  assert.equal(taken.map((c) => c.length), [65_536, 65_536]);
+  assert.equal(
+    taken.map((c) => c.length),
+    [65_536, 65_536],
+  );
   assert.ok(taken.every((c) => c.every((b) => b === 0x63)));
   assert.equal(w.take(), [], 'taken once');
   w.text('d');

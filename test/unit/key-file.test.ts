@@ -118,11 +118,19 @@ test('never overwrites; the address is recorded atomically without touching the 
   assert.is(statSync(file).mode & 0o777, 0o600);
   assert.is(readKeyFileInfo(file).address, 'AA100000001677722185');
   assert.equal((await openKeyFile(file, pass('pass phrase'))).secretKey, secret);
-  assert.equal(readdirSync(dir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file left');
+  assert.equal(
+    readdirSync(dir).filter((name) => name.endsWith('.tmp')),
+    [],
+    'no temporary file left',
+  );
 });
 
 test('encryptKey refuses scrypt costs a file could not ask for', async () => {
-  for (const cost of [{ N: 1000, r: 8, p: 1 }, { N: 1 << 21, r: 8, p: 1 }, { N: 1 << 10, r: 0, p: 1 }]) {
+  for (const cost of [
+    { N: 1000, r: 8, p: 1 },
+    { N: 1 << 21, r: 8, p: 1 },
+    { N: 1 << 10, r: 0, p: 1 },
+  ]) {
     assert.is((await rejection(encryptKey(generateSecretKey(), 'x', cost))).code, 'INVALID_ARGUMENT', JSON.stringify(cost));
   }
 });

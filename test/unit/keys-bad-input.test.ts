@@ -47,7 +47,11 @@ BAD.push(['WIF of another version', () => wifToSecretKey(base58check.encode(conc
 BAD.push(['export with a foreign PEM block after its two', () => readWalletExport(exportFile + FOREIGN_PEM, 'correct horse'), 'WALLET_FILE_CORRUPT']);
 BAD.push(['export with a foreign PEM block before its two', () => readWalletExport(exportFile.replace('\n', `\n${FOREIGN_PEM}`), 'correct horse'), 'WALLET_FILE_CORRUPT']);
 BAD.push(['export with a foreign encrypted PEM block after its two', () => readWalletExport(exportFile + FOREIGN_ENCRYPTED, 'correct horse'), 'WALLET_FILE_CORRUPT']);
-BAD.push(['export with a foreign encrypted PEM block between its two', () => readWalletExport(exportFile.replace('-----END EC PRIVATE KEY-----\n', `-----END EC PRIVATE KEY-----\n${FOREIGN_ENCRYPTED}`), 'correct horse'), 'WALLET_FILE_CORRUPT']);
+BAD.push([
+  'export with a foreign encrypted PEM block between its two',
+  () => readWalletExport(exportFile.replace('-----END EC PRIVATE KEY-----\n', `-----END EC PRIVATE KEY-----\n${FOREIGN_ENCRYPTED}`), 'correct horse'),
+  'WALLET_FILE_CORRUPT',
+]);
 BAD.push(['export with its key block twice', () => readWalletExport(exportFile + exportFile.split('\n').slice(1).join('\n'), 'correct horse'), 'WALLET_FILE_CORRUPT']);
 
 for (const [what, call, code] of BAD) {

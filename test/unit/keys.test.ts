@@ -2,9 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createECDH, ECDH, randomBytes } from 'node:crypto';
 import { bytesToHex, hexToBytes } from '../../src/bytes.js';
-import {
-  generateSecretKey, isValidPublicKey, isValidSecretKey, normalizePublicKey, publicKeyOf,
-} from '../../src/crypto/keys.js';
+import { generateSecretKey, isValidPublicKey, isValidSecretKey, normalizePublicKey, publicKeyOf } from '../../src/crypto/keys.js';
 import { TpkitError } from '../../src/errors.js';
 import { vectors } from '../helpers/vectors.js';
 

@@ -63,7 +63,10 @@ test('a waiting transaction is replaced only by one paying at least 10 % more; a
   pool.add(better);
   assert.is(pool.get(waiting.txid), undefined);
   pool.add(eth(A, 1));
-  assert.equal(pool.peek(10).map((t) => t.txid), [ready.txid, pool.peek(10)[1].txid, better.txid]);
+  assert.equal(
+    pool.peek(10).map((t) => t.txid),
+    [ready.txid, pool.peek(10)[1].txid, better.txid],
+  );
 });
 
 test('waiting transactions are bounded per account and in all ("txpool is full"); ready ones are not counted as waiting', () => {

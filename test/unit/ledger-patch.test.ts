@@ -23,7 +23,16 @@ test('a wallet that sends: balance per changed currency (path: the currency byte
   before.amount.set('SK', 1000n).set('FEE', 3n);
   before.seq = 4n;
   before.height = 12;
-  const after = { ...before, amount: new Map([['SK', 990n], ['FEE', 3n], ['XYZ', 2n ** 63n]]), seq: 5n, height: 20 };
+  const after = {
+    ...before,
+    amount: new Map([
+      ['SK', 990n],
+      ['FEE', 3n],
+      ['XYZ', 2n ** 63n],
+    ]),
+    seq: 5n,
+    height: 20,
+  };
   const rows = ledgerPatchRows({ [A]: { ...storedWallet(after), was: walletBefore(before, after) } }, 20);
   const a = `0x${A.toLowerCase()}`;
   assert.equal(rows, [
@@ -40,15 +49,21 @@ test('a key change names the old key; a receiving wallet has no seq row', () => 
   const next = '03' + '22'.repeat(32);
   const after = { ...before, pubkey: Uint8Array.from(Buffer.from(next, 'hex')), height: 9 };
   const rows = ledgerPatchRows({ [A]: { ...storedWallet(after), was: walletBefore(before, after) } }, 9);
-  assert.equal(rows.map((r) => (r as unknown[])[1]), ['pubkey', 'lastblk']);
+  assert.equal(
+    rows.map((r) => (r as unknown[])[1]),
+    ['pubkey', 'lastblk'],
+  );
   assert.equal((rows[0] as unknown[]).slice(3), [`0x${KEY}`, `0x${next}`]);
 });
 
-test('only one address\'s rows when asked; none for a record kept before `was` was written', () => {
+test("only one address's rows when asked; none for a record kept before `was` was written", () => {
   const w = newWallet(null);
   const bals = { [A]: { ...storedWallet(w), was: null }, '8001400001000006': { ...storedWallet(w), was: null }, '8001400001000007': storedWallet(w) };
   assert.is(ledgerPatchRows(bals, 1).length, 2);
-  assert.equal(ledgerPatchRows(bals, 1, A).map((r) => (r as unknown[])[0]), [`0x${A.toLowerCase()}`]);
+  assert.equal(
+    ledgerPatchRows(bals, 1, A).map((r) => (r as unknown[])[0]),
+    [`0x${A.toLowerCase()}`],
+  );
   assert.equal(ledgerPatchRows(bals, 1, '8001400001000007'), []);
 });
 

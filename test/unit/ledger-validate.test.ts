@@ -36,7 +36,10 @@ test('a signed transfer passes: its body, signer and body hash as the ledger nee
   assert.equal(tx.body.from, alice.address);
   assert.equal(tx.body.to, bob.address);
   assert.is(tx.body.seq, 6n);
-  assert.equal(tx.body.payload.map((p) => [p.purpose, p.currency, p.amount]), [[0, 'SK', 5n]]);
+  assert.equal(
+    tx.body.payload.map((p) => [p.purpose, p.currency, p.amount]),
+    [[0, 'SK', 5n]],
+  );
   assert.equal(tx.signers, [publicKeyOf(alice.key)]);
   assert.match(tx.bodyHash, /^[0-9a-f]{64}$/);
   assert.is(validateSubmission(send(), ctx).bodyHash, tx.bodyHash, 'the same body, the same hash');
@@ -46,14 +49,26 @@ test('a signed transfer passes: its body, signer and body hash as the ledger nee
 test('the timestamp window: one ms inside passes, its edge is refused, a restart skips it', () => {
   const edge = NOW - TIMESTAMP_WINDOW_MS;
   assert.is(validateSubmission(send({ t: edge + 1 }), ctx).body.kind, 'generic');
-  assert.is(errorCode(() => validateSubmission(send({ t: edge }), ctx)), 'TIMESTAMP_OUT_OF_WINDOW');
-  assert.is(errorCode(() => validateSubmission(send({ t: NOW + TIMESTAMP_WINDOW_MS }), ctx)), 'TIMESTAMP_OUT_OF_WINDOW');
+  assert.is(
+    errorCode(() => validateSubmission(send({ t: edge }), ctx)),
+    'TIMESTAMP_OUT_OF_WINDOW',
+  );
+  assert.is(
+    errorCode(() => validateSubmission(send({ t: NOW + TIMESTAMP_WINDOW_MS }), ctx)),
+    'TIMESTAMP_OUT_OF_WINDOW',
+  );
   assert.is(validateSubmission(send({ t: edge }), ctx, { restoring: true }).body.kind, 'generic');
 });
 
 test('the sender must exist and have signed with its key', () => {
-  assert.is(errorCode(() => validateSubmission(send({ key: stranger.key, from: stranger.address }), ctx)), 'SENDER_UNKNOWN');
-  assert.is(errorCode(() => validateSubmission(send({ key: bob.key }), ctx)), 'SENDER_KEY_MISMATCH');
+  assert.is(
+    errorCode(() => validateSubmission(send({ key: stranger.key, from: stranger.address }), ctx)),
+    'SENDER_UNKNOWN',
+  );
+  assert.is(
+    errorCode(() => validateSubmission(send({ key: bob.key }), ctx)),
+    'SENDER_KEY_MISMATCH',
+  );
   assert.is(validateSubmission(base64ToBytes(notify({ key: alice.key, from: alice.address, seq: 6, t: NOW, payload: [] })), ctx).body.kind, 'notify');
   const change = validateSubmission(base64ToBytes(chkey({ key: alice.key, from: alice.address, seq: 6, t: NOW, newKey: bob.key })), ctx);
   assert.is(change.body.kind, 'chkey');
@@ -61,17 +76,26 @@ test('the sender must exist and have signed with its key', () => {
 
 test('an address on another chain is WRONG_CHAIN', () => {
   const elsewhere = makeAddress({ group: 10, block: CHAIN + 1, wallet: 2 });
-  assert.is(errorCode(() => validateSubmission(send({ to: elsewhere }), ctx)), 'WRONG_CHAIN');
+  assert.is(
+    errorCode(() => validateSubmission(send({ to: elsewhere }), ctx)),
+    'WRONG_CHAIN',
+  );
 });
 
 test('size and signature limits, at their edges', () => {
   const raw = send();
   assert.is(validateSubmission(raw, context(wallets, { limits: { ...ctx.limits, maxTxBytes: raw.length } })).body.kind, 'generic');
-  assert.is(errorCode(() => validateSubmission(raw, context(wallets, { limits: { ...ctx.limits, maxTxBytes: raw.length - 1 } }))), 'TX_TOO_LARGE');
+  assert.is(
+    errorCode(() => validateSubmission(raw, context(wallets, { limits: { ...ctx.limits, maxTxBytes: raw.length - 1 } }))),
+    'TX_TOO_LARGE',
+  );
   const body = genericBody({ from: alice.address, to: bob.address, seq: 6, timestamp: NOW, payload: [pay(1)] });
   const twice = base64ToBytes(sign(body, [alice.key, bob.key], NOW));
   assert.is(validateSubmission(twice, context(wallets, { limits: { ...ctx.limits, maxSignatures: 2 } })).signers.length, 1, 'only the sender key counts');
-  assert.is(errorCode(() => validateSubmission(twice, context(wallets, { limits: { ...ctx.limits, maxSignatures: 1 } }))), 'TOO_MANY_SIGNATURES');
+  assert.is(
+    errorCode(() => validateSubmission(twice, context(wallets, { limits: { ...ctx.limits, maxSignatures: 1 } }))),
+    'TOO_MANY_SIGNATURES',
+  );
 });
 
 test('malformed containers are typed errors, never crashes', () => {
@@ -79,7 +103,10 @@ test('malformed containers are typed errors, never crashes', () => {
     const code = errorCode(() => validateSubmission(bad, ctx));
     assert.match(code, /^(MSGPACK_|TX_|BODY_|SIG_|BSIG_)/, `${bytesToHex(bad)} -> ${code}`);
   }
-  assert.is(errorCode(() => validateSubmission(send({ seq: 2n ** 63n }), ctx)), 'BODY_BAD_FIELD');
+  assert.is(
+    errorCode(() => validateSubmission(send({ seq: 2n ** 63n }), ctx)),
+    'BODY_BAD_FIELD',
+  );
 });
 
 test('register: the proof of work meets the difficulty, one bit short is POW_TOO_LOW, and difficulty 0 asks none', () => {
@@ -87,14 +114,20 @@ test('register: the proof of work meets the difficulty, one bit short is POW_TOO
   const tx = validateSubmission(base64ToBytes(register(stranger.key, NOW, 8)), hard);
   assert.is(tx.body.kind, 'register');
   assert.equal(tx.signers, [publicKeyOf(stranger.key)]);
-  assert.is(errorCode(() => validateSubmission(base64ToBytes(registerBelow(stranger.key, NOW, 8)), hard)), 'POW_TOO_LOW');
+  assert.is(
+    errorCode(() => validateSubmission(base64ToBytes(registerBelow(stranger.key, NOW, 8)), hard)),
+    'POW_TOO_LOW',
+  );
   assert.is(validateSubmission(base64ToBytes(registerBelow(stranger.key, NOW, 8)), ctx).body.kind, 'register');
 });
 
 test('prepareSubmission hands out the signature jobs; an invalid outcome is SIG_INVALID', () => {
   const prepared = prepareSubmission(send(), ctx);
   assert.is(prepared.jobs.length, 1);
-  assert.is(errorCode(() => prepared.complete(['SIG_INVALID'])), 'SIG_INVALID');
+  assert.is(
+    errorCode(() => prepared.complete(['SIG_INVALID'])),
+    'SIG_INVALID',
+  );
   assert.equal(prepared.complete(['valid']).signers, [publicKeyOf(alice.key)]);
 });
 
@@ -151,7 +184,12 @@ test('a call is c = ["0x0", [calldata]]; any other c is kept as a bad call', () 
   if (good.kind !== 'generic') return;
   assert.equal(good.call, data);
   assert.is(good.badCall, undefined);
-  for (const [method, args] of [['0x1', [data]], ['0x0', [data, data]], ['0x0', []], ['0x0', [5]]] as const) {
+  for (const [method, args] of [
+    ['0x1', [data]],
+    ['0x0', [data, data]],
+    ['0x0', []],
+    ['0x0', [5]],
+  ] as const) {
     const body = withCall(method, [...args]);
     assert.ok(body.kind === 'generic' && body.badCall === true && body.call === undefined, `${method} ${args.length}`);
   }
@@ -160,10 +198,17 @@ test('a call is c = ["0x0", [calldata]]; any other c is kept as a bad call', () 
 });
 
 test('a container with no signature is SIG_MISSING; an unsupported kind is refused before its signatures are read', () => {
-  assert.is(errorCode(() => validateSubmission(encodeTx({ body: genericBody({ from: alice.address, to: bob.address, seq: 6, timestamp: NOW, payload: [] }), sigs: [] }), ctx)), 'SIG_MISSING');
+  assert.is(
+    errorCode(() => validateSubmission(encodeTx({ body: genericBody({ from: alice.address, to: bob.address, seq: 6, timestamp: NOW, payload: [] }), sigs: [] }), ctx)),
+    'SIG_MISSING',
+  );
   for (const k of [19, 20, 21, 22]) {
     const raw = encodeTx({ body: encodeMsgpack({ k, f: alice.address, s: 6, t: NOW, p: [] }), sigs: [new Uint8Array([1, 2, 3])] });
-    assert.is(errorCode(() => validateSubmission(raw, ctx)), 'KIND_UNSUPPORTED', `kind ${k}`);
+    assert.is(
+      errorCode(() => validateSubmission(raw, ctx)),
+      'KIND_UNSUPPORTED',
+      `kind ${k}`,
+    );
   }
 });
 
@@ -202,7 +247,11 @@ test('register with two signatures: the valid ones make the keys; a bad point fa
   assert.equal([badPoint.code, badPoint.field], ['KEY_INVALID', 'sig[1]']);
   const none = thrown(() => prepared().complete(['SIG_INVALID', 'BSIG_BAD_DER']));
   assert.equal([none.code, none.field], ['SIG_INVALID', 'sig[0]']);
-  assert.is(errorCode(() => prepared().complete(['valid', 'SIG_INVALID'])), 'REGISTER_KEYS_MISMATCH', 'h names the other key');
+  assert.is(
+    errorCode(() => prepared().complete(['valid', 'SIG_INVALID'])),
+    'REGISTER_KEYS_MISMATCH',
+    'h names the other key',
+  );
 });
 
 /** Signs with the 65-byte (uncompressed) form of a key in the BSig, as older wallets do. */
@@ -217,17 +266,26 @@ test('a signature carrying the uncompressed key counts as its compressed key, fo
   assert.equal(reg.signers, [publicKeyOf(stranger.key)]);
   const body = genericBody({ from: alice.address, to: bob.address, seq: 6, timestamp: NOW, payload: [pay(1)] });
   assert.equal(validateSubmission(signedUncompressed(body, alice.key), ctx).signers, [publicKeyOf(alice.key)]);
-  assert.is(errorCode(() => validateSubmission(signedUncompressed(body, bob.key), ctx)), 'SENDER_KEY_MISMATCH');
+  assert.is(
+    errorCode(() => validateSubmission(signedUncompressed(body, bob.key), ctx)),
+    'SENDER_KEY_MISMATCH',
+  );
 });
 
 test('restoring after a key change: the transaction is kept without signers, for block time to call unverified', () => {
   const changed = ledger();
   const a = changed.get(hex(alice.address))!;
   changed.set(hex(alice.address), { ...a, pubkey: publicKeyOf(bob.key) });
-  assert.is(errorCode(() => validateSubmission(send(), context(changed))), 'SENDER_KEY_MISMATCH');
+  assert.is(
+    errorCode(() => validateSubmission(send(), context(changed))),
+    'SENDER_KEY_MISMATCH',
+  );
   assert.equal(validateSubmission(send(), context(changed), { restoring: true }).signers, []);
   const keyless = new Map([[hex(alice.address), newWallet(null)]]);
-  assert.is(errorCode(() => validateSubmission(send(), context(keyless))), 'SENDER_KEY_MISMATCH');
+  assert.is(
+    errorCode(() => validateSubmission(send(), context(keyless))),
+    'SENDER_KEY_MISMATCH',
+  );
 });
 
 test.run();

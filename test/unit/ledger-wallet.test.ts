@@ -29,11 +29,30 @@ test('the stored JSON reads back; a record stored before heights were kept reads
 
 test("the balance root's bytes: address, key, seq, t, then the balances sorted by currency", () => {
   const w = newWallet(new Uint8Array([1, 2, 3]));
-  for (const [cur, v] of [['SK', 1n], ['ABC', 2n], ['XX', 3n], ['AB', 4n], ['b', 5n]] as const) w.amount.set(cur, v);
+  for (const [cur, v] of [
+    ['SK', 1n],
+    ['ABC', 2n],
+    ['XX', 3n],
+    ['AB', 4n],
+    ['b', 5n],
+  ] as const)
+    w.amount.set(cur, v);
   w.seq = 5n;
   w.t = 99;
   const state = json(walletStateBytes('00aa', w));
-  assert.equal(state, ['00aa', '010203', '5', 99, [['AB', '4'], ['ABC', '2'], ['SK', '1'], ['XX', '3'], ['b', '5']]]);
+  assert.equal(state, [
+    '00aa',
+    '010203',
+    '5',
+    99,
+    [
+      ['AB', '4'],
+      ['ABC', '2'],
+      ['SK', '1'],
+      ['XX', '3'],
+      ['b', '5'],
+    ],
+  ]);
   // The same balances set in another order give the same bytes.
   const other = newWallet(new Uint8Array([1, 2, 3]));
   for (const cur of ['b', 'XX', 'AB', 'SK', 'ABC']) other.amount.set(cur, w.amount.get(cur)!);

@@ -6,7 +6,10 @@ import { createHash } from 'node:crypto';
 import { EMPTY_ROOT, merkleRoot } from '../../src/node/ledger/merkle.js';
 import { blockHash, blockRecord, recordHash, txRoot } from '../../src/node/ledger/block.js';
 
-const h = (...parts: (Buffer | number[])[]) => createHash('sha256').update(Buffer.concat(parts.map((p) => Buffer.from(p)))).digest();
+const h = (...parts: (Buffer | number[])[]) =>
+  createHash('sha256')
+    .update(Buffer.concat(parts.map((p) => Buffer.from(p))))
+    .digest();
 const leaf = (s: string) => h([0], Buffer.from(s, 'latin1'));
 const node = (a: Buffer, b: Buffer) => h([1], a, b);
 const root = (names: string[]) => Buffer.from(merkleRoot(names.map((s) => new Uint8Array(Buffer.from(s))))).toString('hex');
@@ -26,7 +29,7 @@ test('no leaves give the all-zero root; the order of leaves matters', () => {
   assert.is.not(root(['a', 'b']), root(['b', 'a']));
 });
 
-test('a block\'s transaction root: leaves are the txid text, a zero byte, the container', () => {
+test("a block's transaction root: leaves are the txid text, a zero byte, the container", () => {
   const txs = [
     { txid: 'AAAA-1', raw: new Uint8Array([0x81, 0xa1, 0x61, 0x01]) },
     { txid: 'BBBB-2', raw: new Uint8Array([0x80]) },

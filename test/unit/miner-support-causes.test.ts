@@ -11,7 +11,9 @@ import { describeRefusal, kernelReason } from '../../src/wasm/refusal.js';
 /** What workerd's V8 throws from `new WebAssembly.Module(bytes)`. */
 const WORKERD = new Error('WebAssembly.Module(): Wasm code generation disallowed by embedder');
 /** What Chromium throws under a CSP without 'wasm-unsafe-eval'. */
-const CHROMIUM_CSP = new Error("WebAssembly.Module(): Refused to compile or instantiate WebAssembly module because 'wasm-unsafe-eval' is not an allowed source of script in the following Content Security Policy directive: \"script-src 'self'\"");
+const CHROMIUM_CSP = new Error(
+  "WebAssembly.Module(): Refused to compile or instantiate WebAssembly module because 'wasm-unsafe-eval' is not an allowed source of script in the following Content Security Policy directive: \"script-src 'self'\"",
+);
 
 test('a runtime without run-time compiles is named as such, with a fix that fits it', () => {
   const refusal = describeRefusal(WORKERD, true);

@@ -28,7 +28,7 @@ test('mnemonicPath writes group then block by default, block then group for "blo
   assert.equal([...MNEMONIC_ORDERS], ['group-block', 'block-group']);
 });
 
-test('each order gives the SDK\'s key for that path, and the two keys differ', async () => {
+test("each order gives the SDK's key for that path, and the two keys differ", async () => {
   const phrase = generateMnemonic();
   const login = mnemonicToSecretKey(phrase, PLACE, 'group-block');
   const registration = mnemonicToSecretKey(phrase, PLACE, 'block-group');
@@ -71,9 +71,18 @@ test('where block equals group both orders are one path, found as the login orde
 
 test('a wrong order name is INVALID_ARGUMENT, a public key that is no point KEY_INVALID', () => {
   const phrase = generateMnemonic();
-  assert.is(errorCode(() => mnemonicPath(PLACE, 'group/block' as never)), 'INVALID_ARGUMENT');
-  assert.is(errorCode(() => mnemonicToSecretKey(phrase, PLACE, '' as never)), 'INVALID_ARGUMENT');
-  assert.is(errorCode(() => findMnemonicKey(phrase, PLACE, new Uint8Array(33))), 'KEY_INVALID');
+  assert.is(
+    errorCode(() => mnemonicPath(PLACE, 'group/block' as never)),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    errorCode(() => mnemonicToSecretKey(phrase, PLACE, '' as never)),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    errorCode(() => findMnemonicKey(phrase, PLACE, new Uint8Array(33))),
+    'KEY_INVALID',
+  );
 });
 
 test.run();

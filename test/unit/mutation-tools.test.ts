@@ -51,13 +51,22 @@ test('every fixed mutation applies exactly once, changes its file and names test
 
 test('every mutation listed as equivalent still matches a line of its file, and says why', () => {
   for (const e of EQUIVALENT) {
-    const lines = readFileSync(join(ROOT, e.file), 'utf8').split('\n').map((l) => l.trim());
+    const lines = readFileSync(join(ROOT, e.file), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
     assert.ok(lines.includes(e.original), `${e.file}: "${e.original}" no longer occurs: drop or update the entry`);
     // A context names one occurrence: once in the file, and the line right after it.
     if (e.context) {
       const text = readFileSync(join(ROOT, e.file), 'utf8');
       assert.is(occurrences(text, e.context), 1, `${e.file}: the context of "${e.original}" occurs once`);
-      assert.is(text.slice(text.indexOf(e.context) + e.context.length).split('\n')[0].trim(), e.original, `${e.file}: "${e.original}" follows its context`);
+      assert.is(
+        text
+          .slice(text.indexOf(e.context) + e.context.length)
+          .split('\n')[0]
+          .trim(),
+        e.original,
+        `${e.file}: "${e.original}" follows its context`,
+      );
     }
     assert.is.not(e.original, e.mutated);
     assert.ok(e.why.length > 20, `${e.file}: the reason`);
@@ -67,8 +76,16 @@ test('every mutation listed as equivalent still matches a line of its file, and 
 test('a fresh draw is the same for the same seed, and each drawn mutation applies exactly once', () => {
   const draw = (seed: number) => drawMutations({ root: ROOT, folders: ['src/node', 'src/client'], changed: [], count: 40, seed }).drawn;
   const a = draw(42);
-  assert.equal(a.map((m) => m.id), draw(42).map((m) => m.id));
-  assert.is.not(a.map((m) => m.id).join(), draw(43).map((m) => m.id).join());
+  assert.equal(
+    a.map((m) => m.id),
+    draw(42).map((m) => m.id),
+  );
+  assert.is.not(
+    a.map((m) => m.id).join(),
+    draw(43)
+      .map((m) => m.id)
+      .join(),
+  );
   assert.is(a.length, 40);
   for (const m of a) {
     assert.is(occurrences(readFileSync(join(ROOT, m.file), 'utf8'), m.find), 1, m.id);

@@ -8,7 +8,18 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { availableParallelism } from 'node:os';
 import { applyConfigObject, checkConfig, defaultConfig, nodeHelp, parseNodeArgs } from '../../src/node/config/config.js';
-import { DEFAULT_HTTP_PORT, DEFAULT_HTTPS_PORT, DEFAULT_WS_LIMITS, SETTINGS, defaultVerifyThreads, defaultWords, nestedKeys, settingByFlag, settingByKey, topLevelKeys } from '../../src/node/config/settings.js';
+import {
+  DEFAULT_HTTP_PORT,
+  DEFAULT_HTTPS_PORT,
+  DEFAULT_WS_LIMITS,
+  SETTINGS,
+  defaultVerifyThreads,
+  defaultWords,
+  nestedKeys,
+  settingByFlag,
+  settingByKey,
+  topLevelKeys,
+} from '../../src/node/config/settings.js';
 
 function refusal(run: () => unknown): { code?: string; message: string; field?: string; details?: string } {
   try {
@@ -102,7 +113,10 @@ test('defaults as the flag reference and the safety page publish them', () => {
 });
 
 test('signature threads: one per core beyond the first, at most 4', () => {
-  assert.equal([1, 2, 3, 5, 6, 128].map((cores) => defaultVerifyThreads(cores)), [0, 1, 2, 4, 4, 4]);
+  assert.equal(
+    [1, 2, 3, 5, 6, 128].map((cores) => defaultVerifyThreads(cores)),
+    [0, 1, 2, 4, 4, 4],
+  );
   assert.is(defaultConfig().verifyThreads, defaultVerifyThreads(availableParallelism()));
   assert.is(defaultWords(settingByKey('verifyThreads')!), 'cores - 1, at most 4');
 });
@@ -145,7 +159,7 @@ test('flags: --flag=value, -h, a switch with a value refused, a flag without its
   assert.is(refusal(() => parseNodeArgs(['--log-level', 'loud'])).code, 'CONFIG_INVALID');
 });
 
-test('repeatable flags: --fee and --balance replace the file\'s, --allow-host adds to them; --fee none charges nothing', () => {
+test("repeatable flags: --fee and --balance replace the file's, --allow-host adds to them; --fee none charges nothing", () => {
   const read = (file: unknown, argv: string[]) => parseNodeArgs(['--config', 'c.json', ...argv], () => JSON.stringify(file)).config;
   const file = { fees: { FTT: { base: 2, kb: 5 } }, balance: { FTT: '9' }, allowHosts: ['a.example'] };
   const fromFileOnly = read(file, []);

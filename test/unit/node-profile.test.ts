@@ -5,7 +5,7 @@ import { applyClientProfile, powerWalletLines } from '../../src/cli/node-profile
 import { parseNodeArgs } from '../../src/node/config/config.js';
 import { thrownError } from '../helpers/helpers.js';
 
-test('--for powerwallet: port 43280 and difficulty 0, the user\'s --port and --difficulty kept', () => {
+test("--for powerwallet: port 43280 and difficulty 0, the user's --port and --difficulty kept", () => {
   const plain = parseNodeArgs(applyClientProfile(['--for', 'powerwallet', '--memory']).argv).config;
   assert.equal({ port: plain.port, difficulty: plain.difficulty, memory: plain.memory }, { port: 43280, difficulty: 0, memory: true });
   const asked = applyClientProfile(['--for=PowerWallet', '--difficulty', '16', '--port=5000']);

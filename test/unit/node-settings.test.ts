@@ -22,8 +22,15 @@ test('one key and one flag per setting; every flag of --help comes from the tabl
   assert.is(new Set(keys).size, keys.length, 'keys are unique');
   const flags = SETTINGS.flatMap((s) => (s.flag ? [s.flag] : []));
   assert.is(new Set(flags).size, flags.length, 'flags are unique');
-  for (const flag of flags) assert.ok(NODE_FLAGS.some((f) => f.flag === flag), flag);
-  assert.equal(NODE_FLAGS.map((f) => f.flag).filter((f) => !flags.includes(f)), ['--config', '--reset', '--check', '--export', '--repair', '--for', '--help']);
+  for (const flag of flags)
+    assert.ok(
+      NODE_FLAGS.some((f) => f.flag === flag),
+      flag,
+    );
+  assert.equal(
+    NODE_FLAGS.map((f) => f.flag).filter((f) => !flags.includes(f)),
+    ['--config', '--reset', '--check', '--export', '--repair', '--for', '--help'],
+  );
   const help = nodeHelp();
   for (const s of SETTINGS) {
     if (!s.flag || !s.value) continue;
@@ -34,7 +41,7 @@ test('one key and one flag per setting; every flag of --help comes from the tabl
   assert.equal(GENESIS_ONLY, ['--alloc-group', '--alloc-last', '--fee-address', '--accounts', '--balance']);
 });
 
-test('the defaults are the table\'s', () => {
+test("the defaults are the table's", () => {
   const config = defaultConfig() as unknown as Record<string, unknown>;
   for (const s of SETTINGS) {
     if (s.type === 'alloc-block' || typeof s.default === 'function') continue;
@@ -42,10 +49,15 @@ test('the defaults are the table\'s', () => {
     const value = tail === undefined ? config[head] : (config[head] as Record<string, unknown>)[tail];
     assert.equal(value, s.default, s.key);
   }
-  assert.equal(Object.keys(config).sort(), topLevelKeys().filter((k) => k !== 'allocBlock').sort());
+  assert.equal(
+    Object.keys(config).sort(),
+    topLevelKeys()
+      .filter((k) => k !== 'allocBlock')
+      .sort(),
+  );
 });
 
-test('the difficulty bound is the miner\'s, from the flag, the config file and startNode alike', () => {
+test("the difficulty bound is the miner's, from the flag, the config file and startNode alike", () => {
   assert.is(settingByFlag('--difficulty')!.max, MAX_MINE_DIFFICULTY);
   assert.is(parseNodeArgs(['--difficulty', String(MAX_MINE_DIFFICULTY)]).config.difficulty, MAX_MINE_DIFFICULTY);
   assert.match(refusal(() => parseNodeArgs(['--difficulty', '65'])).message, /--difficulty: expected an integer from 0 to 64/);

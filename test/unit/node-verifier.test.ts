@@ -11,10 +11,10 @@ import { decodeTx } from '../../src/codec/container.js';
 import { createRequire } from 'node:module';
 import { encodeDerSignature, parseDerSignature } from '../../src/crypto/der.js';
 import { generateSecretKey } from '../../src/crypto/keys.js';
-import { nativeVerifyDigest as maybeNative, verifierBackend } from '../../src/node/ledger/native-verifier.js';
+import { nativeVerifier, verifierBackend } from '../../src/node/ledger/native-verifier.js';
 
 // The development install has the optional secp256k1 peer: the node must be on libsecp256k1 here.
-const nativeVerifyDigest = maybeNative!;
+const nativeVerifyDigest = nativeVerifier()!;
 import { vectors } from '../helpers/vectors.js';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
@@ -37,8 +37,8 @@ function withSignature(bsig: Uint8Array, der: Uint8Array): Uint8Array {
 }
 
 test('the secp256k1 binding loads in this install: the node verifies with libsecp256k1', () => {
-  assert.type(maybeNative, 'function');
-  assert.is(verifierBackend, 'libsecp256k1');
+  assert.type(nativeVerifier(), 'function');
+  assert.is(verifierBackend(), 'libsecp256k1');
 });
 
 test('published BSig vector verifies natively', () => {

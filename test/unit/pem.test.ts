@@ -29,7 +29,10 @@ test('published PEM: parses to its key; ours has the same bytes in 64-char lines
   const lines = ours.split('\n');
   assert.is(lines[0], '-----BEGIN PUBLIC KEY-----');
   assert.is(lines[lines.length - 1], '-----END PUBLIC KEY-----');
-  assert.equal(lines.slice(1, -1).map((l) => l.length), [64, 12]);
+  assert.equal(
+    lines.slice(1, -1).map((l) => l.length),
+    [64, 12],
+  );
   assert.not.ok(ours.includes('\r'));
 });
 
@@ -59,13 +62,7 @@ test('one-line, multi-line, CRLF and surrounding whitespace all parse', () => {
   const key = publicKeyOf(generateSecretKey());
   const ours = publicKeyToPem(key);
   const body = pemBody(ours);
-  const variants = [
-    wrap(body),
-    ours.replace(/\n/g, '\r\n'),
-    `\n  ${ours}\n\n`,
-    wrap(body.match(/.{1,16}/g)!.join('\n')),
-    ours + '\r\n',
-  ];
+  const variants = [wrap(body), ours.replace(/\n/g, '\r\n'), `\n  ${ours}\n\n`, wrap(body.match(/.{1,16}/g)!.join('\n')), ours + '\r\n'];
   for (const v of variants) assert.equal(pemToPublicKey(v), key, JSON.stringify(v));
 });
 

@@ -30,7 +30,10 @@ test('searches on one long-lived signal leave no abort listener on it, however e
       const both = AbortSignal.any([wallet.signal, cancel.signal]);
       const search = mineBody(randomBytes(64), { difficulty: 60, pool, kernel: 'scalar', signal: both });
       setTimeout(() => cancel.abort(), 1 + Math.floor(random() * 5));
-      const err = await search.then(() => undefined, (e: unknown) => e);
+      const err = await search.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       assert.instance(err, AbortError);
       assert.is(abortListeners(both), 0, `search ${i}: its listener left on the signal it was given`);
     } else {

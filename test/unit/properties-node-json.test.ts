@@ -20,7 +20,10 @@ test('multi-byte text at every offset from 64 KiB - 130 to 64 KiB + 4, and at 12
           const { chunks, byteLength } = toJsonChunks(value);
           const label = `pad ${pad}, ${count} x ${char}`;
           for (const chunk of chunks) assert.not.throws(() => strict.decode(chunk), `${label}: a chunk cut a character`);
-          assert.ok(chunks.every((c) => c.length <= CHUNK), label);
+          assert.ok(
+            chunks.every((c) => c.length <= CHUNK),
+            label,
+          );
           const all = Buffer.concat(chunks);
           assert.is(byteLength, all.length, label);
           assert.ok(all.equals(Buffer.from(toJson(value))), `${label}: the document differs from toJson`);

@@ -19,33 +19,43 @@ test('a long-lived signal passed to many searches ends with as many abort listen
   const app = new AbortController();
   const listenersBefore = getEventListeners(app.signal, 'abort').length;
   const timersBefore = timers();
-  await forAll('searches on one signal', { count: 40, seed: 3201 }, (next) => ({ body: bytes(next, int(next, 16, 120)), difficulty: int(next, 1, 9), progress: next() < 0.5 }), async ({ body, difficulty, progress }) => {
-    const result = await mineBody(body, { difficulty, pool, kernel: 'scalar', signal: app.signal, onProgress: progress ? () => {} : undefined, progressIntervalMs: 5 });
-    assert.ok(result.hashes > 0);
-    assert.is(getEventListeners(app.signal, 'abort').length, listenersBefore, 'the search let go of the caller\'s signal');
-  });
+  await forAll(
+    'searches on one signal',
+    { count: 40, seed: 3201 },
+    (next) => ({ body: bytes(next, int(next, 16, 120)), difficulty: int(next, 1, 9), progress: next() < 0.5 }),
+    async ({ body, difficulty, progress }) => {
+      const result = await mineBody(body, { difficulty, pool, kernel: 'scalar', signal: app.signal, onProgress: progress ? () => {} : undefined, progressIntervalMs: 5 });
+      assert.ok(result.hashes > 0);
+      assert.is(getEventListeners(app.signal, 'abort').length, listenersBefore, "the search let go of the caller's signal");
+    },
+  );
   assert.is(timers(), timersBefore, 'no progress timer left');
 });
 
 test('searches aborted before or while running fail ABORTED, and leave neither a listener nor a timer', async () => {
   const timersBefore = timers();
-  await forAll('aborted searches', { count: 30, seed: 3202 }, (next) => ({ body: bytes(next, 64), early: next() < 0.3, turns: int(next, 0, 3) }), async ({ body, early, turns }) => {
-    // Its ranges wait here until the abort; then they see the stop flag and return at once.
-    const waiting: (() => void)[] = [];
-    const stalled: MinerPool = { threads: 1, run: (task) => new Promise((resolve) => waiting.push(() => resolve(runSearchTask(kernel, task)))) };
-    const controller = new AbortController();
-    if (early) controller.abort();
-    // Difficulty 60: no nonce is found, only the abort ends it.
-    const search = mineBody(body, { difficulty: 60, pool: stalled, kernel: 'scalar', signal: controller.signal, onProgress: () => {}, progressIntervalMs: 5 });
-    // Marked handled at once: an early abort rejects before it is awaited below.
-    search.catch(() => {});
-    for (let i = 0; i < turns; i++) await new Promise((r) => setImmediate(r));
-    controller.abort();
-    for (const run of waiting.splice(0)) run();
-    const err = await typedFailure('an aborted search', () => search);
-    assert.is(err?.code, 'ABORTED');
-    assert.is(getEventListeners(controller.signal, 'abort').length, 0);
-  });
+  await forAll(
+    'aborted searches',
+    { count: 30, seed: 3202 },
+    (next) => ({ body: bytes(next, 64), early: next() < 0.3, turns: int(next, 0, 3) }),
+    async ({ body, early, turns }) => {
+      // Its ranges wait here until the abort; then they see the stop flag and return at once.
+      const waiting: (() => void)[] = [];
+      const stalled: MinerPool = { threads: 1, run: (task) => new Promise((resolve) => waiting.push(() => resolve(runSearchTask(kernel, task)))) };
+      const controller = new AbortController();
+      if (early) controller.abort();
+      // Difficulty 60: no nonce is found, only the abort ends it.
+      const search = mineBody(body, { difficulty: 60, pool: stalled, kernel: 'scalar', signal: controller.signal, onProgress: () => {}, progressIntervalMs: 5 });
+      // Marked handled at once: an early abort rejects before it is awaited below.
+      search.catch(() => {});
+      for (let i = 0; i < turns; i++) await new Promise((r) => setImmediate(r));
+      controller.abort();
+      for (const run of waiting.splice(0)) run();
+      const err = await typedFailure('an aborted search', () => search);
+      assert.is(err?.code, 'ABORTED');
+      assert.is(getEventListeners(controller.signal, 'abort').length, 0);
+    },
+  );
   assert.is(timers(), timersBefore, 'no progress timer left');
 });
 

@@ -27,13 +27,12 @@ function stalledPool(threads: number) {
   return { pool, waiting, start };
 }
 
-
 test('the calling thread finds the nonce while no pool thread has started; the search does not wait for them', async () => {
   const { pool, waiting, start } = stalledPool(2);
   const result = await within(mineBody(randomBytes(80), { difficulty: 12, pool, kernel: 'scalar' }), 20_000, 'the search');
   assert.ok(sha512Bits(result.body) >= 12);
   assert.ok(result.callingThreadHashes > 0);
-  assert.is(result.hashes, result.callingThreadHashes, 'every hash was the calling thread\'s');
+  assert.is(result.hashes, result.callingThreadHashes, "every hash was the calling thread's");
   assert.is(result.byKernel.scalar, result.hashes);
   // Tasks handed to the pool meanwhile: when their threads come up, the flag tells them to stop.
   const late = waiting.map((w) => w.task);
@@ -72,7 +71,7 @@ test('the calling thread stops hashing once every pool thread has started', asyn
   assert.is(result.hashes, result.callingThreadHashes + 2);
 });
 
-test('callingThread: false leaves the search to the pool; tasks carry the calling thread\'s compiled modules', async () => {
+test("callingThread: false leaves the search to the pool; tasks carry the calling thread's compiled modules", async () => {
   const { pool, seen } = instantPool(1);
   const alone = await within(searchNonce({ body: randomBytes(70), difficulty: 40, pool, kernel: 'auto', callingThread: false }), 20_000, 'the pool-only search');
   assert.is(alone.callingThreadHashes, 0);
@@ -90,7 +89,14 @@ test('abort while no pool thread has started: AbortError, nothing waits for the 
   const mining = mineBody(randomBytes(80), { difficulty: 60, pool, kernel: 'scalar', signal: controller.signal });
   await new Promise((resolve) => setTimeout(resolve, 30));
   controller.abort();
-  const error = await within(mining.then(() => undefined, (e: unknown) => e), 20_000, 'the aborted search');
+  const error = await within(
+    mining.then(
+      () => undefined,
+      (e: unknown) => e,
+    ),
+    20_000,
+    'the aborted search',
+  );
   assert.instance(error, AbortError);
   assert.is(waiting.length, 1, 'the pool had its task');
   assert.is(new Int32Array(waiting[0].task.control)[0] !== 0, true, 'the flag tells the thread to stop');
@@ -123,7 +129,7 @@ test('an exhausted search covers the rest of the range the calling thread handed
   );
   assert.is(err?.code, 'MINING_EXHAUSTED');
   // The pool's two ranges, then the calling thread's rest: 0 .. 3 * range, each nonce once.
-  assert.is(ranges.length, 3, 'the pool searched the calling thread\'s rest');
+  assert.is(ranges.length, 3, "the pool searched the calling thread's rest");
   const [rest] = ranges.slice(2);
   assert.ok(rest[0] > 0n && rest[1] === range, `the rest is ${rest[0]}..${rest[1]}`);
   assert.is(err?.details, `searched ${3n * range} nonces at difficulty 512`);

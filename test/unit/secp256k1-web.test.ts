@@ -55,7 +55,13 @@ test('out-of-range signatures get the same verdict', () => {
   const secretKey = curves.utils.randomSecretKey();
   const digest = new Uint8Array(randomBytes(32));
   const key = curves.getPublicKey(secretKey, true);
-  for (const [r, s] of [[0n, 1n], [1n, 0n], [N, 1n], [1n, N], [N - 1n, N - 1n]]) {
+  for (const [r, s] of [
+    [0n, 1n],
+    [1n, 0n],
+    [N, 1n],
+    [1n, N],
+    [N - 1n, N - 1n],
+  ]) {
     const sig = Uint8Array.from([...be32(r), ...be32(s)]);
     assert.is(verdict(web, sig, digest, key), verdict(curves, sig, digest, key), `r=${r} s=${s}`);
   }

@@ -109,8 +109,14 @@ test('made at a whole second: valid from exactly 60 s before, to exactly `days` 
 
 test('the serial is 16 random bytes kept positive, and the PEM has 64-character lines', () => {
   const serials = Array.from({ length: 200 }, () => new X509Certificate(generateSelfSignedCert().cert).serialNumber);
-  assert.ok(serials.every((s) => s.length <= 32 && (s.length < 32 || /^[0-7]/.test(s))), serials.find((s) => s.length > 32 || (s.length === 32 && !/^[0-7]/.test(s))));
-  assert.ok(serials.some((s) => s.length === 32), 'most serials use all 16 bytes');
+  assert.ok(
+    serials.every((s) => s.length <= 32 && (s.length < 32 || /^[0-7]/.test(s))),
+    serials.find((s) => s.length > 32 || (s.length === 32 && !/^[0-7]/.test(s))),
+  );
+  assert.ok(
+    serials.some((s) => s.length === 32),
+    'most serials use all 16 bytes',
+  );
   assert.is(new Set(serials).size, 200);
   const lines = generateSelfSignedCert().cert.trimEnd().split('\n');
   assert.is(lines[0], '-----BEGIN CERTIFICATE-----');

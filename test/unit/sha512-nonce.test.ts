@@ -25,7 +25,7 @@ function expected(body: Uint8Array, high: number, low: number): string {
   return createHash('sha512').update(copy).digest('hex');
 }
 
-test('every body length from 8 to 400 bytes, random nonces: node:crypto\'s digest', () => {
+test("every body length from 8 to 400 bytes, random nonces: node:crypto's digest", () => {
   for (let length = 8; length <= 400; length++) {
     const body = new Uint8Array(randomBytes(length));
     const hasher = new NonceHasher(body);
@@ -42,7 +42,14 @@ test('the high half going back and forth redoes the precomputed part each time',
   for (const length of [66, 124, 230]) {
     const body = new Uint8Array(randomBytes(length));
     const hasher = new NonceHasher(body);
-    for (const [high, low] of [[1, 5], [2, 5], [1, 5], [1, 6], [0xffffffff, 0], [1, 5]]) {
+    for (const [high, low] of [
+      [1, 5],
+      [2, 5],
+      [1, 5],
+      [1, 6],
+      [0xffffffff, 0],
+      [1, 5],
+    ]) {
       assert.is(hex(hasher.digest(high, low)), expected(body, high, low), `length ${length}, nonce ${high}:${low}`);
     }
   }

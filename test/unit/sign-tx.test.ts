@@ -42,11 +42,18 @@ test('generic_tx_tpnode and register_tx verify with the key derived from the pub
   const key = publicKeyOf(vectors.generic_tx_tpnode.secret_key);
   assert.is(hex(key), vectors.generic_tx_tpnode.public_key.toUpperCase());
   assert.is(hex(key), vectors.public_keys[0].public_key.toUpperCase());
-  for (const [name, v] of [['generic_tx_tpnode', vectors.generic_tx_tpnode], ['register_tx', vectors.register_tx]] as const) {
+  for (const [name, v] of [
+    ['generic_tx_tpnode', vectors.generic_tx_tpnode],
+    ['register_tx', vectors.register_tx],
+  ] as const) {
     const result = verifyTx(v.tx_base64);
     assert.ok(result.valid, name);
     assert.is(bytesToHex(result.body), v.body_hex, name);
-    assert.equal(result.signatures.map((s) => s.valid), [true], name);
+    assert.equal(
+      result.signatures.map((s) => s.valid),
+      [true],
+      name,
+    );
     assert.equal(result.signatures[0].publicKey, key, name);
   }
   // R1: the register body's h is the keys hash of the key that signed it
@@ -78,7 +85,11 @@ test('random bodies and keys: sign, decode, verify; OpenSSL agrees on every sign
     assert.is(decoded.sigs.length, keys.length);
     const result = verifyTx(tx);
     assert.ok(result.valid);
-    assert.equal(result.signatures.map((s) => hex(s.publicKey)), keys.map((k) => hex(publicKeyOf(k))), 'one BSig per key, in order');
+    assert.equal(
+      result.signatures.map((s) => hex(s.publicKey)),
+      keys.map((k) => hex(publicKeyOf(k))),
+      'one BSig per key, in order',
+    );
     assert.is(new Set(result.signatures.map((s) => s.timestamp)).size, 1, 'one timestamp for all');
     for (const sig of decoded.sigs) {
       const b = decodeBsig(sig);
@@ -111,7 +122,14 @@ test('verifyTx: any valid signature counts, a tampered body fails, an unusable k
   assert.ok(check([highS]).valid, 'high-S accepted');
   const mixed = check([badDer, wrong, good]);
   assert.ok(mixed.valid);
-  assert.equal(mixed.signatures.map((x) => [x.valid, x.reason]), [[false, 'BSIG_BAD_DER'], [false, 'SIG_INVALID'], [true, undefined]]);
+  assert.equal(
+    mixed.signatures.map((x) => [x.valid, x.reason]),
+    [
+      [false, 'BSIG_BAD_DER'],
+      [false, 'SIG_INVALID'],
+      [true, undefined],
+    ],
+  );
   assert.not.ok(check([badDer, wrong]).valid, 'no valid signature');
   assert.not.ok(check([]).valid, 'no signature at all');
   const withBadKey = check([good, offCurveKey]);
@@ -137,7 +155,10 @@ test('addSignature: signers take turns; a key that signed is not added twice', (
   const three = addSignature(bytesToHex(two), k3);
   const result = verifyTx(three);
   assert.ok(result.valid);
-  assert.equal(result.signatures.map((s) => [s.valid, hex(s.publicKey)]), [k1, k2, k3].map((k) => [true, hex(publicKeyOf(k))]));
+  assert.equal(
+    result.signatures.map((s) => [s.valid, hex(s.publicKey)]),
+    [k1, k2, k3].map((k) => [true, hex(publicKeyOf(k))]),
+  );
   assert.equal(addSignature(three, k2), three);
   assert.equal(addSignature(bytesToHex(three), createSigner(k1)), three, 'hex in, the same bytes out');
   assert.equal(decodeTx(three).sigs.slice(0, 2), decodeTx(two).sigs, 'earlier signatures kept byte for byte');

@@ -24,7 +24,10 @@ test('data directory failures are DATA_DIR_UNUSABLE with their cause in words, b
     [errno('EEXIST', 'operation failed'), 'a file is in the way where a directory should be (ENOTDIR)'],
     [Object.assign(new Error('open failed'), { cause: { code: 'ENOSPC', message: 'write' } }), 'no space left on the device (ENOSPC): free some space and start again'],
     // A lock held, said in words only
-    [new Error('IO error: lock /d/LOCK: Resource temporarily unavailable'), 'another node process holds it; stop that node, or run this one on another folder (--data-dir DIR) or with nothing on disk (--memory)'],
+    [
+      new Error('IO error: lock /d/LOCK: Resource temporarily unavailable'),
+      'another node process holds it; stop that node, or run this one on another folder (--data-dir DIR) or with nothing on disk (--memory)',
+    ],
   ];
   for (const [cause, why] of cases) {
     const err = dataDirError('/d', cause);
@@ -36,8 +39,14 @@ test('data directory failures are DATA_DIR_UNUSABLE with their cause in words, b
 
 test('a listen that fails is a typed error naming the flag to change; an unknown failure is left as it is', () => {
   const typed = (code: string) => listenError('192.0.2.1', 8080, errno(code, `listen ${code}`)) as TpkitError;
-  assert.equal([typed('EADDRINUSE').code, typed('EADDRINUSE').message], ['PORT_IN_USE', 'Port 8080 on 192.0.2.1 is already in use: another process listens there (another tpkit node?): stop it, or pick another port with --port N (--port 0 takes any free one)']);
-  assert.equal([typed('EADDRNOTAVAIL').code, typed('EADDRNOTAVAIL').field, typed('EADDRNOTAVAIL').shortMessage], ['CONFIG_INVALID', 'host', '--host 192.0.2.1: no network interface of this machine has that address']);
+  assert.equal(
+    [typed('EADDRINUSE').code, typed('EADDRINUSE').message],
+    ['PORT_IN_USE', 'Port 8080 on 192.0.2.1 is already in use: another process listens there (another tpkit node?): stop it, or pick another port with --port N (--port 0 takes any free one)'],
+  );
+  assert.equal(
+    [typed('EADDRNOTAVAIL').code, typed('EADDRNOTAVAIL').field, typed('EADDRNOTAVAIL').shortMessage],
+    ['CONFIG_INVALID', 'host', '--host 192.0.2.1: no network interface of this machine has that address'],
+  );
   for (const code of ['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME']) {
     assert.equal([typed(code).code, typed(code).field, typed(code).shortMessage], ['CONFIG_INVALID', 'host', '--host 192.0.2.1: the name does not resolve to an address'], code);
   }

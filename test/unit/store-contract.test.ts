@@ -52,7 +52,11 @@ for (const [kind, open] of kinds) {
     assert.equal((await store.getMany(['w:c', 'w:b', 'w:a'])).map(str), ['3', undefined, 'one'], 'in the order asked');
     assert.equal(await keysOf(store, 'w:'), ['w:a=one', 'w:c=3']);
     // Deleting a key that is not there is no error, and a delete then a put in one batch leaves the put.
-    await store.batch([{ type: 'del', key: 'w:zz' }, { type: 'del', key: 'w:c' }, { type: 'put', key: 'w:c', value: bytes('again') }]);
+    await store.batch([
+      { type: 'del', key: 'w:zz' },
+      { type: 'del', key: 'w:c' },
+      { type: 'put', key: 'w:c', value: bytes('again') },
+    ]);
     assert.is(str(await store.get('w:c')), 'again');
     await store.close();
   });
@@ -142,7 +146,13 @@ test('LevelDB: a batch LevelDB refuses rejects, and the batches after it still l
   const store = await LevelStore.open(tempDir());
   try {
     const bad = store.batch([{ type: 'put', key: 'x', value: undefined as unknown as Uint8Array }]);
-    assert.is(await bad.then(() => 'written', () => 'refused'), 'refused');
+    assert.is(
+      await bad.then(
+        () => 'written',
+        () => 'refused',
+      ),
+      'refused',
+    );
     await store.batch([{ type: 'put', key: 'y', value: bytes('1') }], { sync: true });
     assert.is(str(await store.get('y')), '1');
     assert.is(await store.get('x'), undefined);

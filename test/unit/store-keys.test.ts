@@ -3,7 +3,23 @@
 // height), hashes uppercase, wallet addresses lowercase.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { bodyKey, CLOCK_KEY, codeKey, evmAccountKey, evmUndoKey, hashKey, heightKey, logsKey, META_KEY, pendingKey, receiptKey, statusKey, storageKey, txKey, walletKey } from '../../src/node/store/keys.js';
+import {
+  bodyKey,
+  CLOCK_KEY,
+  codeKey,
+  evmAccountKey,
+  evmUndoKey,
+  hashKey,
+  heightKey,
+  logsKey,
+  META_KEY,
+  pendingKey,
+  receiptKey,
+  statusKey,
+  storageKey,
+  txKey,
+  walletKey,
+} from '../../src/node/store/keys.js';
 
 test('each key as the schema spells it', () => {
   assert.is(META_KEY, 'meta');
@@ -30,7 +46,11 @@ test('height keys sort as their heights do', () => {
   for (const key of [heightKey, logsKey, evmUndoKey]) {
     const keys = heights.map(key);
     assert.equal([...keys].sort(), keys);
-    assert.equal(keys.map((k) => parseInt(k.slice(k.indexOf(':') + 1), 16)), heights, 'and read back as hex');
+    assert.equal(
+      keys.map((k) => parseInt(k.slice(k.indexOf(':') + 1), 16)),
+      heights,
+      'and read back as hex',
+    );
   }
 });
 

@@ -87,7 +87,10 @@ test('files kept at open: every file but LOCK, linked; a folder among them leave
   const store = await LevelStore.open(dir);
   const kept = store.keptFiles!;
   assert.ok(kept.startsWith(`${dir}.before-start-`), kept);
-  assert.equal(readdirSync(kept).sort(), before.filter((n) => n !== 'LOCK'));
+  assert.equal(
+    readdirSync(kept).sort(),
+    before.filter((n) => n !== 'LOCK'),
+  );
   store.discardKeptFiles();
   assert.equal(readdirSync(parent), ['ledger']);
   await store.close();
@@ -119,7 +122,10 @@ test('salvage: a store without CURRENT is rebuilt and read; the acknowledged wri
   await salvaged.store.close();
 
   writeFileSync(join(parent, 'a-file'), 'not a store');
-  const err = await LevelStore.salvage(join(parent, 'a-file')).then(() => undefined, (e: unknown) => e as { code?: string; message: string });
+  const err = await LevelStore.salvage(join(parent, 'a-file')).then(
+    () => undefined,
+    (e: unknown) => e as { code?: string; message: string },
+  );
   assert.is(err?.code, 'STORE_UNREADABLE', String(err?.message));
 });
 

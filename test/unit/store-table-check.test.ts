@@ -37,7 +37,7 @@ test('Snappy: a literal, an overlapping copy of each offset size, and the length
   // "abc", then 9 bytes copied from 3 back (1-byte offset): abcabcabcabc
   assert.is(new TextDecoder().decode(snappyDecompress(Uint8Array.of(12, 0x08, 97, 98, 99, 0x15, 3), 100)), 'abcabcabcabc');
   // a 2-byte offset copy of 5 bytes, and a 4-byte offset copy of 2
-  const two = snappyDecompress(Uint8Array.of(9, 0x04, 120, 121, (5 - 1) << 2 | 2, 2, 0, (2 - 1) << 2 | 3, 1, 0, 0, 0), 100);
+  const two = snappyDecompress(Uint8Array.of(9, 0x04, 120, 121, ((5 - 1) << 2) | 2, 2, 0, ((2 - 1) << 2) | 3, 1, 0, 0, 0), 100);
   assert.equal([...two], [120, 121, 120, 121, 120, 121, 120, 120, 120]);
   // a literal whose length takes one extra byte (60 + 1 = 61 bytes after it)
   const long = snappyDecompress(Uint8Array.of(61, 60 << 2, 60, ...new Uint8Array(61).fill(7)), 100);
@@ -56,7 +56,11 @@ test('Snappy: every damaged length or offset is refused, never read past', () =>
     ['a claimed length above the limit', Uint8Array.of(0xe9, 0x07), /more than 1000/],
   ];
   for (const [what, input, message] of bad) {
-    assert.throws(() => snappyDecompress(input, 1000), (err: Error) => err instanceof SnappyError && message.test(err.message), what);
+    assert.throws(
+      () => snappyDecompress(input, 1000),
+      (err: Error) => err instanceof SnappyError && message.test(err.message),
+      what,
+    );
   }
 });
 

@@ -64,21 +64,41 @@ export function cyclesOf(graph: Map<string, string[]>): string[][] {
 const src = graphOf(files(join(ROOT, 'src'), /\.ts$/));
 
 test('the checker finds a cycle and passes a chain (it can fail)', () => {
-  const graph = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]);
+  const graph = new Map([
+    ['a', ['b']],
+    ['b', ['c']],
+    ['c', ['a']],
+    ['d', ['a']],
+  ]);
   assert.equal(cyclesOf(graph), [['a', 'b', 'c', 'a']]);
-  assert.equal(cyclesOf(new Map([['a', ['b']], ['b', ['c']], ['c', []]])), []);
+  assert.equal(
+    cyclesOf(
+      new Map([
+        ['a', ['b']],
+        ['b', ['c']],
+        ['c', []],
+      ]),
+    ),
+    [],
+  );
   assert.equal(importsOf(join(ROOT, 'src/x/y.ts'), "import type { A } from './a.js';\nexport { b } from '../b.js';"), ['src/x/a.ts', 'src/b.ts']);
 });
 
 test('src/ has no import cycles', () => {
   assert.ok(src.size > 100, `read ${src.size} files`);
-  assert.equal(cyclesOf(src).map((c) => c.join(' -> ')), []);
+  assert.equal(
+    cyclesOf(src).map((c) => c.join(' -> ')),
+    [],
+  );
 });
 
 test('web/ (the playground page) has no import cycles', () => {
   const web = graphOf(files(join(ROOT, 'web'), /\.js$/));
   assert.ok(web.has('web/app.js'));
-  assert.equal(cyclesOf(web).map((c) => c.join(' -> ')), []);
+  assert.equal(
+    cyclesOf(web).map((c) => c.join(' -> ')),
+    [],
+  );
 });
 
 /** Folders of src/ and the folders each must not import from. */

@@ -25,10 +25,17 @@ function reachedFrom(entry: URL): string[] {
 test('tpkit/tssdk reaches the miner and the signer, not the client, the node or the CLI', () => {
   const reached = reachedFrom(new URL('../../src/tssdk.js', import.meta.url));
   for (const needed of ['/pow/mine-register.js', '/crypto/sign-tx.js', '/keys/wif.js']) {
-    assert.ok(reached.some((name) => name.endsWith(needed)), `${needed} reached`);
+    assert.ok(
+      reached.some((name) => name.endsWith(needed)),
+      `${needed} reached`,
+    );
   }
   for (const heavy of ['/client/', '/node/', '/cli/', '/keys/mnemonic', '@thepowereco', 'lossless-json', '@scure/bip']) {
-    assert.equal(reached.filter((name) => name.includes(heavy)), [], `${heavy} is not reached`);
+    assert.equal(
+      reached.filter((name) => name.includes(heavy)),
+      [],
+      `${heavy} is not reached`,
+    );
   }
 });
 

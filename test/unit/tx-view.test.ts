@@ -29,8 +29,14 @@ function stored(body: Uint8Array): Uint8Array {
 
 test('a transfer: from, to, seq, t, payload with cur, the call and extra, the body and a signature with its key and time', () => {
   const body = genericBody({
-    from: FROM, to: TO, seq: 7, timestamp: T,
-    payload: [{ purpose: 'transfer', currency: 'SK', amount: 10 }, { purpose: 'srcfee', currency: 'FTT', amount: 2n }],
+    from: FROM,
+    to: TO,
+    seq: 7,
+    timestamp: T,
+    payload: [
+      { purpose: 'transfer', currency: 'SK', amount: 10 },
+      { purpose: 'srcfee', currency: 'FTT', amount: 2n },
+    ],
     call: { method: 'set', args: [1, new Uint8Array([0xab, 0xcd])] },
     extra: { msg: 'hi' },
   });
@@ -42,7 +48,10 @@ test('a transfer: from, to, seq, t, payload with cur, the call and extra, the bo
   assert.is(view.to, up(TO));
   assert.is(Number(view.seq), 7);
   assert.is(Number(view.t), T);
-  assert.equal(view.payload, [{ purpose: 'transfer', cur: 'SK', amount: 10n }, { purpose: 'srcfee', cur: 'FTT', amount: 2n }]);
+  assert.equal(view.payload, [
+    { purpose: 'transfer', cur: 'SK', amount: 10n },
+    { purpose: 'srcfee', cur: 'FTT', amount: 2n },
+  ]);
   assert.equal(view.call, { function: 'set', args: [1, '0xABCD'] });
   assert.equal(view.txext, { msg: 'hi' });
   assert.is(view.body, up(body));

@@ -35,9 +35,18 @@ test('varint boundaries: each form up to its limit, 2^60 in the long form', () =
     assert.is(bytesToHex(encodeVarint(value)), hex, String(value));
     assert.is(decodeVarint(hexToBytes(hex)).value, value);
   }
-  assert.is(code(() => encodeVarint(2n ** 112n)), 'INVALID_ARGUMENT');
-  assert.is(code(() => encodeVarint(-1)), 'INVALID_ARGUMENT');
-  assert.is(code(() => encodeVarint(1.5)), 'INVALID_ARGUMENT');
+  assert.is(
+    code(() => encodeVarint(2n ** 112n)),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    code(() => encodeVarint(-1)),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    code(() => encodeVarint(1.5)),
+    'INVALID_ARGUMENT',
+  );
 });
 
 test('the decoder accepts non-minimal varints as the reference decoder does', () => {
@@ -101,14 +110,25 @@ const bad: [string, unknown, string][] = [
 ];
 for (const [name, input, expected] of bad) {
   test(`decodeTxid rejects ${name} with ${expected}`, () => {
-    assert.is(code(() => decodeTxid(input as string)), expected);
+    assert.is(
+      code(() => decodeTxid(input as string)),
+      expected,
+    );
   });
 }
 
 test('decodeTxid refuses a chain or height above 2^53-1 (it would come back rounded)', () => {
-  for (const [chain, height] of [[2n ** 53n, 1n], [1n, 2n ** 53n], [2n ** 60n, 2n ** 53n + 1n]]) {
+  for (const [chain, height] of [
+    [2n ** 53n, 1n],
+    [1n, 2n ** 53n],
+    [2n ** 60n, 2n ** 53n + 1n],
+  ]) {
     const text = `${base58Encode(new Uint8Array([...encodeVarint(chain), ...encodeVarint(height), ...encodeVarint(5n)]))}-n`;
-    assert.is(code(() => decodeTxid(text)), 'TXID_INVALID', `chain ${chain}, height ${height}`);
+    assert.is(
+      code(() => decodeTxid(text)),
+      'TXID_INVALID',
+      `chain ${chain}, height ${height}`,
+    );
   }
   const max = `${base58Encode(new Uint8Array([...encodeVarint(2n ** 53n - 1n), ...encodeVarint(2n ** 53n - 1n), ...encodeVarint(5n)]))}-n`;
   assert.equal(decodeTxid(max), { chain: 2 ** 53 - 1, height: 2 ** 53 - 1, timeNs: 5n, node: 'n' });
@@ -116,12 +136,30 @@ test('decodeTxid refuses a chain or height above 2^53-1 (it would come back roun
 
 test('encodeTxid checks its arguments', () => {
   const ok = { chain: 1, height: 2, timeNs: 3n, node: 'n' };
-  assert.is(code(() => encodeTxid({ ...ok, node: '' })), 'INVALID_ARGUMENT');
-  assert.is(code(() => encodeTxid({ ...ok, node: 'a/b' })), 'INVALID_ARGUMENT');
-  assert.is(code(() => encodeTxid({ ...ok, chain: -1 })), 'INVALID_ARGUMENT');
-  assert.is(code(() => encodeTxid({ ...ok, height: 2n ** 53n })), 'INVALID_ARGUMENT');
-  assert.is(code(() => encodeTxid({ ...ok, timeNs: -1n })), 'INVALID_ARGUMENT');
-  assert.is(code(() => encodeTxid(null as unknown as typeof ok)), 'INVALID_ARGUMENT');
+  assert.is(
+    code(() => encodeTxid({ ...ok, node: '' })),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    code(() => encodeTxid({ ...ok, node: 'a/b' })),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    code(() => encodeTxid({ ...ok, chain: -1 })),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    code(() => encodeTxid({ ...ok, height: 2n ** 53n })),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    code(() => encodeTxid({ ...ok, timeNs: -1n })),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    code(() => encodeTxid(null as unknown as typeof ok)),
+    'INVALID_ARGUMENT',
+  );
 });
 
 test.run();

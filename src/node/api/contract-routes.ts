@@ -247,13 +247,15 @@ export function createContractRoutes(chain: ContractChain, logger: Logger): { ro
     }),
     get(['logs'], 1, async (ctx) => {
       const id = ctx.params[0].replace(/^0x/, '');
-      if (!/^[0-9a-fA-F]{64}$/.test(id)) throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid block id', { details: `expected a 64-digit hex hash, got ${JSON.stringify(ctx.params[0]).slice(0, 80)}` });
+      if (!/^[0-9a-fA-F]{64}$/.test(id))
+        throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid block id', { details: `expected a 64-digit hex hash, got ${JSON.stringify(ctx.params[0]).slice(0, 80)}` });
       const record = await chain.blockByHash(id);
       if (!record) throw new ValidationError('BLOCK_NOT_FOUND', 'Not found', { details: `no block ${id}` });
       return logsReply(record, await blockLogs(chain.store, record.header.height));
     }),
     get(['logs_height'], 1, async (ctx) => {
-      if (!/^\d{1,15}$/.test(ctx.params[0])) throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid block height', { details: `expected a non-negative integer, got ${JSON.stringify(ctx.params[0]).slice(0, 80)}` });
+      if (!/^\d{1,15}$/.test(ctx.params[0]))
+        throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid block height', { details: `expected a non-negative integer, got ${JSON.stringify(ctx.params[0]).slice(0, 80)}` });
       const height = Number(ctx.params[0]);
       const record = await chain.blockAt(height);
       if (!record) throw new ValidationError('BLOCK_NOT_FOUND', 'Not found', { details: `no block at height ${height}` });

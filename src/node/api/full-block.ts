@@ -50,6 +50,11 @@ export async function writeFullBlock(
   const bals: { [key: string]: JsonValue } = {};
   for (const [address, stored] of Object.entries(r.bals)) if (only === undefined || address === only) bals[address] = storedWalletView(stored);
   const failed = only === undefined ? { ...r.failed } : Object.fromEntries(Object.entries(r.failed).filter(([txid]) => included.has(txid)));
-  out.text('}').member('failed', failed).member('bals', bals).member('ledger_patch', ledgerPatchRows(r.bals, r.header.height, only)).member('sign', []).text('}');
+  out
+    .text('}')
+    .member('failed', failed)
+    .member('bals', bals)
+    .member('ledger_patch', ledgerPatchRows(r.bals, r.header.height, only))
+    .member('sign', [])
+    .text('}');
 }
-

@@ -10,9 +10,7 @@ const notImplemented = (what: string) => (): never => {
 };
 
 export function createUnservedRoutes(): Route[] {
-  return [
-    { method: 'GET', prefix: ['address'], params: 'rest', handler: (ctx) => addressSubPath(ctx.params) },
-  ];
+  return [{ method: 'GET', prefix: ['address'], params: 'rest', handler: (ctx) => addressSubPath(ctx.params) }];
 }
 
 /** address/{a}/lstore… (LStore data) and /verify (Merkle proofs of the ledger) are not kept here. */

@@ -34,11 +34,7 @@ export const MAX_SUBSCRIPTIONS = 100;
 const MAX_MESSAGE_BYTES = 4096;
 const PATHS = new Set(['/api/ws', '/ws']);
 
-type Subscription =
-  | { kind: 'block' }
-  | { kind: 'blockstat' }
-  | { kind: 'tx'; txid?: string }
-  | { kind: 'addr'; address: string; tx: boolean; bal: boolean };
+type Subscription = { kind: 'block' } | { kind: 'blockstat' } | { kind: 'tx'; txid?: string } | { kind: 'addr'; address: string; tx: boolean; bal: boolean };
 
 interface Client {
   socket: WebSocket;
@@ -171,11 +167,19 @@ export function attachWsHub(server: http.Server, chain: Chain, logger: Logger, o
     }
     const address = req.socket.remoteAddress ?? '?';
     if (clients.size >= limits.connections) {
-      refuse(socket, new ValidationError('WS_CONNECTION_LIMIT', 'Too many live-stream connections', { details: `the node holds ${limits.connections}, its limit (--ws-max-connections); close one or retry later` }));
+      refuse(
+        socket,
+        new ValidationError('WS_CONNECTION_LIMIT', 'Too many live-stream connections', { details: `the node holds ${limits.connections}, its limit (--ws-max-connections); close one or retry later` }),
+      );
       return;
     }
     if ((perAddress.get(address) ?? 0) >= limits.connectionsPerAddress) {
-      refuse(socket, new ValidationError('WS_CONNECTION_LIMIT', 'Too many live-stream connections from this address', { details: `${address} holds ${limits.connectionsPerAddress}, the limit per address (--ws-max-per-address); one connection carries up to ${MAX_SUBSCRIPTIONS} subscriptions` }));
+      refuse(
+        socket,
+        new ValidationError('WS_CONNECTION_LIMIT', 'Too many live-stream connections from this address', {
+          details: `${address} holds ${limits.connectionsPerAddress}, the limit per address (--ws-max-per-address); one connection carries up to ${MAX_SUBSCRIPTIONS} subscriptions`,
+        }),
+      );
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => accept(ws, address));

@@ -45,7 +45,7 @@ export class JsonBytesWriter {
       return this;
     }
     // A long ASCII string (a body as hex): cut across chunks, no copy of it as a whole.
-    for (let at = 0; at < s.length; ) {
+    for (let at = 0; at < s.length;) {
       if (room === 0) {
         this.seal();
         room = this.room();

@@ -2,14 +2,7 @@
 // JSON integers, as the reference node writes them, never as strings or rounded floats.
 // Node 20 has no JSON.rawJSON, hence this small writer.
 
-export type JsonValue =
-  | null
-  | boolean
-  | number
-  | bigint
-  | string
-  | JsonValue[]
-  | { [key: string]: JsonValue | undefined };
+export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue | undefined };
 
 /** JSON text of a value. */
 export function toJson(value: JsonValue | undefined): string {

@@ -132,4 +132,3 @@ export function logLevel(field: string, value: unknown): LogLevel {
   if (!LOG_LEVELS.includes(value as LogLevel)) throw invalid(field, `expected one of ${LOG_LEVELS.join(', ')}, got ${shown(value)}`);
   return value as LogLevel;
 }
-

@@ -30,7 +30,8 @@ function text(body: Record<string, unknown>, field: string, example: string): st
 function optionalInteger(body: Record<string, unknown>, field: string): number | undefined {
   const value = body[field];
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new ValidationError('BAD_REQUEST_PARAM', `Invalid "${field}"`, { field, details: `expected an integer, got ${JSON.stringify(value)}` });
+  if (typeof value !== 'number' || !Number.isSafeInteger(value))
+    throw new ValidationError('BAD_REQUEST_PARAM', `Invalid "${field}"`, { field, details: `expected an integer, got ${JSON.stringify(value)}` });
   return value;
 }
 
@@ -76,7 +77,8 @@ export function createDevControlRoutes(control: DevControl): Route[] {
     post('setBalance', async (body) => {
       const address = parseAddress(text(body, 'address', '{"address": "AA…", "currency": "SK", "amount": "1000"}'));
       const currency = body.currency ?? 'SK';
-      if (typeof currency !== 'string' || !CURRENCY.test(currency)) throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid currency', { field: 'currency', details: `expected a currency name of printable ASCII, got ${JSON.stringify(currency)}` });
+      if (typeof currency !== 'string' || !CURRENCY.test(currency))
+        throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid currency', { field: 'currency', details: `expected a currency name of printable ASCII, got ${JSON.stringify(currency)}` });
       const wallet = await control.setBalance(address, currency, wholeAmount(body.amount));
       return { address: addressToText(address), info: walletInfo(wallet, null) };
     }),

@@ -172,6 +172,9 @@ export class DevControl {
 /** Every path that moves the node clock keeps it within MAX_OFFSET_MS of the system clock. */
 function checkOffset(offset: number, field: string): void {
   if (!Number.isSafeInteger(offset) || offset < -MAX_OFFSET_MS || offset > MAX_OFFSET_MS) {
-    throw new ValidationError('BAD_REQUEST_PARAM', `Invalid "${field}"`, { field, details: `the node clock must stay an integer within ±${MAX_OFFSET_MS} ms of the system clock; this would put it ${JSON.stringify(offset)} ms off` });
+    throw new ValidationError('BAD_REQUEST_PARAM', `Invalid "${field}"`, {
+      field,
+      details: `the node clock must stay an integer within ±${MAX_OFFSET_MS} ms of the system clock; this would put it ${JSON.stringify(offset)} ms off`,
+    });
   }
 }

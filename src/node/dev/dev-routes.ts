@@ -78,7 +78,8 @@ export function createDevRoutes(chain: Chain, control: DevControl): Route[] {
       handler: async (ctx) => {
         if (!on) disabled(chain.config);
         const body = jsonBody(ctx);
-        if (typeof body.address !== 'string') throw new ValidationError('BAD_REQUEST_PARAM', 'Missing "address"', { field: 'address', details: 'expected {"address": "AA…", "amount": 1000, "currency": "SK"}' });
+        if (typeof body.address !== 'string')
+          throw new ValidationError('BAD_REQUEST_PARAM', 'Missing "address"', { field: 'address', details: 'expected {"address": "AA…", "amount": 1000, "currency": "SK"}' });
         const address = parseAddress(body.address);
         const currency = body.currency === undefined ? 'SK' : body.currency;
         if (typeof currency !== 'string' || !CURRENCY.test(currency)) {

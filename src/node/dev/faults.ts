@@ -47,7 +47,13 @@ function integer(value: unknown, field: string, min: number, max: number): numbe
 export function parseFaultRule(input: unknown): FaultRule {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw bad('rule', 'expected an object such as {"path":"tx/new","action":"error","status":503}');
   const r = input as Record<string, unknown>;
-  const path = typeof r.path === 'string' ? r.path.replace(/^\/+/, '').replace(/^api\//, '').replace(/\/+$/, '') : undefined;
+  const path =
+    typeof r.path === 'string'
+      ? r.path
+          .replace(/^\/+/, '')
+          .replace(/^api\//, '')
+          .replace(/\/+$/, '')
+      : undefined;
   if (!path || !PATH.test(path)) throw bad('path', `expected a path such as "tx/new" or "address/*/seq", got ${JSON.stringify(r.path)}`);
   if (path === 'dev' || path.startsWith('dev/')) throw bad('path', 'the development endpoints cannot be faulted (they clear the faults)');
   if (r.method !== undefined && r.method !== 'GET' && r.method !== 'POST') throw bad('method', `expected "GET" or "POST", got ${JSON.stringify(r.method)}`);
@@ -86,7 +92,6 @@ function pathMatches(rule: string[], segments: string[]): boolean {
   for (let i = 0; i < rule.length; i++) if (rule[i] !== '*' && rule[i] !== segments[i]) return false;
   return true;
 }
-
 
 interface ActiveRule {
   rule: InstalledFault;

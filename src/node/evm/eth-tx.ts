@@ -40,7 +40,12 @@ export function decodeEthTx(raw: Uint8Array, lib: EvmLib, common: unknown, chain
   try {
     tx = lib.createTxFromRLP(raw, { common });
   } catch (cause) {
-    throw refused(String((cause as Error).message).split('\n')[0].slice(0, 200), cause);
+    throw refused(
+      String((cause as Error).message)
+        .split('\n')[0]
+        .slice(0, 200),
+      cause,
+    );
   }
   let from: string;
   try {
@@ -49,7 +54,8 @@ export function decodeEthTx(raw: Uint8Array, lib: EvmLib, common: unknown, chain
   } catch (cause) {
     throw refused(`the signature does not verify: ${(cause as Error).message.split('\n')[0].slice(0, 120)}`, cause);
   }
-  const gasPrice = tx.gasPrice ?? (tx.maxPriorityFeePerGas !== undefined && tx.maxFeePerGas !== undefined ? (tx.maxPriorityFeePerGas < tx.maxFeePerGas ? tx.maxPriorityFeePerGas : tx.maxFeePerGas) : 0n);
+  const gasPrice =
+    tx.gasPrice ?? (tx.maxPriorityFeePerGas !== undefined && tx.maxFeePerGas !== undefined ? (tx.maxPriorityFeePerGas < tx.maxFeePerGas ? tx.maxPriorityFeePerGas : tx.maxFeePerGas) : 0n);
   return {
     kind: 'ether',
     from,

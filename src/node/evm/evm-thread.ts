@@ -43,7 +43,9 @@ interface Job {
 /** geth's words for a view stopped by --rpc.evmtimeout. */
 export function timeoutError(ms: number): TpkitError {
   const s = ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
-  return new TpkitError('EVM_TIMEOUT', `execution aborted (timeout = ${s})`, { details: 'the run was stopped; a larger bound is limits.viewTimeoutMs (views) or limits.blockTxTimeoutMs (block transactions)' });
+  return new TpkitError('EVM_TIMEOUT', `execution aborted (timeout = ${s})`, {
+    details: 'the run was stopped; a larger bound is limits.viewTimeoutMs (views) or limits.blockTxTimeoutMs (block transactions)',
+  });
 }
 
 export class EvmThread {

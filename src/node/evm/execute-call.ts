@@ -73,7 +73,16 @@ function encodeArg(value: unknown, type: string | undefined, field: string): Uin
 function parseSignature(signature: string): { name: string; types: string[] } {
   const m = /^\s*([A-Za-z_$][\w$]*)\s*\(([^()]*)\)/.exec(signature);
   if (!m) throw bad('call', `expected "0x0", a 4-byte selector or "name(type,…)", got ${JSON.stringify(signature).slice(0, 80)}`);
-  const types = m[2].trim() === '' ? [] : m[2].split(',').map((t) => t.trim().split(/\s+/)[0].replace(/^uint$/, 'uint256').replace(/^int$/, 'int256'));
+  const types =
+    m[2].trim() === ''
+      ? []
+      : m[2].split(',').map((t) =>
+          t
+            .trim()
+            .split(/\s+/)[0]
+            .replace(/^uint$/, 'uint256')
+            .replace(/^int$/, 'int256'),
+        );
   return { name: m[1], types };
 }
 

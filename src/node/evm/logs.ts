@@ -41,10 +41,7 @@ export interface BlockLogs {
   logs: StoredLog[];
 }
 
-export function storedLog(
-  at: { txid: string; txIndex: number; logIndex: number; caller: string },
-  log: { address: string; topics: Uint8Array[]; data: Uint8Array },
-): StoredLog {
+export function storedLog(at: { txid: string; txIndex: number; logIndex: number; caller: string }, log: { address: string; topics: Uint8Array[]; data: Uint8Array }): StoredLog {
   return { ...at, address: log.address, topics: log.topics.map((t) => bytesToHex(t)), data: bytesToHex(log.data) };
 }
 

@@ -91,8 +91,7 @@ export function guardDescriptors(server: Server, logger: Logger, { limit = openF
     if (closed > 0 && now - roomWarnedAt >= WARN_EVERY_MS) {
       roomWarnedAt = now;
       logger.warn(
-        `${sockets.size} connections open, near the limit of ${limit} open files (ulimit -n): closed ${closed} idle ones to make room. ` +
-          'Raise it with ulimit -n, or find the client holding them',
+        `${sockets.size} connections open, near the limit of ${limit} open files (ulimit -n): closed ${closed} idle ones to make room. ` + 'Raise it with ulimit -n, or find the client holding them',
       );
     }
   };

@@ -37,8 +37,7 @@ export function originRefusal(origin: string): ValidationError {
 
 /** Checks one --allow-origin value: `*` or an origin (scheme://host[:port], no path); returns it serialized. */
 export function allowOriginEntry(value: string, field: string): string {
-  const bad = () =>
-    new ValidationError('CONFIG_INVALID', `${field}: expected an origin such as https://wallet.example:8443 (no path) or *, got ${JSON.stringify(value)}`, { field });
+  const bad = () => new ValidationError('CONFIG_INVALID', `${field}: expected an origin such as https://wallet.example:8443 (no path) or *, got ${JSON.stringify(value)}`, { field });
   const entry = value.trim();
   if (entry === '*') return entry;
   if (entry === 'null') throw new ValidationError('CONFIG_INVALID', `${field}: the origin "null" is shared by every sandboxed page and is never allowed`, { field });

@@ -100,7 +100,10 @@ export function generateSelfSignedCert(hosts: readonly string[] = ['localhost', 
   );
   const signature = sign('sha256', tbs, privateKey);
   const der = sequence(tbs, ecdsaWithSha256, tlv(0x03, Uint8Array.of(0), signature));
-  const base64 = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n').trimEnd();
+  const base64 = Buffer.from(der)
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .trimEnd();
   return {
     cert: `-----BEGIN CERTIFICATE-----\n${base64}\n-----END CERTIFICATE-----\n`,
     key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),

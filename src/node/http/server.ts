@@ -122,7 +122,15 @@ export class StalledReader extends Error {
 }
 
 /** A streamed answer: chunked, written as made, with backpressure and a stall limit. */
-async function sendStream(req: http.IncomingMessage, res: http.ServerResponse, status: number, body: JsonStream, cors: Record<string, string> | undefined, stallMs: number, logger: Logger): Promise<void> {
+async function sendStream(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  status: number,
+  body: JsonStream,
+  cors: Record<string, string> | undefined,
+  stallMs: number,
+  logger: Logger,
+): Promise<void> {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, { ...JSON_HEADERS, ...(cors ?? corsHeaders(undefined, true, undefined, false)) });
   if (req.method === 'HEAD') {
@@ -163,7 +171,11 @@ function matchRoute(routes: Route[], method: string, segments: string[]): Match 
     const n = route.prefix.length;
     if (segments.length < n) continue;
     let same = true;
-    for (let i = 0; i < n; i++) if (segments[i] !== route.prefix[i]) { same = false; break; }
+    for (let i = 0; i < n; i++)
+      if (segments[i] !== route.prefix[i]) {
+        same = false;
+        break;
+      }
     if (!same) continue;
     const rest = segments.length - n;
     if (route.params !== 'rest' && rest !== route.params) continue;
@@ -238,7 +250,11 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
       res.end();
       return;
     }
-    options.intercept(req, () => route(req, res, method, cors), (status, json) => send(res, status, json, cors, { connection: 'close' }));
+    options.intercept(
+      req,
+      () => route(req, res, method, cors),
+      (status, json) => send(res, status, json, cors, { connection: 'close' }),
+    );
   };
 
   function route(req: http.IncomingMessage, res: http.ServerResponse, method: string, cors: Record<string, string> | undefined): void {
@@ -294,7 +310,10 @@ export function createRequestListener(options: ServerOptions): http.RequestListe
         return;
       }
       if (reply instanceof Promise) {
-        reply.then((r) => answer(req, res, r.status ?? 200, r.json, cors, r.contentType), (err) => sendError(req, res, err, logger, cors));
+        reply.then(
+          (r) => answer(req, res, r.status ?? 200, r.json, cors, r.contentType),
+          (err) => sendError(req, res, err, logger, cors),
+        );
       } else {
         answer(req, res, reply.status ?? 200, reply.json, cors, reply.contentType);
       }
@@ -332,9 +351,7 @@ export async function startServer(options: ServerOptions, host: string, port: nu
     keepAliveTimeout: timeouts.keepAlive,
     connectionsCheckingInterval: timeouts.checkEvery,
   };
-  const server = options.tls
-    ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, listener)
-    : http.createServer(serverOptions, listener);
+  const server = options.tls ? https.createServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, listener) : http.createServer(serverOptions, listener);
   server.on('clientError', onClientError(options.logger));
   guardDescriptors(server, options.logger);
   server.on('connect', onConnect);

@@ -147,7 +147,10 @@ export function createStaticHandler(roots: StaticRoot[], options: StaticOptions 
         const found = await realPathInside(root.dir, file);
         if (!found) return false; // a symlink out of the root
         const { real, realRoot } = found;
-        const hidden = (from: string, to: string) => relative(from, to).split(sep).some((part) => part.startsWith('.'));
+        const hidden = (from: string, to: string) =>
+          relative(from, to)
+            .split(sep)
+            .some((part) => part.startsWith('.'));
         if (!options.dotfiles && (hidden(resolve(root.dir), file) || hidden(realRoot, real))) {
           return refuse('dotfile', `dotfiles such as ${real} (--static-dotfiles serves them)`);
         }

@@ -29,13 +29,15 @@ const utf8 = new TextEncoder();
 
 /** Leaves of the transaction root: txid and container, in block (txid) order. */
 export function txRoot(txs: readonly { txid: string; raw: Uint8Array }[]): Uint8Array {
-  return merkleRoot(txs.map((tx) => {
-    const id = utf8.encode(tx.txid);
-    const leaf = new Uint8Array(id.length + 1 + tx.raw.length);
-    leaf.set(id);
-    leaf.set(tx.raw, id.length + 1); // a 0x00 separates the txid text from the container
-    return leaf;
-  }));
+  return merkleRoot(
+    txs.map((tx) => {
+      const id = utf8.encode(tx.txid);
+      const leaf = new Uint8Array(id.length + 1 + tx.raw.length);
+      leaf.set(id);
+      leaf.set(tx.raw, id.length + 1); // a 0x00 separates the txid text from the container
+      return leaf;
+    }),
+  );
 }
 
 /** What the store keeps for a block; transactions are stored apart, under their txids. */
@@ -79,12 +81,14 @@ export function blockRecord(
 
 /** Recomputes a stored block's hash from its header: a check that the record is whole. */
 export function recordHash(r: BlockRecord): string {
-  return hex(blockHash({
-    chain: r.header.chain,
-    height: r.header.height,
-    parent: hexToBytes(r.header.parent),
-    txroot: hexToBytes(r.header.roots.txroot),
-    balroot: hexToBytes(r.header.roots.balroot),
-    time: r.time,
-  }));
+  return hex(
+    blockHash({
+      chain: r.header.chain,
+      height: r.header.height,
+      parent: hexToBytes(r.header.parent),
+      txroot: hexToBytes(r.header.roots.txroot),
+      balroot: hexToBytes(r.header.roots.balroot),
+      time: r.time,
+    }),
+  );
 }

@@ -4,119 +4,51 @@
 // the whole block or none of it. An accepted transaction is written ahead in a synced group
 // commit before its 200 is sent (submission.ts), a block takes only transactions already on
 // disk, and the pending ones are reloaded on start: an acknowledged transaction survives a
-// crash. When blocks are made is producer.ts's; the key schema is store/keys.ts.
+// crash. When blocks are made is producer.ts's; the key schema is store/keys.ts; the state and its
+// reads are chain-ledger.ts's, which this class extends.
 
 import { bytesToHex, hexToBytes } from '../../bytes.js';
-import { decodeTxid, encodeTxid } from '../../codec/txid.js';
+import { encodeTxid } from '../../codec/txid.js';
 import { TpkitError, ValidationError } from '../../errors.js';
-import type { FeeRate } from '../../codec/fee.js';
-import type { ChainReset } from '../../dev-wire.js';
-import { silentLogger, type Logger } from '../base/log.js';
 import type { NodeConfig } from '../config/config.js';
-import { CLOCK_KEY, hashKey, heightKey, META_KEY, PREFIX, statusKey, txKey, walletKey, type ChainMeta } from '../store/keys.js';
+import { CLOCK_KEY, META_KEY, walletKey } from '../store/keys.js';
 import type { Store, StoreOp } from '../store/store.js';
 import type { BlockRecord } from './block.js';
-import { buildBlock, buildGenesisBlock, type Head, type Mint } from './block-builder.js';
-import { NodeClock } from './clock.js';
-import { feeRates } from './fees.js';
-import { buildGenesis, devAccounts, type DevAccount } from './genesis.js';
+import { buildBlock, buildGenesisBlock, type Mint } from './block-builder.js';
+import { buildGenesis, devAccounts } from './genesis.js';
 import { Mempool } from './mempool.js';
 import type { NodeTx } from './node-tx.js';
 import { storeDamaged, storeIsEmpty } from './chain-check.js';
 import { BlockProducer } from './producer.js';
 import { restorePending, Submissions } from './submission.js';
-import type { SubmissionContext } from './validate.js';
 import { InlineVerifier, WorkerVerifier, type SignatureVerifier } from './verifier.js';
-import { decodeWallet, encodeWallet, ZERO_HASH, type Wallet } from './wallet.js';
+import { encodeWallet, type Wallet } from './wallet.js';
+import { decodeChainMeta } from './chain-meta.js';
+import { loadClockOffset, loadWallets } from './chain-restore.js';
+import { shuttingDown, type BlockListener, type ChainOptions, type ChainReset, type CommittedBlock, type ResetListener } from './chain-types.js';
+import { Listeners } from './listeners.js';
+import { WriteQueue } from './write-queue.js';
+import { ChainLedger } from './chain-ledger.js';
 import { ContractState } from '../evm/contract-state.js';
-import type { GasRate } from '../evm/gas.js';
-import type { EvmRun } from '../evm/runner.js';
-import type { EvmLedger } from '../evm/state.js';
-import { ChainEvm, type EvmThreads, type ViewMessage } from './chain-evm.js';
-import { fitBlockGas, type EvmBlock } from './contract-tx.js';
+import { fitBlockGas } from './contract-tx.js';
 
 export type { Mint } from './block-builder.js';
-
-/** A block just committed, with what it did, for the live update stream. */
-export interface CommittedBlock {
-  record: BlockRecord;
-  txs: NodeTx[];
-  /** Status JSON of each transaction, in the order of `txs`. */
-  statuses: string[];
-}
-
-export type BlockListener = (block: CommittedBlock) => void;
-
-export type { ChainReset };
-
-export type ResetListener = (reset: ChainReset) => void;
+export { shuttingDown, type BlockListener, type ChainOptions, type ChainReset, type CommittedBlock, type ResetListener };
 
 /** Largest balance a wallet can hold in one currency (the reference ledger's uint64). */
 const MAX_BALANCE = (1n << 64n) - 1n;
 
-export interface ChainOptions {
-  /** Milliseconds since the epoch; tests inject a fixed clock to replay old vectors. */
-  clock?: () => number;
-  logger?: Logger;
-  /** Where the store lives, for messages about it (the ledger directory). */
-  storeName?: string;
-  /** Transaction statuses kept in memory, newest first (default 100,000); older ones are read from the store. */
-  statusCacheEntries?: number;
-}
-
-const STATUS_CACHE = 100_000;
 const RETRY_MS = 500;
 
 const utf8 = new TextEncoder();
-const text = new TextDecoder();
-const json = (bytes: Uint8Array) => JSON.parse(text.decode(bytes));
 
-/** What a submission, a block or a dev operation gets once the node has begun to shut down. */
-export function shuttingDown(): ValidationError {
-  return new ValidationError('NODE_SHUTTING_DOWN', 'The node is shutting down', { details: 'it accepts nothing more; start it again to continue' });
-}
-
-/** Runs store writes one after another, in the order they were queued. */
-class WriteQueue {
-  private tail: Promise<unknown> = Promise.resolve();
-  run<T>(write: () => Promise<T>): Promise<T> {
-    const next = this.tail.then(write, write);
-    this.tail = next.catch(() => undefined);
-    return next;
-  }
-  idle(): Promise<unknown> {
-    return this.tail;
-  }
-}
-
-export class Chain {
-  mempool = new Mempool((key) => this.evmLedger().account(key)?.nonce ?? 0n);
-  readonly wallets = new Map<string, Wallet>();
-  readonly fees: Map<string, FeeRate>;
-  /** The development accounts of the genesis (their number is fixed when the chain is created). */
-  accounts: DevAccount[];
-  height = 0;
-  hash: Uint8Array = ZERO_HASH;
-  time = 0;
-  allocLast = 0;
-  feeAddress: Uint8Array = new Uint8Array(8);
-  /** True when this start created the chain (genesis), false when it resumed one. */
-  fresh = false;
-  /** Contract state, gas rates and the EVM threads (chain-evm.ts). */
-  readonly evmPart: ChainEvm;
-
-  private readonly clock: NodeClock;
-  private readonly logger: Logger;
+export class Chain extends ChainLedger {
   private readonly verifier: SignatureVerifier;
   private readonly writes = new WriteQueue();
   private readonly submissions: Submissions;
   private readonly producer: BlockProducer;
-  /** Wallet address by the hex of its key: a register of a key that has a wallet gets that wallet. */
-  private readonly owners = new Map<string, string>();
-  private readonly statusCache = new Map<string, string>();
-  private readonly statusCacheEntries: number;
-  private readonly blockListeners = new Set<BlockListener>();
-  private readonly resetListeners = new Set<ResetListener>();
+  private readonly blockListeners = new Listeners<CommittedBlock>('block', () => this.logger);
+  private readonly resetListeners = new Listeners<ChainReset>('reset', () => this.logger);
   /** Set while a dev operation rewrites the state: no block is made, no submission admitted. */
   private gate: Promise<void> | undefined;
   /**
@@ -124,21 +56,10 @@ export class Chain {
    * state before one, or while one held the chain, can tell once it ends.
    */
   private epoch = 0;
-  /** Accepted transactions a fault rule keeps pending forever: never in a block. */
-  private readonly held = new Set<string>();
   private closed = false;
 
-  private constructor(
-    readonly config: NodeConfig,
-    readonly store: Store,
-    options: ChainOptions,
-  ) {
-    this.clock = new NodeClock(options.clock ?? Date.now, config.chain, config.nodeName);
-    this.logger = options.logger ?? silentLogger;
-    this.statusCacheEntries = options.statusCacheEntries ?? STATUS_CACHE;
-    this.evmPart = new ChainEvm(config.chain, config.limits, (a) => this.wallets.get(a));
-    this.fees = feeRates(config);
-    this.accounts = devAccounts(config);
+  private constructor(config: NodeConfig, store: Store, options: ChainOptions) {
+    super(config, store, options);
     const onThreadFailure = (err: Error) => this.logger.warn(`signature threads failed to start (${err.message}): signatures are checked on the main thread from now on`);
     this.verifier = config.verifyThreads > 0 ? new WorkerVerifier(config.verifyThreads, onThreadFailure) : new InlineVerifier();
     this.submissions = new Submissions({
@@ -186,7 +107,7 @@ export class Chain {
     const chain = new Chain(config, store, options);
     try {
       const meta = await store.get(META_KEY);
-      if (meta) await chain.resume(json(meta) as ChainMeta);
+      if (meta) await chain.resume(meta);
       // Genesis only where nothing is: a store with records but no head lost its head.
       else if (await storeIsEmpty(store)) await chain.createGenesis();
       else throw storeDamaged(options.storeName ?? 'the store', ['the chain head (key "meta") is missing, yet the store holds chain records']);
@@ -205,7 +126,7 @@ export class Chain {
     for (const a of [...genesis.wallets.keys()].sort()) {
       const w = genesis.wallets.get(a)!;
       this.wallets.set(a, w);
-      this.noteOwner(a, undefined, w);
+      this.owners.note(a, undefined, w);
     }
     this.hash = block.hash;
     this.allocLast = genesis.allocLast;
@@ -215,76 +136,27 @@ export class Chain {
     this.logger.info(`genesis block ${block.record.hash} for chain ${this.config.chain}`);
   }
 
-  private async resume(meta: ChainMeta): Promise<void> {
-    const c = this.config;
-    if (meta.chain !== c.chain || meta.allocGroup !== c.allocGroup) {
-      throw new ValidationError('CONFIG_INVALID', 'The data directory holds another chain', {
-        details: `it has chain ${meta.chain} (group ${meta.allocGroup}); the config asks for chain ${c.chain} (group ${c.allocGroup}): use another --data-dir or the same settings`,
-      });
-    }
+  private async resume(stored: Uint8Array): Promise<void> {
+    const meta = decodeChainMeta(stored, this.config);
     this.height = meta.height;
     this.hash = hexToBytes(meta.hash);
     this.time = meta.time;
     this.allocLast = meta.allocLast;
     this.feeAddress = hexToBytes(meta.feeAddress);
-    if (meta.accounts !== this.accounts.length) this.accounts = devAccounts({ ...c, accounts: meta.accounts });
-    const offset = await this.store.get(CLOCK_KEY);
-    this.clock.offsetMs = offset ? Number(text.decode(offset)) : 0;
-    for await (const [key, value] of this.store.entries(PREFIX.wallet)) {
-      const w = decodeWallet(value);
-      this.wallets.set(key.slice(2), w);
-      this.noteOwner(key.slice(2), undefined, w);
+    if (meta.accounts !== this.accounts.length) this.accounts = devAccounts({ ...this.config, accounts: meta.accounts });
+    this.clock.offsetMs = await loadClockOffset(this.store);
+    for (const [address, w] of await loadWallets(this.store)) {
+      this.wallets.set(address, w);
+      this.owners.note(address, undefined, w);
     }
     this.evmPart.contracts = await ContractState.load(this.store);
-    // Wallets stored before heights were kept: the height of their last block, from its hash.
-    for (const w of this.wallets.values()) {
-      if (w.height >= 0) continue;
-      const h = await this.store.get(hashKey(bytesToHex(w.lastblk, true)));
-      w.height = h ? Number(text.decode(h)) : 0;
-    }
     const pending = await restorePending(this.store, this.submissionContext(), this.logger, (raw) => this.evmPart.ethTx(raw));
     for (const tx of pending) {
       this.mempool.add(tx);
       this.clock.noteIssued(tx.timeNs);
     }
     if (this.clock.unused && this.height > 0) this.clock.noteIssued(BigInt(this.time) * 1_000_000n);
-    this.logger.info(`resumed chain ${c.chain} at height ${this.height} (${meta.hash}), ${this.wallets.size} wallets, ${pending.length} pending`);
-  }
-
-  private metaBytes(head: Head = this): Uint8Array {
-    const meta: ChainMeta = {
-      version: 1,
-      chain: this.config.chain,
-      allocGroup: this.config.allocGroup,
-      nodeName: this.config.nodeName,
-      feeAddress: bytesToHex(this.feeAddress),
-      accounts: this.accounts.length,
-      height: head.height,
-      hash: bytesToHex(head.hash, true),
-      time: head.time,
-      allocLast: head.allocLast,
-    };
-    return utf8.encode(JSON.stringify(meta));
-  }
-
-  /** The node's clock: the system clock moved by the dev API's offset. */
-  now(): number {
-    return this.clock.now();
-  }
-
-  /** Added to the system clock for block times, txids and the timestamp window (dev API `time`). */
-  get clockOffsetMs(): number {
-    return this.clock.offsetMs;
-  }
-
-  private submissionContext(): SubmissionContext {
-    return {
-      now: this.now(),
-      chain: this.config.chain,
-      difficulty: this.config.difficulty,
-      limits: this.config.limits,
-      wallet: (address) => this.wallets.get(address),
-    };
+    this.logger.info(`resumed chain ${this.config.chain} at height ${this.height} (${meta.hash}), ${this.wallets.size} wallets, ${pending.length} pending`);
   }
 
   /**
@@ -298,81 +170,6 @@ export class Chain {
   /** eth_sendRawTransaction: resolves to the txid and the transaction's hash. */
   submitEth(raw: Uint8Array): Promise<{ txid: string; hash: string; duplicate: boolean }> {
     return this.submissions.submitEth(raw);
-  }
-
-  get contracts(): ContractState {
-    return this.evmPart.contracts;
-  }
-
-  get gasRates(): Map<string, GasRate> {
-    return this.evmPart.gasRates;
-  }
-
-  get ethChainId(): bigint {
-    return this.evmPart.ethChainId;
-  }
-
-  /** The EVM threads, started on first use (loading the EVM packages). */
-  evm(): Promise<EvmThreads> {
-    return this.evmPart.evm();
-  }
-
-  /** The committed state as the EVM reads it. */
-  evmLedger(): EvmLedger {
-    return this.evmPart.ledger();
-  }
-
-  /** A view at the head, within the view bounds (chain-evm.ts). */
-  view(message: ViewMessage, signal?: AbortSignal): Promise<EvmRun> {
-    return this.evmPart.view(message, this.height, signal, () => this.logger.debug(`view of ${message.to ?? 'a deploy'} running at height ${this.height}`));
-  }
-
-  /** Whether a transaction runs on the EVM: a deploy, an Ethereum one, or a call to a wallet with code. */
-  runsEvm(tx: NodeTx, block?: EvmBlock): boolean {
-    return this.evmPart.runsEvm(tx, block);
-  }
-
-  /** The wallet index by key follows a wallet whose key is new or changed. */
-  private noteOwner(address: string, before: Wallet | undefined, after: Wallet): void {
-    const old = before?.pubkey ? bytesToHex(before.pubkey) : undefined;
-    const key = after.pubkey ? bytesToHex(after.pubkey) : undefined;
-    if (old === key) return;
-    if (old !== undefined && this.owners.get(old) === address) this.owners.delete(old);
-    if (key !== undefined && !this.owners.has(key)) this.owners.set(key, address);
-  }
-
-  /** Transaction statuses held in memory: at most `statusCacheEntries`. */
-  get cachedStatuses(): number {
-    return this.statusCache.size;
-  }
-
-  /**
-   * GET /api/tx/status: null while pending, else the result object as JSON. An id this node
-   * never acknowledged is a TX_NOT_FOUND, so a client never polls forever for it.
-   */
-  async statusJson(txid: string): Promise<string | null> {
-    decodeTxid(txid); // a malformed txid is a 400, not a silent null
-    if (this.mempool.get(txid) || this.held.has(txid)) return null;
-    const cached = this.statusCache.get(txid);
-    if (cached) return cached;
-    const stored = await this.store.get(statusKey(txid));
-    if (stored) return text.decode(stored);
-    throw new ValidationError('TX_NOT_FOUND', 'Unknown transaction', { details: `this node has no transaction ${txid}` });
-  }
-
-  async blockAt(height: number): Promise<BlockRecord | undefined> {
-    if (!Number.isSafeInteger(height) || height < 0 || height > this.height) return undefined;
-    const bytes = await this.store.get(heightKey(height));
-    return bytes ? (json(bytes) as BlockRecord) : undefined;
-  }
-
-  async blockByHash(hashHex: string): Promise<BlockRecord | undefined> {
-    const h = await this.store.get(hashKey(hashHex));
-    return h ? this.blockAt(Number(text.decode(h))) : undefined;
-  }
-
-  txContainer(txid: string): Promise<Uint8Array | undefined> {
-    return this.store.get(txKey(txid));
   }
 
   /**
@@ -389,8 +186,7 @@ export class Chain {
 
   /** Calls `listener` after each committed block; returns the function that stops it. */
   onBlock(listener: BlockListener): () => void {
-    this.blockListeners.add(listener);
-    return () => this.blockListeners.delete(listener);
+    return this.blockListeners.add(listener);
   }
 
   /**
@@ -427,7 +223,7 @@ export class Chain {
       fees: this.fees,
       feeAddress: this.feeAddress,
       wallets: this.wallets,
-      owners: this.owners,
+      owners: this.owners.map,
       head: { height: this.height, hash: this.hash, time: this.time, allocLast: this.allocLast },
       now: this.now(),
       txs,
@@ -469,49 +265,32 @@ export class Chain {
     // Durable: make the block visible, all in one synchronous step.
     if (block.evm) this.contracts.apply(head.height, block.evm.pending, block.evm.logs.length > 0);
     for (const [a, w] of block.changed) {
-      this.noteOwner(a, this.wallets.get(a), w);
+      this.owners.note(a, this.wallets.get(a), w);
       this.wallets.set(a, w);
     }
     this.height = head.height;
     this.hash = head.hash;
     this.time = head.time;
     this.allocLast = head.allocLast;
-    for (let i = 0; i < txs.length; i++) this.statusCache.set(txs[i].txid, statuses[i]);
-    if (this.statusCache.size > this.statusCacheEntries) {
-      let excess = this.statusCache.size - this.statusCacheEntries;
-      for (const key of this.statusCache.keys()) {
-        if (excess-- <= 0) break;
-        this.statusCache.delete(key);
-      }
-    }
+    this.statusCache.add(
+      txs.map((tx) => tx.txid),
+      statuses,
+    );
     this.mempool.remove(txs);
     this.logger.info(`block ${head.height} ${record.hash}: ${txs.length} txs (${block.failedCount} failed)${mints.length ? `, ${mints.length} faucet credit(s)` : ''}`);
-    for (const listener of this.blockListeners) {
-      try {
-        listener({ record, txs, statuses });
-      } catch (err) {
-        this.logger.error(`block listener failed: ${(err as Error).message}`);
-      }
-    }
+    this.blockListeners.tell({ record, txs, statuses });
     return record;
   }
 
   /** Calls `listener` after a revert, a rollback or a clock move; returns the function that stops it. */
   onReset(listener: ResetListener): () => void {
-    this.resetListeners.add(listener);
-    return () => this.resetListeners.delete(listener);
+    return this.resetListeners.add(listener);
   }
 
   /** Tells the reset listeners about a change of state outside blocks. */
   announce(event: ChainReset['event'], extra: { snapshot?: string } = {}): ChainReset {
     const reset: ChainReset = { event, height: this.height, hash: bytesToHex(this.hash, true), now: this.now(), clockOffsetMs: this.clockOffsetMs, ...extra };
-    for (const listener of this.resetListeners) {
-      try {
-        listener(reset);
-      } catch (err) {
-        this.logger.error(`reset listener failed: ${(err as Error).message}`);
-      }
-    }
+    this.resetListeners.tell(reset);
     return reset;
   }
 
@@ -548,7 +327,7 @@ export class Chain {
     this.held.clear();
     this.mempool = new Mempool((key) => this.evmLedger().account(key)?.nonce ?? 0n);
     // The clock stays: a txid handed out before the revert is never handed out again.
-    await this.resume(json(meta) as ChainMeta);
+    await this.resume(meta);
   }
 
   /** Writes wallets as given, outside any block (dev API state setting; call inside exclusive). */
@@ -557,7 +336,7 @@ export class Chain {
     if (allocLast !== this.allocLast) ops.push({ type: 'put', key: META_KEY, value: this.metaBytes({ height: this.height, hash: this.hash, time: this.time, allocLast }) });
     await this.store.batch(ops, { sync: this.store.persistent });
     for (const [address, w] of changes) {
-      this.noteOwner(address, this.wallets.get(address), w);
+      this.owners.note(address, this.wallets.get(address), w);
       this.wallets.set(address, w);
     }
     this.allocLast = allocLast;
@@ -567,21 +346,6 @@ export class Chain {
   async setClockOffset(offsetMs: number): Promise<void> {
     await this.store.batch([{ type: 'put', key: CLOCK_KEY, value: utf8.encode(String(offsetMs)) }], { sync: this.store.persistent });
     this.clock.offsetMs = offsetMs;
-  }
-
-  /** The store operation that moves the chain head (dev API rollback). */
-  headOp(head: Head): StoreOp {
-    return { type: 'put', key: META_KEY, value: this.metaBytes(head) };
-  }
-
-  /** The wallet address a key hex owns, if any. */
-  ownerOf(keyHex: string): string | undefined {
-    return this.owners.get(keyHex);
-  }
-
-  /** Stops the EVM threads: a running view or block transaction ends now (shutdown). */
-  stopEvm(): Promise<void> {
-    return this.evmPart.close();
   }
 
   /** Stops making blocks, lets the current one finish and writes what is pending. */

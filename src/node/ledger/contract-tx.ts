@@ -68,7 +68,17 @@ export class EvmBlock {
     if (run.end === 'return') {
       for (const log of run.logs) this.logs.push(storedLog({ txid: tx.txid, txIndex, logIndex: this.logs.length, caller }, log));
     }
-    const receipt = { hash, txid: tx.txid, height: this.height, index: txIndex, from: caller, to, status: run.end === 'return' ? 1 : 0, gasUsed: run.gasUsed.toString(), ...(created ? { created } : {}) };
+    const receipt = {
+      hash,
+      txid: tx.txid,
+      height: this.height,
+      index: txIndex,
+      from: caller,
+      to,
+      status: run.end === 'return' ? 1 : 0,
+      gasUsed: run.gasUsed.toString(),
+      ...(created ? { created } : {}),
+    };
     this.receipts.push({ hash, json: JSON.stringify(receipt) });
   }
 
@@ -120,7 +130,7 @@ export class EvmBlock {
     let run = await this.run(this.ledger(draft), {
       caller,
       to,
-      data: deploy ? new Uint8Array(0) : body.call ?? new Uint8Array(0),
+      data: deploy ? new Uint8Array(0) : (body.call ?? new Uint8Array(0)),
       ...(deploy ? { code: concat(body.code, body.args) } : {}),
       value,
       gasLimit,
@@ -129,7 +139,8 @@ export class EvmBlock {
     });
     run = capEvents(run, gasLimit);
     // EIP-170 holds at both deploy doors: code over 24,576 bytes fails the deploy, all gas spent, as a create does.
-    if (deploy && run.end === 'return' && run.returnData.length > MAX_CODE_BYTES) run = { ...run, end: 'error', error: 'code_too_large', gasUsed: gasLimit, returnData: new Uint8Array(0), logs: [], changes: emptyChanges() };
+    if (deploy && run.end === 'return' && run.returnData.length > MAX_CODE_BYTES)
+      run = { ...run, end: 'error', error: 'code_too_large', gasUsed: gasLimit, returnData: new Uint8Array(0), logs: [], changes: emptyChanges() };
     // The run's balances first (they were read before the refund), then unused gas back to
     // the sender and used gas to the block's fees.
     if (run.end === 'return') this.commit(draft, run.changes);
@@ -221,7 +232,7 @@ function moveOthers(draft: BlockDraft, from: string, to: string, transfers: Payl
 
 function runFailure(run: EvmRun): TxOutcome {
   if (run.end === 'revert') return { ok: false, reason: 'revert', revert: revertReason(run.returnData).text, spent: true };
-  return { ok: false, reason: run.error === 'out_of_gas' ? 'insufficient_gas' : run.error ?? 'evm_error', spent: true };
+  return { ok: false, reason: run.error === 'out_of_gas' ? 'insufficient_gas' : (run.error ?? 'evm_error'), spent: true };
 }
 
 /**

@@ -62,7 +62,11 @@ export class EthQueue {
       return { replaces: old };
     }
     if ((a?.waiting.size ?? 0) >= limits.maxQueuedPerSender) {
-      return { refusal: new ValidationError('MEMPOOL_FULL', 'txpool is full', { details: `0x${body.from} has ${a!.waiting.size} transactions waiting for nonce ${next}, the limit per account (limits.maxQueuedPerSender); send nonce ${next} first` }) };
+      return {
+        refusal: new ValidationError('MEMPOOL_FULL', 'txpool is full', {
+          details: `0x${body.from} has ${a!.waiting.size} transactions waiting for nonce ${next}, the limit per account (limits.maxQueuedPerSender); send nonce ${next} first`,
+        }),
+      };
     }
     if (this.waitingCount >= limits.maxQueued) {
       return { refusal: new ValidationError('MEMPOOL_FULL', 'txpool is full', { details: `${this.waitingCount} transactions wait for an earlier nonce, the limit (limits.maxQueued); retry later` }) };

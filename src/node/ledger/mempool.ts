@@ -54,11 +54,17 @@ export class Mempool {
     const full = (message: string, details: string) => new ValidationError('MEMPOOL_FULL', message, { details });
     if (this.size >= limits.maxPending) return full('Too many pending transactions', `${this.size} are waiting for a block, the limit (--max-pending); retry later`);
     if (this.totalBytes + tx.raw.length > limits.maxPendingBytes) {
-      return full('Pending transactions fill the memory allowed', `${this.totalBytes} bytes are waiting for a block; with ${tx.raw.length} more they pass the limit of ${limits.maxPendingBytes} (--max-pending-bytes); retry later`);
+      return full(
+        'Pending transactions fill the memory allowed',
+        `${this.totalBytes} bytes are waiting for a block; with ${tx.raw.length} more they pass the limit of ${limits.maxPendingBytes} (--max-pending-bytes); retry later`,
+      );
     }
     const sender = senderOf(tx);
     if (sender !== undefined && this.pendingFrom(sender) >= limits.maxPendingPerSender) {
-      return full('Too many pending transactions from this wallet', `0x${sender} has ${this.pendingFrom(sender)} waiting for a block, the limit per sender (--max-pending-per-sender); retry once some are included`);
+      return full(
+        'Too many pending transactions from this wallet',
+        `0x${sender} has ${this.pendingFrom(sender)} waiting for a block, the limit per sender (--max-pending-per-sender); retry once some are included`,
+      );
     }
     return tx.body.kind === 'ether' ? this.eth.check(tx, limits).refusal : undefined;
   }

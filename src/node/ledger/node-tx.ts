@@ -11,7 +11,16 @@ export interface PayloadItem {
 }
 
 export type NodeTxBody =
-  | { kind: 'generic'; from: Uint8Array; to: Uint8Array; seq: bigint; t: number; payload: PayloadItem[]; /** Contract calldata (`c` = ["0x0", [data]]). */ call?: Uint8Array; /** A `c` of another form. */ badCall?: true }
+  | {
+      kind: 'generic';
+      from: Uint8Array;
+      to: Uint8Array;
+      seq: bigint;
+      t: number;
+      payload: PayloadItem[];
+      /** Contract calldata (`c` = ["0x0", [data]]). */ call?: Uint8Array;
+      /** A `c` of another form. */ badCall?: true;
+    }
   | { kind: 'deploy'; from: Uint8Array; seq: bigint; t: number; payload: PayloadItem[]; /** Creation code and ABI-encoded constructor arguments. */ code: Uint8Array; args?: Uint8Array }
   | EthTxBody
   | { kind: 'notify'; from: Uint8Array; seq: bigint; t: number; payload: PayloadItem[] }

@@ -91,7 +91,11 @@ export class Submissions {
       const tx = await host.ethTx(raw);
       const body = tx.body as unknown as EthTxBody;
       if (host.mempool().txidForBody(tx.bodyHash) || (await host.store.get(bodyKey(tx.bodyHash)))) throw alreadyKnown(body.hash);
-      const refusal = ethSubmissionRefusal(body, { nonce: host.evmNonce(body.from), balance: host.evmBalance(body.from) }, { minGasPrice: BigInt(host.config.minGasPrice), blockGasLimit: BigInt(host.config.limits.blockGasLimit) });
+      const refusal = ethSubmissionRefusal(
+        body,
+        { nonce: host.evmNonce(body.from), balance: host.evmBalance(body.from) },
+        { minGasPrice: BigInt(host.config.minGasPrice), blockGasLimit: BigInt(host.config.limits.blockGasLimit) },
+      );
       if (refusal) throw refusal;
       hash = body.hash;
       return tx;

@@ -119,7 +119,8 @@ function registerCheck(body: Uint8Array, h: Uint8Array, sigs: DecodedBsig[], ctx
       let firstFailure: TpkitError | undefined;
       outcomes.forEach((outcome, i) => {
         if (outcome === 'valid') valid.push(compressed(sigs[i].publicKey));
-        else if (outcome === 'KEY_INVALID') throw signatureError(outcome, i); // the reference fails the whole tx
+        else if (outcome === 'KEY_INVALID')
+          throw signatureError(outcome, i); // the reference fails the whole tx
         else firstFailure ??= signatureError(outcome, i);
       });
       if (valid.length === 0) throw firstFailure!;
@@ -221,10 +222,18 @@ function nodeBody(body: Body, sigs: DecodedBsig[], bytes: Uint8Array, ctx: Submi
       checkSeq(deploy.seq);
       const initBytes = deploy.code.length + (deploy.args?.length ?? 0);
       // EIP-3860, as at the Ethereum door: init code with its arguments at most 49,152 bytes.
-      if (initBytes > MAX_INITCODE_BYTES) throw new ValidationError('BODY_BAD_FIELD', 'Invalid body field "e.code"', { field: 'e.code', details: `the code and its arguments are ${initBytes} bytes, the limit is ${MAX_INITCODE_BYTES} (EIP-3860)` });
-      if (deploy.vm !== 'evm') throw new ValidationError('BODY_BAD_FIELD', 'Invalid body field "e.vm"', { field: 'e.vm', details: `this node runs "evm" contracts, got ${JSON.stringify(deploy.vm).slice(0, 40)}` });
+      if (initBytes > MAX_INITCODE_BYTES)
+        throw new ValidationError('BODY_BAD_FIELD', 'Invalid body field "e.code"', {
+          field: 'e.code',
+          details: `the code and its arguments are ${initBytes} bytes, the limit is ${MAX_INITCODE_BYTES} (EIP-3860)`,
+        });
+      if (deploy.vm !== 'evm')
+        throw new ValidationError('BODY_BAD_FIELD', 'Invalid body field "e.vm"', { field: 'e.vm', details: `this node runs "evm" contracts, got ${JSON.stringify(deploy.vm).slice(0, 40)}` });
       const check = senderCheck(deploy.from, bytes, sigs, ctx, options);
-      return [{ kind: 'deploy', from: deploy.from, seq: deploy.seq, t: deploy.timestamp, payload: ledgerPayload(deploy.payload), code: deploy.code, ...(deploy.args ? { args: deploy.args } : {}) }, check];
+      return [
+        { kind: 'deploy', from: deploy.from, seq: deploy.seq, t: deploy.timestamp, payload: ledgerPayload(deploy.payload), code: deploy.code, ...(deploy.args ? { args: deploy.args } : {}) },
+        check,
+      ];
     }
     case 'notify': {
       checkOnChain(body.from, 'f', ctx.chain);

@@ -59,7 +59,7 @@ function encodeUndo(keys: string[], before: (Uint8Array | undefined)[]): Uint8Ar
 
 function decodeUndo(bytes: Uint8Array, into: (key: string, value: Uint8Array | undefined) => void): void {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let at = 0; at < buf.length; ) {
+  for (let at = 0; at < buf.length;) {
     const keyLength = buf.readUInt16BE(at);
     const key = buf.toString('utf8', at + 2, at + 2 + keyLength);
     at += 2 + keyLength;

@@ -23,8 +23,19 @@ export const CLOCK_KEY = 'dev:clock';
 
 /** Prefixes of the keys that hold one record each, for prefix scans. */
 export const PREFIX = {
-  block: 'b:', hash: 'h:', tx: 'x:', status: 's:', body: 'd:', wallet: 'w:', pending: 'p:',
-  code: 'c:', storage: 'k:', evmAccount: 'e:', logs: 'l:', receipt: 'r:', evmUndo: 'ev:',
+  block: 'b:',
+  hash: 'h:',
+  tx: 'x:',
+  status: 's:',
+  body: 'd:',
+  wallet: 'w:',
+  pending: 'p:',
+  code: 'c:',
+  storage: 'k:',
+  evmAccount: 'e:',
+  logs: 'l:',
+  receipt: 'r:',
+  evmUndo: 'ev:',
 } as const;
 
 export const heightKey = (height: number): string => PREFIX.block + height.toString(16).padStart(12, '0');

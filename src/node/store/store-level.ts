@@ -174,7 +174,10 @@ export class LevelStore implements Store {
     } catch (cause) {
       const code = (cause as { cause?: { code?: string } }).cause?.code ?? (cause as { code?: string }).code;
       if (code === 'LEVEL_CORRUPTION') {
-        throw new TpkitError('STORE_DAMAGED', `The store in ${dir} is corrupt; the node will not start on it`, { details: `${(cause as Error).message}${keptText(kept)}. ${damageAdvice(dir)}`, cause });
+        throw new TpkitError('STORE_DAMAGED', `The store in ${dir} is corrupt; the node will not start on it`, {
+          details: `${(cause as Error).message}${keptText(kept)}. ${damageAdvice(dir)}`,
+          cause,
+        });
       }
       throw dataDirError(dir, cause);
     }
@@ -312,7 +315,11 @@ export class LevelStore implements Store {
   async dropRange(after: string | undefined, upTo: string): Promise<number> {
     const keys: string[] = [];
     for await (const key of this.db.keys(after === undefined ? { lte: upTo } : { gt: after, lte: upTo })) keys.push(key);
-    if (keys.length > 0) await this.batch(keys.map((key) => ({ type: 'del', key })), { sync: true });
+    if (keys.length > 0)
+      await this.batch(
+        keys.map((key) => ({ type: 'del', key })),
+        { sync: true },
+      );
     return keys.length;
   }
 
