@@ -315,6 +315,9 @@ export const MUTATIONS = [
   m('node/timestamp-gap-seconds', 'src/node/ledger/validate.ts',
     'Math.round((t - ctx.now) / 1000)', 'Math.round((t - ctx.now) / 1001)',
     ['process/cli-advice'], 'a timestamp refusal names the wrong gap between the clocks'),
+  m('node/eth-block-base-fee-zero', 'src/node/evm/rpc-shapes.ts',
+    'baseFeePerGas: hex(baseFee),', "baseFeePerGas: '0x0',",
+    ['unit/evm-jsonrpc-answers', 'node/eth-hardhat'], 'blocks say the base fee is 0: Hardhat Ignition sends fees of 0 and the node refuses them as underpriced'),
 
   // ── client ─────────────────────────────────────────────────────────────────────────────
   m('client/wait-past-timeout', 'src/client/client.ts',

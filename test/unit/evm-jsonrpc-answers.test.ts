@@ -90,7 +90,16 @@ const rpc = async (method: string, params?: unknown) => (await handleJsonRpc(cha
 const fresh = () => {
   chain = new FakeChain();
 };
-const log = (height: number, i: number, over: Partial<StoredLog> = {}): StoredLog => ({ txid: `t${height}`, txIndex: i % 2, logIndex: i, address: A, caller: B, topics: [topic(height)], data: 'ab', ...over });
+const log = (height: number, i: number, over: Partial<StoredLog> = {}): StoredLog => ({
+  txid: `t${height}`,
+  txIndex: i % 2,
+  logIndex: i,
+  address: A,
+  caller: B,
+  topics: [topic(height)],
+  data: 'ab',
+  ...over,
+});
 
 test('constant and chain answers: ids, versions, price, height, and no accounts', async () => {
   fresh();
@@ -143,6 +152,7 @@ test('block tags: the head by name, number or {blockNumber}; earliest is 0; abov
 
 test('a block as Ethereum clients read it; earliest, a number, the head; null for a hash no block has', async () => {
   fresh();
+  chain.price = 7n;
   const b = chain.blockOf(2);
   const answer = await rpc('eth_getBlockByNumber', ['0x2', false]);
   assert.equal(answer.result, {
@@ -162,7 +172,7 @@ test('a block as Ethereum clients read it; earliest, a number, the head; null fo
     size: '0x0',
     gasLimit: '0x5f5e100',
     gasUsed: '0x0',
-    baseFeePerGas: '0x0',
+    baseFeePerGas: '0x7',
     timestamp: '0x' + (1_700_000_002).toString(16),
     mixHash: '0x' + '0'.repeat(64),
     transactions: ['0x' + topic(0xc2), '0x' + topic(0xd2)],
@@ -175,6 +185,15 @@ test('a block as Ethereum clients read it; earliest, a number, the head; null fo
   assert.is((await rpc('eth_getBlockByHash', ['0x' + 'ff'.repeat(32)])).result, null);
   assert.equal((await rpc('eth_getBlockByHash', ['0xabc'])).error, { code: -32602, message: '"hash" expected 0x and an even number of hex digits' });
   assert.equal((await rpc('eth_getBlockByNumber', ['0x9'])).error, { code: -32602, message: '"block": block 9 is above the head 3' });
+});
+
+test('baseFeePerGas is the least price the node takes (eth_gasPrice), not a fixed 0: Hardhat Ignition reads 0 as free gas and sends fees of 0', async () => {
+  fresh();
+  for (const price of [1n, 1_000n]) {
+    chain.price = price;
+    const block = (await rpc('eth_getBlockByNumber', ['latest', true])).result as { baseFeePerGas: string };
+    assert.is(block.baseFeePerGas, (await rpc('eth_gasPrice')).result, `at ${price}`);
+  }
 });
 
 test('eth_getLogs: each event with its block, transaction and positions, dated by its block; ranges clamped to the head', async () => {
@@ -196,22 +215,48 @@ test('eth_getLogs: each event with its block, transaction and positions, dated b
     removed: false,
     blockTimestamp: '0x' + (1_700_000_001).toString(16),
   });
-  assert.equal(all.map((l) => [l.blockNumber, l.logIndex, l.address]), [['0x1', '0x0', '0x' + A], ['0x1', '0x1', '0x' + A], ['0x3', '0x0', '0x' + B]]);
+  assert.equal(
+    all.map((l) => [l.blockNumber, l.logIndex, l.address]),
+    [
+      ['0x1', '0x0', '0x' + A],
+      ['0x1', '0x1', '0x' + A],
+      ['0x3', '0x0', '0x' + B],
+    ],
+  );
   assert.is(chain.blockReads, 2, 'one block read per block with matching events');
   chain.logRanges = [];
   assert.is(((await rpc('eth_getLogs', [{ fromBlock: '0x2', toBlock: '0x9' }])).result as unknown[]).length, 1, 'toBlock past the head: up to the head');
   assert.is(((await rpc('eth_getLogs', [{}])).result as unknown[]).length, 1, 'no range: the head alone');
   assert.is(((await rpc('eth_getLogs', [{ fromBlock: '0x3', toBlock: '0x3' }])).result as unknown[]).length, 1, 'the head by number');
   assert.is(((await rpc('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x1' }])).result as unknown[]).length, 2, 'the first block by number');
-  assert.equal(chain.logRanges, [[2, 3], [3, 3], [3, 3], [1, 1]]);
+  assert.equal(chain.logRanges, [
+    [2, 3],
+    [3, 3],
+    [3, 3],
+    [1, 1],
+  ]);
   assert.equal((await rpc('eth_getLogs', [{ fromBlock: '0x9', toBlock: '0x10' }])).result, [], 'a range past the head holds nothing');
   assert.equal((await rpc('eth_getLogs', [{ fromBlock: '0x9' }])).result, []);
   assert.equal((await rpc('eth_getLogs', [{ fromBlock: '0x3', toBlock: '0x1' }])).error, { code: -32602, message: '"toBlock" 1 is below "fromBlock" 3' });
   assert.equal((await rpc('eth_getLogs', [{ blockHash: '0x' + chain.blockOf(3).hash }])).result, [
-    { address: '0x' + B, topics: ['0x' + topic(3)], data: '0xab', blockNumber: '0x3', blockHash: '0x' + chain.blockOf(3).hash, transactionHash: '0x' + topic(0xc3), transactionIndex: '0x0', logIndex: '0x0', removed: false, blockTimestamp: '0x' + (1_700_000_003).toString(16) },
+    {
+      address: '0x' + B,
+      topics: ['0x' + topic(3)],
+      data: '0xab',
+      blockNumber: '0x3',
+      blockHash: '0x' + chain.blockOf(3).hash,
+      transactionHash: '0x' + topic(0xc3),
+      transactionIndex: '0x0',
+      logIndex: '0x0',
+      removed: false,
+      blockTimestamp: '0x' + (1_700_000_003).toString(16),
+    },
   ]);
   assert.equal((await rpc('eth_getLogs', [{ blockHash: '0x' + 'ff'.repeat(32) }])).error, { code: -32602, message: 'unknown block hash' });
-  assert.equal((await rpc('eth_getLogs', [{ fromBlock: '0x0', address: '0x12' }])).error, { code: -32602, message: 'expected 0x and 40 hex digits, 0x and 16 hex digits, or a ThePower address, got "0x12"' });
+  assert.equal((await rpc('eth_getLogs', [{ fromBlock: '0x0', address: '0x12' }])).error, {
+    code: -32602,
+    message: 'expected 0x and 40 hex digits, 0x and 16 hex digits, or a ThePower address, got "0x12"',
+  });
   assert.equal((await rpc('eth_getLogs', [{ fromBlock: '0x0', topics: 'x' }])).error, { code: -32602, message: 'expected an array of at most 4 entries' });
   assert.equal((await rpc('eth_getLogs', ['x'])).error, { code: -32602, message: 'expected a filter object' });
   assert.equal((await rpc('eth_getLogs', [])).error, { code: -32602, message: 'expected a filter object' });
@@ -222,17 +267,23 @@ test('eth_getLogs answers up to 10,000 events; one more is -32005', async () => 
   const many = (n: number) => Array.from({ length: n }, (_, i) => log(2, i));
   chain.events = [{ height: 2, hash: chain.blockOf(2).hash, logs: many(10_000) }];
   assert.is(((await rpc('eth_getLogs', [{ fromBlock: '0x0' }])).result as unknown[]).length, 10_000);
-  chain.events = [{ height: 1, hash: chain.blockOf(1).hash, logs: many(5_000) }, { height: 2, hash: chain.blockOf(2).hash, logs: many(5_001) }];
+  chain.events = [
+    { height: 1, hash: chain.blockOf(1).hash, logs: many(5_000) },
+    { height: 2, hash: chain.blockOf(2).hash, logs: many(5_001) },
+  ];
   assert.equal((await rpc('eth_getLogs', [{ fromBlock: '0x0' }])).error, { code: -32005, message: 'query returned more than 10000 results' });
   // The limit counts matching events only.
   chain.events[1].logs[0] = log(2, 0, { address: B });
   assert.is(((await rpc('eth_getLogs', [{ fromBlock: '0x0', address: '0x' + A }])).result as unknown[]).length, 10_000);
 });
 
-test('eth_getLogs under the chain\'s own bounds: its result cap, and a block span cap checked before any block is read', async () => {
+test("eth_getLogs under the chain's own bounds: its result cap, and a block span cap checked before any block is read", async () => {
   fresh();
   chain.logLimits = { results: 2, blocks: 3 };
-  chain.events = [{ height: 1, hash: chain.blockOf(1).hash, logs: [log(1, 0), log(1, 1)] }, { height: 2, hash: chain.blockOf(2).hash, logs: [log(2, 2)] }];
+  chain.events = [
+    { height: 1, hash: chain.blockOf(1).hash, logs: [log(1, 0), log(1, 1)] },
+    { height: 2, hash: chain.blockOf(2).hash, logs: [log(2, 2)] },
+  ];
   assert.is(((await rpc('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x1' }])).result as unknown[]).length, 2);
   assert.equal((await rpc('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x2' }])).error, { code: -32005, message: 'query returned more than 2 results' });
   chain.logRanges = [];
@@ -312,7 +363,7 @@ test('eth_estimateGas: the first limit under which the run returns, plus the int
   chain.onView = () => ({ end: 'return', returnData: new Uint8Array(0), gasUsed: 45_000_000n, logs: [], changes: emptyChanges() });
   assert.equal(await estimate({ to: '0x' + A }), ['0x' + (21_000n + 50_000_000n).toString(16), [50_000_000n]]);
   chain.onView = () => ({ end: 'return', returnData: new Uint8Array(0), gasUsed: 0n, logs: [], changes: emptyChanges() });
-  assert.equal(await estimate({ to: '0x' + A, gas: '0x1' }), ['0x' + (21_000n + 5_000n).toString(16), [50_000_000n, 5_000n]], 'the caller\'s gas is not the first run\'s limit');
+  assert.equal(await estimate({ to: '0x' + A, gas: '0x1' }), ['0x' + (21_000n + 5_000n).toString(16), [50_000_000n, 5_000n]], "the caller's gas is not the first run's limit");
 });
 
 test('eth_sendRawTransaction: the hash; an empty or malformed transaction -32602; a refusal -32000 with its message; a node failure -32603, a missing package said as it is', async () => {
@@ -366,7 +417,19 @@ test('a receipt and a transaction as Ethereum clients read them; null for an unk
     gasUsed: '0xd431',
     effectiveGasPrice: '0x2',
     contractAddress: '0x' + B,
-    logs: [{ address: '0x' + A, topics: ['0x' + topic(3)], data: '0xab', blockNumber: '0x3', blockHash: '0x' + 'abcd'.repeat(16), transactionHash: '0x' + h, transactionIndex: '0x0', logIndex: '0x4', removed: false }],
+    logs: [
+      {
+        address: '0x' + A,
+        topics: ['0x' + topic(3)],
+        data: '0xab',
+        blockNumber: '0x3',
+        blockHash: '0x' + 'abcd'.repeat(16),
+        transactionHash: '0x' + h,
+        transactionIndex: '0x0',
+        logIndex: '0x4',
+        removed: false,
+      },
+    ],
     logsBloom: '0x' + '0'.repeat(512),
     status: '0x1',
     type: '0x0',
@@ -377,7 +440,22 @@ test('a receipt and a transaction as Ethereum clients read them; null for an unk
   assert.equal([failed.to, failed.status, failed.contractAddress, failed.logs], ['0x' + B, '0x0', null, []]);
   assert.is((await rpc('eth_getTransactionReceipt', ['0x' + 'ff'.repeat(32)])).result, null);
 
-  const t: EthTransaction = { hash: h, from: A, to: B, nonce: 9n, gas: 21_000n, gasPrice: 1n, value: 10n ** 18n, input: 'a9059cbb', type: 2, v: 1n, r: 0xabn, s: 0xcdn, chainId: 1_000_000_005n, block: { height: 3, hash: 'ABCD'.repeat(16), index: 1 } };
+  const t: EthTransaction = {
+    hash: h,
+    from: A,
+    to: B,
+    nonce: 9n,
+    gas: 21_000n,
+    gasPrice: 1n,
+    value: 10n ** 18n,
+    input: 'a9059cbb',
+    type: 2,
+    v: 1n,
+    r: 0xabn,
+    s: 0xcdn,
+    chainId: 1_000_000_005n,
+    block: { height: 3, hash: 'ABCD'.repeat(16), index: 1 },
+  };
   chain.transactions.set(h, t);
   assert.equal((await rpc('eth_getTransactionByHash', ['0x' + h])).result, {
     hash: '0x' + h,
@@ -423,10 +501,26 @@ test('batches: up to 100 requests answered in order, notifications left out; 101
   const hundred = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: i % 2 ? 'eth_chainId' : 'eth_blockNumber' }));
   const answers = (await handleJsonRpc(chain, hundred)) as Answer[];
   assert.is(answers.length, 100);
-  assert.equal(answers.slice(0, 3), [{ jsonrpc: '2.0', id: 0, result: '0x3' }, { jsonrpc: '2.0', id: 1, result: '0x3b9aca05' }, { jsonrpc: '2.0', id: 2, result: '0x3' }]);
+  assert.equal(answers.slice(0, 3), [
+    { jsonrpc: '2.0', id: 0, result: '0x3' },
+    { jsonrpc: '2.0', id: 1, result: '0x3b9aca05' },
+    { jsonrpc: '2.0', id: 2, result: '0x3' },
+  ]);
   assert.equal(await handleJsonRpc(chain, [...hundred, hundred[0]]), { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request: a batch holds at most 100 requests' } });
-  assert.is(await handleJsonRpc(chain, [{ jsonrpc: '2.0', method: 'eth_chainId' }, { jsonrpc: '2.0', method: 'eth_blockNumber' }]), undefined);
-  assert.equal(await handleJsonRpc(chain, [{ jsonrpc: '2.0', method: 'eth_chainId' }, { jsonrpc: '2.0', id: 7, method: 'eth_chainId' }]), [{ jsonrpc: '2.0', id: 7, result: '0x3b9aca05' }]);
+  assert.is(
+    await handleJsonRpc(chain, [
+      { jsonrpc: '2.0', method: 'eth_chainId' },
+      { jsonrpc: '2.0', method: 'eth_blockNumber' },
+    ]),
+    undefined,
+  );
+  assert.equal(
+    await handleJsonRpc(chain, [
+      { jsonrpc: '2.0', method: 'eth_chainId' },
+      { jsonrpc: '2.0', id: 7, method: 'eth_chainId' },
+    ]),
+    [{ jsonrpc: '2.0', id: 7, result: '0x3b9aca05' }],
+  );
 });
 
 test.run();

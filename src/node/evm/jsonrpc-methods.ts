@@ -55,7 +55,8 @@ async function getLogs(chain: EthChain, filterArg: unknown): Promise<unknown[]> 
     from = to = b.height;
   } else {
     // A range past the head (a client that saw blocks a revert has dropped) holds no events.
-    const past = (tag: unknown, field: string) => (typeof tag === 'string' && /^0x[0-9a-fA-F]+$/.test(tag) && BigInt(tag) > BigInt(chain.height()) ? Number.MAX_SAFE_INTEGER : heightOf(chain, tag, field));
+    const past = (tag: unknown, field: string) =>
+      typeof tag === 'string' && /^0x[0-9a-fA-F]+$/.test(tag) && BigInt(tag) > BigInt(chain.height()) ? Number.MAX_SAFE_INTEGER : heightOf(chain, tag, field);
     from = past(f.fromBlock, 'fromBlock');
     to = past(f.toBlock, 'toBlock');
     if (to < from) {
@@ -94,13 +95,15 @@ async function getLogs(chain: EthChain, filterArg: unknown): Promise<unknown[]> 
  */
 async function blockAnswer(chain: EthChain, b: EthBlock | undefined, full: unknown) {
   if (!b) return null;
-  const block = rpcBlock(b, chain.blockGasLimit ?? DEFAULT_BLOCK_GAS_LIMIT);
+  const block = rpcBlock(b, chain.blockGasLimit ?? DEFAULT_BLOCK_GAS_LIMIT, chain.gasPrice());
   if (full !== true) return block;
   const transactions: object[] = [];
   for (const [index, hash] of b.txHashes.entries()) {
     const t = hash ? await chain.transaction(hash) : undefined;
     const at = { blockHash: hexBytes(b.hash), blockNumber: hex(b.height), transactionIndex: hex(index) };
-    transactions.push(t ? { ...rpcTransaction(t), ...at } : { hash: hexBytes(hash), from: ZERO_ADDRESS, to: null, nonce: '0x0', gas: '0x0', gasPrice: '0x0', value: '0x0', input: '0x', type: '0x0', ...at });
+    transactions.push(
+      t ? { ...rpcTransaction(t), ...at } : { hash: hexBytes(hash), from: ZERO_ADDRESS, to: null, nonce: '0x0', gas: '0x0', gasPrice: '0x0', value: '0x0', input: '0x', type: '0x0', ...at },
+    );
   }
   return { ...block, transactions };
 }
@@ -115,8 +118,8 @@ export const METHODS: Record<string, Handler> = {
   web3_clientVersion: () => 'tpkit',
   eth_blockNumber: (chain) => hex(chain.height()),
   eth_gasPrice: (chain) => hex(chain.gasPrice()),
-  // The base fee is 0, so an EIP-1559 transaction pays its priority fee (capped by its fee cap):
-  // answering the minimum price here makes viem's and ethers' fee estimates meet it.
+  // No base fee is burnt, so an EIP-1559 transaction pays its priority fee (capped by its fee
+  // cap): answering the minimum price here makes viem's and ethers' fee estimates meet it.
   eth_maxPriorityFeePerGas: (chain) => hex(chain.gasPrice()),
   eth_accounts: () => [],
   eth_syncing: () => false,
