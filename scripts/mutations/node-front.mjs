@@ -144,4 +144,12 @@ export const NODE_FRONT = [
     ['node/api'],
     'a list in a transaction\'s extra data shown as an object keyed "0", "1"…',
   ),
+  m(
+    'node/eth-block-base-fee-zero',
+    'src/node/evm/rpc-shapes.ts',
+    'baseFeePerGas: hex(baseFee),',
+    "baseFeePerGas: '0x0',",
+    ['unit/evm-jsonrpc-reads', 'node/eth-hardhat'],
+    'blocks say the base fee is 0: Hardhat Ignition sends fees of 0 and the node refuses them as underpriced',
+  ),
 ];

@@ -57,6 +57,7 @@ test('block tags: the head by name, number or {blockNumber}; earliest is 0; abov
 
 test('a block as Ethereum clients read it; earliest, a number, the head; null for a hash no block has', async () => {
   fresh();
+  chain.price = 7n;
   const b = chain.blockOf(2);
   const answer = await rpc('eth_getBlockByNumber', ['0x2', false]);
   assert.equal(answer.result, {
@@ -76,7 +77,7 @@ test('a block as Ethereum clients read it; earliest, a number, the head; null fo
     size: '0x0',
     gasLimit: '0x5f5e100',
     gasUsed: '0x0',
-    baseFeePerGas: '0x0',
+    baseFeePerGas: '0x7',
     timestamp: '0x' + (1_700_000_002).toString(16),
     mixHash: '0x' + '0'.repeat(64),
     transactions: ['0x' + topic(0xc2), '0x' + topic(0xd2)],
@@ -89,6 +90,15 @@ test('a block as Ethereum clients read it; earliest, a number, the head; null fo
   assert.is((await rpc('eth_getBlockByHash', ['0x' + 'ff'.repeat(32)])).result, null);
   assert.equal((await rpc('eth_getBlockByHash', ['0xabc'])).error, { code: -32602, message: '"hash" expected 0x and an even number of hex digits' });
   assert.equal((await rpc('eth_getBlockByNumber', ['0x9'])).error, { code: -32602, message: '"block": block 9 is above the head 3' });
+});
+
+test('baseFeePerGas is the least price the node takes (eth_gasPrice), not a fixed 0: Hardhat Ignition reads 0 as free gas and sends fees of 0', async () => {
+  fresh();
+  for (const price of [1n, 1_000n]) {
+    chain.price = price;
+    const block = (await rpc('eth_getBlockByNumber', ['latest', true])).result as { baseFeePerGas: string };
+    assert.is(block.baseFeePerGas, (await rpc('eth_gasPrice')).result, `at ${price}`);
+  }
 });
 
 test('eth_getLogs: each event with its block, transaction and positions, dated by its block; ranges clamped to the head', async () => {

@@ -19,6 +19,8 @@ export default tseslint.config(
   },
   // TypeScript checks names itself; ESLint's check only knows the globals it is told.
   { files: ['**/*.ts', '**/*.cts', '**/*.mts'], rules: { 'no-undef': 'off' } },
+  // CommonJS files (a Hardhat 2 project's config, which cannot be ESM): require is their import.
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
   { files: ['web/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
   // Tests match terminal output, whose columns are runs of spaces.
   { files: ['test/**/*.ts'], rules: { 'no-regex-spaces': 'off' } },

@@ -95,7 +95,7 @@ async function getLogs(chain: EthChain, filterArg: unknown): Promise<unknown[]> 
  */
 async function blockAnswer(chain: EthChain, b: EthBlock | undefined, full: unknown) {
   if (!b) return null;
-  const block = rpcBlock(b, chain.blockGasLimit ?? DEFAULT_BLOCK_GAS_LIMIT);
+  const block = rpcBlock(b, chain.blockGasLimit ?? DEFAULT_BLOCK_GAS_LIMIT, chain.gasPrice());
   if (full !== true) return block;
   const transactions: object[] = [];
   for (const [index, hash] of b.txHashes.entries()) {
@@ -118,8 +118,8 @@ export const METHODS: Record<string, Handler> = {
   web3_clientVersion: () => 'tpkit',
   eth_blockNumber: (chain) => hex(chain.height()),
   eth_gasPrice: (chain) => hex(chain.gasPrice()),
-  // The base fee is 0, so an EIP-1559 transaction pays its priority fee (capped by its fee cap):
-  // answering the minimum price here makes viem's and ethers' fee estimates meet it.
+  // No base fee is burnt, so an EIP-1559 transaction pays its priority fee (capped by its fee
+  // cap): answering the minimum price here makes viem's and ethers' fee estimates meet it.
   eth_maxPriorityFeePerGas: (chain) => hex(chain.gasPrice()),
   eth_accounts: () => [],
   eth_syncing: () => false,

@@ -30,8 +30,12 @@ export function rpcLog(log: StoredLog, block: { height: number; hash: string }, 
   };
 }
 
-/** `gasLimit` is the most gas a block may use, what eth_sendRawTransaction checks a transaction against. */
-export function rpcBlock(b: EthBlock, gasLimit: bigint) {
+/**
+ * `gasLimit` is the most gas a block may use, what eth_sendRawTransaction checks a transaction
+ * against. `baseFee` is the least price per gas the node takes: no fee is burnt, but a base fee
+ * of 0 tells clients gas is free (Hardhat Ignition then sends fees of 0, which are refused).
+ */
+export function rpcBlock(b: EthBlock, gasLimit: bigint, baseFee: bigint) {
   return {
     number: hex(b.height),
     hash: hexBytes(b.hash),
@@ -49,7 +53,7 @@ export function rpcBlock(b: EthBlock, gasLimit: bigint) {
     size: hex(0),
     gasLimit: hex(gasLimit),
     gasUsed: '0x0',
-    baseFeePerGas: '0x0',
+    baseFeePerGas: hex(baseFee),
     timestamp: hex(Math.floor(b.time / 1000)),
     mixHash: '0x' + '0'.repeat(64),
     transactions: b.txHashes.map(hexBytes),
