@@ -69,7 +69,9 @@ const chain = {
   height: 3,
   contracts: {
     code: new Map([[contractKey, new Uint8Array([0x60, 0x00])]]),
-    storage: new Map([[contractKey, slots]]),
+    async *slots(key: string) {
+      if (key === contractKey) yield* slots;
+    },
     logHeightsIn: (from: number, to: number) => [...logsAt.keys()].filter((h) => h >= from && h <= to),
   },
   gasRates: new Map(),

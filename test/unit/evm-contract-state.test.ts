@@ -82,10 +82,10 @@ function blocks(): Block[] {
 /** Writes the blocks as the builder does: the block's ops in one batch, then apply. */
 async function chain(): Promise<{ store: MemoryStore; state: ContractState; ops: Map<number, StoreOp[]> }> {
   const store = new MemoryStore();
-  const state = new ContractState();
+  const state = new ContractState(store);
   const ops = new Map<number, StoreOp[]>();
   for (const b of blocks()) {
-    const mine = state.blockOps(b.height, b.changes, b.logs, b.receipts);
+    const mine = await state.blockOps(b.height, b.changes, b.logs, b.receipts);
     ops.set(b.height, mine);
     await store.batch(mine);
     state.apply(b.height, b.changes, !!b.logs && b.logs.logs.length > 0);
@@ -99,11 +99,17 @@ async function keysOf(store: MemoryStore, prefix: string): Promise<string[]> {
   return out;
 }
 
-/** The state as plain values, to compare two states. */
-function snapshot(s: ContractState) {
+/** The state as plain values, to compare two states (storage as the store holds it). */
+async function snapshot(s: ContractState) {
+  const storage: Record<string, Record<string, number[]>> = {};
+  for (const key of [A, B]) {
+    const slots: Record<string, number[]> = {};
+    for await (const [sl, v] of s.slots(key)) slots[sl] = [...v];
+    if (Object.keys(slots).length > 0) storage[key] = slots;
+  }
   return {
     code: Object.fromEntries([...s.code].map(([k, v]) => [k, [...v]])),
-    storage: Object.fromEntries([...s.storage].filter(([, m]) => m.size > 0).map(([k, m]) => [k, Object.fromEntries([...m].map(([sl, v]) => [sl, [...v]]))])),
+    storage,
     accounts: Object.fromEntries([...s.accounts].map(([k, a]) => [k, `${a.balance}/${a.nonce}`])),
     logHeights: [...s.logHeights],
   };
@@ -144,13 +150,13 @@ test('heights with events by range: the first and last, a range between blocks, 
       want,
       `${from}..${to}`,
     );
-  const none = new ContractState();
+  const none = new ContractState(new MemoryStore());
   assert.equal(
     withinDeadline(() => none.logHeightsIn(0, 100)),
     [],
     'no events at all',
   );
-  const one = new ContractState();
+  const one = new ContractState(new MemoryStore());
   one.logHeights.push(5);
   assert.equal(
     withinDeadline(() => [one.logHeightsIn(0, 4), one.logHeightsIn(5, 5), one.logHeightsIn(6, 9), one.logHeightsIn(0, 9)]),
@@ -161,7 +167,7 @@ test('heights with events by range: the first and last, a range between blocks, 
 test('the events of a height with several of them are stored whole, in their order; a state loaded from the store finds the same heights', async () => {
   const { store, state } = await chain();
   const loaded = await ContractState.load(store);
-  assert.equal(snapshot(loaded), snapshot(state));
+  assert.equal(await snapshot(loaded), await snapshot(state));
   for (const [from, to] of [
     [0, 100],
     [2, 6],
@@ -189,11 +195,11 @@ test('a state read back: code, storage split into contract and slot, accounts wi
   const { store } = await chain();
   const loaded = await ContractState.load(store);
   assert.equal(loaded.code.get(A), bytes(0x60, 0x00));
-  assert.equal(loaded.storageValue(A, slot(1)), bytes(10));
-  assert.is(loaded.storageValue(A, slot(2)), undefined, 'a slot set back to zero is gone');
-  assert.is(loaded.storageValue(B, slot(1)), undefined);
-  assert.is(loaded.slotCount(A), 1);
-  assert.is(loaded.slotCount(B), 0);
+  assert.equal(await loaded.storageValue(A, slot(1)), bytes(10));
+  assert.is(await loaded.storageValue(A, slot(2)), undefined, 'a slot set back to zero is gone');
+  assert.is(await loaded.storageValue(B, slot(1)), undefined);
+  assert.is(await loaded.slotCount(A), 1);
+  assert.is(await loaded.slotCount(B), 0);
   assert.equal(loaded.accounts.get(A), { balance: 6n, nonce: 2n });
   assert.equal(loaded.accounts.get(B), { balance: 3n, nonce: 0n });
 });
@@ -234,21 +240,17 @@ test("a block's operations: what each key held before, a slot back to zero delet
   assert.equal(record6.receipts, ['r6a', 'r6b']);
 });
 
-test('the same key written twice in one block keeps, as its value before, what the block found', () => {
-  const state = new ContractState();
-  state.apply(
-    1,
-    (() => {
-      const c = emptyChanges();
-      c.storage.set(A, new Map([[slot(1), bytes(1)]]));
-      return c;
-    })(),
-    false,
-  );
+test('the same key written twice in one block keeps, as its value before, what the block found', async () => {
+  const store = new MemoryStore();
+  const state = new ContractState(store);
+  const first = emptyChanges();
+  first.storage.set(A, new Map([[slot(1), bytes(1)]]));
+  await store.batch(await state.blockOps(1, first, undefined, []));
+  state.apply(1, first, false);
   const changes = emptyChanges();
   changes.storage.set(A, new Map([[slot(1), bytes(2)]]));
   changes.code.set(A, bytes(0xfe));
-  const ops = state.blockOps(2, changes, undefined, []);
+  const ops = await state.blockOps(2, changes, undefined, []);
   const record = JSON.parse(text.decode((ops.at(-1) as { value: Uint8Array }).value)) as EvmBlockRecord;
   assert.equal(record, { before: { [codeKey(A)]: null, [storageKey(A, slot(1))]: bytesToBase64(bytes(1)) }, receipts: [], logs: false });
 });
@@ -257,14 +259,18 @@ test('undoing the blocks above a height: each key as the oldest dropped block fo
   const { store } = await chain();
   // The state at height 3, written by the same blocks up to 3.
   const at3 = await (async () => {
-    const s = new ContractState();
-    for (const b of blocks().filter((b) => b.height <= 3)) s.apply(b.height, b.changes, !!b.logs && b.logs.logs.length > 0);
+    const own = new MemoryStore();
+    const s = new ContractState(own);
+    for (const b of blocks().filter((b) => b.height <= 3)) {
+      await own.batch(await s.blockOps(b.height, b.changes, b.logs, b.receipts));
+      s.apply(b.height, b.changes, !!b.logs && b.logs.logs.length > 0);
+    }
     return s;
   })();
   await store.batch(await evmRollbackOps(store, 3));
   const back = await ContractState.load(store);
-  assert.equal(snapshot(back), snapshot(at3));
-  assert.equal(back.storageValue(A, slot(1)), bytes(9));
+  assert.equal(await snapshot(back), await snapshot(at3));
+  assert.equal(await back.storageValue(A, slot(1)), bytes(9));
   assert.equal(back.accounts.get(A), { balance: 5n, nonce: 1n });
   assert.equal(await keysOf(store, PREFIX.receipt), [receiptKey('r1'), receiptKey('r3')]);
   assert.equal(await keysOf(store, PREFIX.logs), [logsKey(1), logsKey(3)]);
@@ -276,8 +282,8 @@ test('undoing two blocks that changed the same slot puts back the value from bef
   const { store } = await chain();
   await store.batch(await evmRollbackOps(store, 2));
   const back = await ContractState.load(store);
-  assert.equal(back.storageValue(A, slot(1)), bytes(7), 'blocks 3 and 4 both wrote slot 1: the value before block 3');
-  assert.equal(back.storageValue(A, slot(2)), bytes(8), 'deleted by block 3, put back');
+  assert.equal(await back.storageValue(A, slot(1)), bytes(7), 'blocks 3 and 4 both wrote slot 1: the value before block 3');
+  assert.equal(await back.storageValue(A, slot(2)), bytes(8), 'deleted by block 3, put back');
   assert.is(back.accounts.get(B), undefined, 'created by block 3: removed');
   assert.equal(back.logHeights, [1]);
 });

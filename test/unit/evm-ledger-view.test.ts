@@ -10,6 +10,8 @@ import { evmKey } from '../../src/node/evm/address.js';
 import { ContractState } from '../../src/node/evm/contract-state.js';
 import { EVM_CURRENCY, splitChanges, walletLedger } from '../../src/node/evm/ledger-view.js';
 import { emptyChanges } from '../../src/node/evm/state.js';
+import { storageKey } from '../../src/node/store/keys.js';
+import { MemoryStore } from '../../src/node/store/store.js';
 
 const walletAddress = addressFromText('AA100000001677721780');
 const other = addressFromText('AA100000001677722185');
@@ -22,13 +24,14 @@ const eth = 'ab'.repeat(20);
 const lookalike = '0'.repeat(24) + 'ffffffffffffffff';
 const slot = '00'.repeat(32);
 
-function fixture() {
-  const state = new ContractState();
+async function fixture() {
+  const store = new MemoryStore();
+  await store.batch([{ type: 'put', key: storageKey(otherKey, slot), value: new Uint8Array([5]) }]);
+  const state = new ContractState(store);
   state.accounts.set(wallet, { balance: 0n, nonce: 4n });
   state.accounts.set(eth, { balance: 70n, nonce: 2n });
   state.accounts.set(lookalike, { balance: 9n, nonce: 1n });
   state.code.set(otherKey, new Uint8Array([0x60]));
-  state.storage.set(otherKey, new Map([[slot, new Uint8Array([5])]]));
   const wallets = new Map([
     [
       bytesToHex(walletAddress),
@@ -48,8 +51,8 @@ test('the EVM currency is SK', () => {
   assert.is(EVM_CURRENCY, 'SK');
 });
 
-test("accounts: a wallet is its SK and its nonce; other accounts are the contract state's; a contract without a wallet has balance 0", () => {
-  const { state, wallet: lookup } = fixture();
+test("accounts: a wallet is its SK and its nonce; other accounts are the contract state's; a contract without a wallet has balance 0", async () => {
+  const { state, wallet: lookup } = await fixture();
   const ledger = walletLedger(state, lookup);
   assert.equal(ledger.account(wallet), { balance: 120n, nonce: 4n });
   assert.equal(ledger.account(thirdKey), { balance: 0n, nonce: 0n }, 'a wallet without SK');
@@ -59,16 +62,16 @@ test("accounts: a wallet is its SK and its nonce; other accounts are the contrac
   assert.is(ledger.account(evmKey(addressFromText('AA100000001677722039'))), undefined);
   assert.is(ledger.account('cd'.repeat(20)), undefined);
   assert.equal(ledger.code(otherKey), new Uint8Array([0x60]));
-  assert.equal(ledger.storage(otherKey, slot), new Uint8Array([5]));
-  assert.is(ledger.storage(otherKey, '11'.repeat(32)), undefined);
+  assert.equal(await ledger.storage(otherKey, slot), new Uint8Array([5]));
+  assert.is(await ledger.storage(otherKey, '11'.repeat(32)), undefined);
   state.accounts.set(otherKey, { balance: 0n, nonce: 6n });
   assert.equal(ledger.account(otherKey), { balance: 0n, nonce: 6n }, 'code and a nonce, no wallet');
   state.code.delete(otherKey);
   assert.equal(ledger.account(otherKey), { balance: 0n, nonce: 6n }, 'a nonce alone, no wallet');
 });
 
-test('a block being built: its changes first, a slot it set back to zero absent, the rest from the state', () => {
-  const { state, wallet: lookup } = fixture();
+test('a block being built: its changes first, a slot it set back to zero absent, the rest from the state', async () => {
+  const { state, wallet: lookup } = await fixture();
   const pending = emptyChanges();
   pending.accounts.set(eth, { balance: 1n, nonce: 3n });
   pending.accounts.set(wallet, { balance: 0n, nonce: 5n });
@@ -85,8 +88,8 @@ test('a block being built: its changes first, a slot it set back to zero absent,
   assert.equal(ledger.account(wallet), { balance: 120n, nonce: 5n }, "the balance is still the wallet's SK");
   assert.equal(ledger.code(eth), new Uint8Array([0xfe]));
   assert.equal(ledger.code(otherKey), new Uint8Array([0x60]));
-  assert.is(ledger.storage(otherKey, slot), undefined);
-  assert.equal(ledger.storage(otherKey, '22'.repeat(32)), new Uint8Array([7]));
+  assert.is(await ledger.storage(otherKey, slot), undefined);
+  assert.equal(await ledger.storage(otherKey, '22'.repeat(32)), new Uint8Array([7]));
 });
 
 test("a run's changes split: wallet balances by address, a wallet's nonce only when not zero, everything else as it is", () => {

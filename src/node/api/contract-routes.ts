@@ -192,7 +192,7 @@ export function ethChain(chain: ContractChain, signal?: AbortSignal): EthChain {
 
 /** The routes, and the handler of address/{a}/{sub} (the main routes own address/{a}/seq). */
 export function createContractRoutes(chain: ContractChain, logger: Logger): { routes: Route[]; address: Route['handler'] } {
-  const address: Route['handler'] = (ctx) => {
+  const address: Route['handler'] = async (ctx) => {
     const sub = ctx.params[1];
     if (sub !== 'code' && sub !== 'state' && sub !== 'statejson' && sub !== 'statekeys') addressSubPath(ctx.params);
     const { key, address } = contractKey(ctx.params[0]);
@@ -202,11 +202,12 @@ export function createContractRoutes(chain: ContractChain, logger: Logger): { ro
       return octets(code);
     }
     if (!chain.contracts.code.has(key)) throw noCode(address);
-    const slots = chain.contracts.storage.get(key) ?? new Map<string, Uint8Array>();
+    const slots: [string, Uint8Array][] = [];
+    for await (const entry of chain.contracts.slots(key)) slots.push(entry);
     if (sub === 'statekeys') {
-      return reply({ notice: 'Only for debugging. Do not use it in scripts!!!', keys: [...slots.keys()].map((s) => '0x' + bytesToHex(slotBytes(s))), ok: true });
+      return reply({ notice: 'Only for debugging. Do not use it in scripts!!!', keys: slots.map(([s]) => '0x' + bytesToHex(slotBytes(s))), ok: true });
     }
-    if (sub === 'state') return octets(encodeMsgpack(new Map([...slots].map(([s, v]) => [slotBytes(s), v]))));
+    if (sub === 'state') return octets(encodeMsgpack(new Map(slots.map(([s, v]) => [slotBytes(s), v]))));
     const out: { [key: string]: JsonValue } = {};
     for (const [s, v] of slots) out[Buffer.from(slotBytes(s)).toString('base64')] = Buffer.from(v).toString('base64');
     return reply(out);
@@ -239,11 +240,11 @@ export function createContractRoutes(chain: ContractChain, logger: Logger): { ro
         return { json: answer === undefined ? '' : JSON.stringify(answer) };
       },
     },
-    get(['address'], 3, (ctx) => {
+    get(['address'], 3, async (ctx) => {
       if (ctx.params[1] !== 'state') throw new ValidationError('ROUTE_NOT_FOUND', 'No such endpoint', { details: `/api/address/${ctx.params.join('/')}` });
       const { key, address } = contractKey(ctx.params[0]);
       if (!chain.contracts.code.has(key)) throw noCode(address);
-      return octets(chain.contracts.storageValue(key, slotParam(ctx.params[2])) ?? new Uint8Array(0));
+      return octets((await chain.contracts.storageValue(key, slotParam(ctx.params[2]))) ?? new Uint8Array(0));
     }),
     get(['logs'], 1, async (ctx) => {
       const id = ctx.params[0].replace(/^0x/, '');

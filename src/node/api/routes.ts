@@ -113,13 +113,13 @@ export function createRoutes(chain: Chain, address: NodeAddress = { url: '' }, l
   };
   const get = (prefix: string[], params: number | 'rest', handler: Route['handler']): Route => ({ method: 'GET', prefix, params, handler });
   return [
-    get(['address'], 1, (ctx) => {
+    get(['address'], 1, async (ctx) => {
       const address = addressParam(ctx.params[0]);
       const wallet = chain.wallets.get(bytesToHex(address));
       if (!wallet) throw new ValidationError('WALLET_NOT_FOUND', 'Not found', { details: `no wallet ${addressToText(address)}` });
       const key = evmKey(address);
       const code = chain.contracts.code.get(key);
-      const contract = code ? { codeSize: code.length, slots: chain.contracts.slotCount(key) } : undefined;
+      const contract = code ? { codeSize: code.length, slots: await chain.contracts.slotCount(key) } : undefined;
       return reply(withAddress(address, { result: 'ok', info: walletInfo(wallet, ctx.query.get('pubkey'), contract) }));
     }),
     get(['address'], 2, (ctx) => {

@@ -41,6 +41,8 @@ export interface NodeLimits {
   viewQueue: number;
   /** Gas of one block's contract transactions together, and of one alone at most. */
   blockGasLimit: number;
+  /** Contract storage slots kept in memory; the rest are read from the store when asked for. */
+  slotCacheEntries: number;
   /** Milliseconds one contract transaction of a block may run before it fails. */
   blockTxTimeoutMs: number;
   /** Milliseconds a reader may take nothing of a streamed answer before its connection is closed. */

@@ -230,6 +230,7 @@ export const SETTINGS: readonly Setting[] = [
     '--block-gas-limit',
     'gas',
   ),
+  limit('slotCacheEntries', 100_000, 'contract storage slots kept in memory (the least recently used go first); the others stay in the store and are read when a contract or a request asks for them'),
   limit('blockTxTimeoutMs', 10_000, 'milliseconds one contract transaction of a block may run; past it the transaction fails ("timeout") and uses all its gas, and the block goes on'),
   limit('stallTimeoutMs', 30_000, 'milliseconds a reader may take nothing of a streamed answer (a block) before it is disconnected'),
   limit('wsConnections', DEFAULT_WS_LIMITS.connections, 'live-stream connections held in all', '--ws-max-connections'),

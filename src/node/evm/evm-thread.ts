@@ -180,7 +180,14 @@ export class EvmThread {
         this.stop(job, err);
         return;
       }
-      worker.postMessage({ type: 'answer', id: m.id, value } as ToEvmThread);
+      const answer = (v: unknown) => worker.postMessage({ type: 'answer', id: m.id, value: v } as ToEvmThread);
+      // A slot not in the cache is a store read; the job may end (a timeout, a hang-up) meanwhile.
+      if (value instanceof Promise) {
+        value.then(
+          (v) => this.running === job && worker === this.worker && answer(v),
+          (err) => this.running === job && this.stop(job, err),
+        );
+      } else answer(value);
       return;
     }
     this.running = undefined;

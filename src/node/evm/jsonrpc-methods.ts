@@ -139,9 +139,9 @@ export const METHODS: Record<string, Handler> = {
     atHead(chain, tag, 'block');
     return hexBytes(chain.ledger().code(address(who, 'address')) ?? new Uint8Array(0));
   },
-  eth_getStorageAt: (chain, [who, slot, tag]) => {
+  eth_getStorageAt: async (chain, [who, slot, tag]) => {
     atHead(chain, tag, 'block');
-    return hexBytes(storageWord(chain.ledger().storage(address(who, 'address'), slotKey(quantity(slot, 'slot')))));
+    return hexBytes(storageWord(await chain.ledger().storage(address(who, 'address'), slotKey(quantity(slot, 'slot')))));
   },
   eth_call: async (chain, [args, tag]) => {
     atHead(chain, tag, 'block');

@@ -20,7 +20,8 @@ export interface EvmAccount {
 export interface EvmLedger {
   account(key: string): EvmAccount | undefined;
   code(key: string): Uint8Array | undefined;
-  storage(key: string, slot: string): Uint8Array | undefined;
+  /** A store read when the slot is not cached (contract-state.ts). */
+  storage(key: string, slot: string): Promise<Uint8Array | undefined> | Uint8Array | undefined;
 }
 
 /** The same reads answered later: the EVM thread asks the main thread for each (evm-thread.ts). */

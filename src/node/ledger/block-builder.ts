@@ -187,7 +187,7 @@ export async function buildBlock(input: BlockInput): Promise<BuiltBlock> {
   ops.push({ type: 'put', key: META_KEY, value: input.metaBytes(head) });
   if (evm) {
     const logs = evm.logs.length > 0 ? { height, hash: hashHex, logs: evm.logs } : undefined;
-    ops.push(...input.evm.contracts.blockOps(height, evm.pending, logs, evm.receipts));
+    ops.push(...(await input.evm.contracts.blockOps(height, evm.pending, logs, evm.receipts)));
   }
   return { record, head, ops, statuses, changed, failedCount: Object.keys(failed).length, ...(evm ? { evm } : {}) };
 }

@@ -16,6 +16,7 @@ import type { EvmLedger } from '../evm/state.js';
 import type { EvmBlock } from './contract-tx.js';
 import type { NodeTx } from './node-tx.js';
 import type { Wallet } from './wallet.js';
+import type { Store } from '../store/store.js';
 
 export interface EvmThreads {
   block: EvmThread;
@@ -37,7 +38,7 @@ function shuttingDown(): TpkitError {
 
 export class ChainEvm {
   /** Contract code and storage, EVM accounts, the heights with events (evm/contract-state.ts). */
-  contracts = new ContractState();
+  contracts: ContractState;
   /** What a unit of each currency buys in gas (the settings' current.gas). */
   readonly gasRates: Map<string, GasRate> = gasRates(DEFAULT_GAS_RATES);
   /** What eth_chainId answers and CHAINID gives: the chain number + 10^9, as the reference. */
@@ -50,8 +51,10 @@ export class ChainEvm {
     chain: number,
     private readonly limits: NodeLimits,
     private readonly wallet: (address: string) => Wallet | undefined,
+    store: Store,
   ) {
     this.ethChainId = BigInt(chain) + 1_000_000_000n;
+    this.contracts = new ContractState(store, limits.slotCacheEntries);
   }
 
   /** The most gas one block's transactions may use together, and one transaction alone. */

@@ -149,7 +149,7 @@ export class Chain extends ChainLedger {
       this.wallets.set(address, w);
       this.owners.note(address, undefined, w);
     }
-    this.evmPart.contracts = await ContractState.load(this.store);
+    this.evmPart.contracts = await ContractState.load(this.store, this.config.limits.slotCacheEntries);
     const pending = await restorePending(this.store, this.submissionContext(), this.logger, (raw) => this.evmPart.ethTx(raw));
     for (const tx of pending) {
       this.mempool.add(tx);
