@@ -12,7 +12,7 @@ import { createContractRoutes, ethChain, type ContractChain } from '../../src/no
 import { timeoutError } from '../../src/node/evm/evm-thread.js';
 import { RpcError } from '../../src/node/evm/jsonrpc.js';
 import { TpkitError } from '../../src/errors.js';
-import type { RequestContext } from '../../src/node/http/server.js';
+import type { JsonStream, RequestContext } from '../../src/node/http/server.js';
 import type { BlockRecord } from '../../src/node/ledger/block.js';
 import type { BlockLogs, StoredLog } from '../../src/node/evm/logs.js';
 import { evmKey } from '../../src/node/evm/address.js';
@@ -120,7 +120,10 @@ test('logs(from, to): the stored events of the heights in the range, in order, b
       [3, hash(3).toLowerCase(), 1],
     ],
   );
-  assert.equal((await all(eth.logs(1, 1))).map((l) => l.height), [1]);
+  assert.equal(
+    (await all(eth.logs(1, 1))).map((l) => l.height),
+    [1],
+  );
   assert.equal(await all(eth.logs(4, 9)), []);
 });
 
@@ -128,8 +131,17 @@ test('a receipt carries only its own transaction events, its block hash lowercas
   const r = await eth.receipt('bb'.repeat(32));
   assert.ok(r);
   assert.equal([r.txid, r.height, r.blockHash, r.gasUsed, r.status], ['tx-b', 2, hash(2).toLowerCase(), 21000n, 1]);
-  assert.equal(r.logs.map((l) => [l.txid, l.logIndex]), [['tx-b', 0], ['tx-b', 2]]);
-  assert.equal((await eth.receipt('dd'.repeat(32)))?.logs.map((l) => l.txid), ['tx-d']);
+  assert.equal(
+    r.logs.map((l) => [l.txid, l.logIndex]),
+    [
+      ['tx-b', 0],
+      ['tx-b', 2],
+    ],
+  );
+  assert.equal(
+    (await eth.receipt('dd'.repeat(32)))?.logs.map((l) => l.txid),
+    ['tx-d'],
+  );
 });
 
 test('misses are undefined: an unknown hash, a receipt whose block is gone, a transaction whose container is gone or not Ethereum', async () => {
@@ -163,6 +175,12 @@ test("a view goes to the chain's bounded view with the request's signal; a stopp
 const { address, routes } = createContractRoutes(chain, silentLogger);
 const context = (params: string[]) => ({ method: 'GET', params, query: new URLSearchParams(), headers: {}, body: new Uint8Array(0), format: 'json' }) as unknown as RequestContext;
 const ask = async (sub: string, wallet = 'AA100000001677722412') => JSON.parse((await address(context([wallet, sub]))).json as string) as { [key: string]: unknown };
+/** The text of a streamed answer, its chunks gathered. */
+const streamed = async (json: unknown) => {
+  const chunks: Buffer[] = [];
+  await (json as JsonStream).stream(async (c) => void chunks.push(...c));
+  return Buffer.concat(chunks).toString('utf8');
+};
 const refusal = async (answer: () => unknown) => {
   try {
     await answer();
@@ -190,7 +208,7 @@ test('address/{a}/{sub}: a wallet without code is WALLET_NOT_FOUND for every sto
 
 test('logs/{hash}: a known block (its hash may hold zeros) answers its events; bad ids are BAD_REQUEST_PARAM, unknown ones BLOCK_NOT_FOUND', async () => {
   const logs = routes.find((r) => r.prefix.join('/') === 'logs')!.handler;
-  const events = async (id: string) => (JSON.parse((await logs(context([id]))).json as string) as { events: unknown[] }).events.length;
+  const events = async (id: string) => (JSON.parse(await streamed((await logs(context([id]))).json)) as { events: unknown[] }).events.length;
   assert.is(await events(hash(2)), 3);
   assert.is(await events('0x' + hash(0).toLowerCase()), 0, 'genesis, its hash ending in 0');
   assert.equal(await refusal(() => logs(context(['12']))), ['BAD_REQUEST_PARAM', 'expected a 64-digit hex hash, got "12"']);
