@@ -215,4 +215,28 @@ test('logs/{hash}: a known block (its hash may hold zeros) answers its events; b
   assert.equal(await refusal(() => logs(context(['e'.repeat(64)]))), ['BLOCK_NOT_FOUND', `no block ${'e'.repeat(64)}`]);
 });
 
+test('/jsonrpc: an answer over 1 MiB (a receipt of thousands of events) is streamed in chunks of at most 64 KiB, the bytes JSON.stringify writes; a small one is one string', async () => {
+  // Routes of their own: the shared ones may still hold block 3's record as first read.
+  const jsonrpc = createContractRoutes(chain, silentLogger).routes.find((r) => r.prefix.join('/') === 'jsonrpc')!.handler;
+  const ask = (method: string, params: unknown[]) => jsonrpc({ ...context([]), method: 'POST', body: new TextEncoder().encode(JSON.stringify({ jsonrpc: '2.0', id: 7, method, params })) });
+  const small = await ask('eth_getTransactionReceipt', ['0x' + 'bb'.repeat(32)]);
+  assert.is(typeof small.json, 'string');
+  const before = stored.get(logsKey(3))!;
+  // tx-d's block with 5,000 events of 100 bytes of data each: a receipt of about 2.4 MiB.
+  const many = Array.from({ length: 5000 }, (_, i) => ({ ...log('tx-d', i), data: '5a'.repeat(100) }));
+  stored.set(logsKey(3), encode({ height: 3, hash: hash(3), logs: many }));
+  try {
+    const big = await ask('eth_getTransactionReceipt', ['0x' + 'dd'.repeat(32)]);
+    const chunks: Buffer[] = [];
+    await (big.json as JsonStream).stream(async (c) => void chunks.push(...c));
+    const text = Buffer.concat(chunks).toString('utf8');
+    assert.ok(chunks.length > 16 && chunks.every((c) => c.length <= 64 * 1024), `${chunks.length} chunks`);
+    const answer = JSON.parse(text) as { id: number; result: { logs: { data: string }[] } };
+    assert.equal([answer.id, answer.result.logs.length, answer.result.logs[4999].data], [7, 5000, '0x' + '5a'.repeat(100)]);
+    assert.is(text, JSON.stringify(answer), 'the bytes JSON.stringify writes');
+  } finally {
+    stored.set(logsKey(3), before);
+  }
+});
+
 test.run();

@@ -14,6 +14,7 @@ import type { NodeTx } from '../ledger/node-tx.js';
 import type { Reply, RequestContext, Route } from '../http/server.js';
 import { addressSubPath } from './unserved-routes.js';
 import { toJson, type JsonValue } from '../base/json.js';
+import { textChunks } from '../base/json-bytes.js';
 import type { Logger } from '../base/log.js';
 import type { Store } from '../store/store.js';
 import { evmKey } from '../evm/address.js';
@@ -53,6 +54,11 @@ export interface ContractChain {
 }
 
 const text = new TextDecoder();
+/**
+ * JSON-RPC answers longer than this are streamed: a receipt of the most events a transaction
+ * may emit (10,000, with data for the rest of a 3·10^7 block gas limit) is about 9.3 MiB.
+ */
+const STREAMED_ABOVE = 1 << 20;
 const reply = (body: { [key: string]: JsonValue }, status?: number): Reply => ({ json: toJson(body), status });
 const octets = (bytes: Uint8Array): Reply => ({ json: { chunks: [Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)], byteLength: bytes.length }, contentType: 'application/octet-stream' });
 
@@ -236,7 +242,12 @@ export function createContractRoutes(chain: ContractChain, logger: Logger): { ro
           return { json: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON' } }) };
         }
         const answer = await handleJsonRpc(ethChain(chain, ctx.signal, records), body, (err) => logger.error(`jsonrpc: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
-        return { json: answer === undefined ? '' : JSON.stringify(answer) };
+        const json = answer === undefined ? '' : JSON.stringify(answer);
+        if (json.length <= STREAMED_ABOVE) return { json };
+        // A large answer goes out as block answers do, a chunk as the reader takes the last, and a
+        // reader that takes nothing is cut off at the stall limit instead of holding it for good.
+        const chunks = textChunks(json);
+        return { json: { stream: async (write) => void (await write(chunks.splice(0))) } };
       },
     },
     get(['address'], 3, (ctx) => {

@@ -45,7 +45,7 @@ export class JsonBytesWriter {
       return this;
     }
     // A long ASCII string (a body as hex): cut across chunks, no copy of it as a whole.
-    for (let at = 0; at < s.length; ) {
+    for (let at = 0; at < s.length;) {
       if (room === 0) {
         this.seal();
         room = this.room();
@@ -101,4 +101,12 @@ export class JsonBytesWriter {
 /** One value as byte chunks. */
 export function toJsonChunks(value: JsonValue): JsonChunks {
   return new JsonBytesWriter().value(value).finish();
+}
+
+/** JSON text as byte chunks of at most 64 KiB (one copy of it as bytes), for a large answer sent with backpressure. */
+export function textChunks(text: string): Buffer[] {
+  const bytes = Buffer.from(text, 'utf8');
+  const out: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += CHUNK_BYTES) out.push(bytes.subarray(at, at + CHUNK_BYTES));
+  return out;
 }
