@@ -125,7 +125,7 @@ export const SETTINGS: readonly Setting[] = [
   limit('viewQueue', 64, 'contract views waiting for the EVM beyond the running one before more get EVM_BUSY (503)'),
   limit('blockGasLimit', 30_000_000, 'gas of the contract transactions in one block together, and the most one may ask for; what does not fit waits for the next block (GASLIMIT answers it)', '--block-gas-limit', 'gas'),
   limit('blockTxTimeoutMs', 10_000, 'milliseconds one contract transaction of a block may run; past it the transaction fails ("timeout") and uses all its gas, and the block goes on'),
-  limit('stallTimeoutMs', 30_000, 'milliseconds a reader may take nothing of a streamed answer (a block) before it is disconnected'),
+  limit('stallTimeoutMs', 30_000, 'milliseconds a reader may take nothing of a streamed answer (a block, its events, a JSON-RPC answer over 1 MiB) before it is disconnected'),
   limit('wsConnections', DEFAULT_WS_LIMITS.connections, 'live-stream connections held in all', '--ws-max-connections'),
   limit('wsConnectionsPerAddress', DEFAULT_WS_LIMITS.connectionsPerAddress, 'live-stream connections from one remote address', '--ws-max-per-address'),
   limit('wsBufferedBytes', DEFAULT_WS_LIMITS.bufferedBytes, 'unsent bytes a live-stream client may hold before it is closed as too slow (4 MiB)', '--ws-max-buffered', 'bytes'),
