@@ -12,7 +12,7 @@ import { createContractRoutes, ethChain, type ContractChain } from '../../src/no
 import { timeoutError } from '../../src/node/evm/evm-thread.js';
 import { RpcError } from '../../src/node/evm/jsonrpc.js';
 import { TpkitError } from '../../src/errors.js';
-import type { RequestContext } from '../../src/node/http/server.js';
+import type { JsonStream, RequestContext } from '../../src/node/http/server.js';
 import type { BlockRecord } from '../../src/node/ledger/block.js';
 import type { BlockLogs, StoredLog } from '../../src/node/evm/logs.js';
 import { evmKey } from '../../src/node/evm/address.js';
@@ -177,6 +177,12 @@ test("a view goes to the chain's bounded view with the request's signal; a stopp
 const { address, routes } = createContractRoutes(chain, silentLogger);
 const context = (params: string[]) => ({ method: 'GET', params, query: new URLSearchParams(), headers: {}, body: new Uint8Array(0), format: 'json' }) as unknown as RequestContext;
 const ask = async (sub: string, wallet = 'AA100000001677722412') => JSON.parse((await address(context([wallet, sub]))).json as string) as { [key: string]: unknown };
+/** The text of a streamed answer, its chunks gathered. */
+const streamed = async (json: unknown) => {
+  const chunks: Buffer[] = [];
+  await (json as JsonStream).stream(async (c) => void chunks.push(...c));
+  return Buffer.concat(chunks).toString('utf8');
+};
 const refusal = async (answer: () => unknown) => {
   try {
     await answer();
@@ -204,11 +210,35 @@ test('address/{a}/{sub}: a wallet without code is WALLET_NOT_FOUND for every sto
 
 test('logs/{hash}: a known block (its hash may hold zeros) answers its events; bad ids are BAD_REQUEST_PARAM, unknown ones BLOCK_NOT_FOUND', async () => {
   const logs = routes.find((r) => r.prefix.join('/') === 'logs')!.handler;
-  const events = async (id: string) => (JSON.parse((await logs(context([id]))).json as string) as { events: unknown[] }).events.length;
+  const events = async (id: string) => (JSON.parse(await streamed((await logs(context([id]))).json)) as { events: unknown[] }).events.length;
   assert.is(await events(hash(2)), 3);
   assert.is(await events('0x' + hash(0).toLowerCase()), 0, 'genesis, its hash ending in 0');
   assert.equal(await refusal(() => logs(context(['12']))), ['BAD_REQUEST_PARAM', 'expected a 64-digit hex hash, got "12"']);
   assert.equal(await refusal(() => logs(context(['e'.repeat(64)]))), ['BLOCK_NOT_FOUND', `no block ${'e'.repeat(64)}`]);
+});
+
+test('/jsonrpc: an answer over 1 MiB (a receipt of thousands of events) is streamed in chunks of at most 64 KiB, the bytes JSON.stringify writes; a small one is one string', async () => {
+  // Routes of their own: the shared ones may still hold block 3's record as first read.
+  const jsonrpc = createContractRoutes(chain, silentLogger).routes.find((r) => r.prefix.join('/') === 'jsonrpc')!.handler;
+  const ask = (method: string, params: unknown[]) => jsonrpc({ ...context([]), method: 'POST', body: new TextEncoder().encode(JSON.stringify({ jsonrpc: '2.0', id: 7, method, params })) });
+  const small = await ask('eth_getTransactionReceipt', ['0x' + 'bb'.repeat(32)]);
+  assert.is(typeof small.json, 'string');
+  const before = stored.get(logsKey(3))!;
+  // tx-d's block with 5,000 events of 100 bytes of data each: a receipt of about 2.4 MiB.
+  const many = Array.from({ length: 5000 }, (_, i) => ({ ...log('tx-d', i), data: '5a'.repeat(100) }));
+  stored.set(logsKey(3), encode({ height: 3, hash: hash(3), logs: many }));
+  try {
+    const big = await ask('eth_getTransactionReceipt', ['0x' + 'dd'.repeat(32)]);
+    const chunks: Buffer[] = [];
+    await (big.json as JsonStream).stream(async (c) => void chunks.push(...c));
+    const text = Buffer.concat(chunks).toString('utf8');
+    assert.ok(chunks.length > 16 && chunks.every((c) => c.length <= 64 * 1024), `${chunks.length} chunks`);
+    const answer = JSON.parse(text) as { id: number; result: { logs: { data: string }[] } };
+    assert.equal([answer.id, answer.result.logs.length, answer.result.logs[4999].data], [7, 5000, '0x' + '5a'.repeat(100)]);
+    assert.is(text, JSON.stringify(answer), 'the bytes JSON.stringify writes');
+  } finally {
+    stored.set(logsKey(3), before);
+  }
 });
 
 test.run();

@@ -14,6 +14,7 @@ import type { NodeTx } from '../ledger/node-tx.js';
 import type { Reply, RequestContext, Route } from '../http/server.js';
 import { addressSubPath } from './unserved-routes.js';
 import { toJson, type JsonValue } from '../base/json.js';
+import { textChunks } from '../base/json-bytes.js';
 import type { Logger } from '../base/log.js';
 import type { Store } from '../store/store.js';
 import { evmKey } from '../evm/address.js';
@@ -23,7 +24,8 @@ import { decodeEthTx, isEthTx, type EthTxBody } from '../evm/eth-tx.js';
 import { executeCallAnswer, parseExecuteCall } from '../evm/execute-call.js';
 import { gasPrice } from '../evm/gas.js';
 import { handleJsonRpc, RpcError, type EthBlock, type EthChain, type EthReceipt } from '../evm/jsonrpc.js';
-import type { BlockLogs } from '../evm/logs.js';
+import type { BlockLogs, StoredLog } from '../evm/logs.js';
+import { logAt, logCount, LogRecords, logsReply } from './logs-answer.js';
 import type { EvmRun } from '../evm/runner.js';
 import type { EvmThread } from '../evm/evm-thread.js';
 import { slotKey, type EvmLedger } from '../evm/state.js';
@@ -52,6 +54,11 @@ export interface ContractChain {
 }
 
 const text = new TextDecoder();
+/**
+ * JSON-RPC answers longer than this are streamed: a receipt of the most events a transaction
+ * may emit (10,000, with data for the rest of a 3·10^7 block gas limit) is about 9.3 MiB.
+ */
+const STREAMED_ABOVE = 1 << 20;
 const reply = (body: { [key: string]: JsonValue }, status?: number): Reply => ({ json: toJson(body), status });
 const octets = (bytes: Uint8Array): Reply => ({ json: { chunks: [Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)], byteLength: bytes.length }, contentType: 'application/octet-stream' });
 
@@ -96,19 +103,11 @@ async function blockLogs(store: Store, height: number): Promise<BlockLogs | unde
   return bytes ? (JSON.parse(text.decode(bytes)) as BlockLogs) : undefined;
 }
 
-/** GET logs…: the reference's answer, each event as MessagePack [txid, "evm", contract, caller, data, topics] in hex, and the same decoded under `events`. */
-function logsReply(record: BlockRecord, logs: BlockLogs | undefined): Reply {
-  const entries = logs?.logs ?? [];
-  const packed = entries.map((l) => '0x' + bytesToHex(encodeMsgpack([l.txid, 'evm', hexToBytes(l.address), hexToBytes(l.caller), hexToBytes(l.data), l.topics.map((t) => hexToBytes(t))])));
-  const events = entries.map((l) => ({ txid: l.txid, address: '0x' + l.address, caller: '0x' + l.caller, topics: l.topics.map((t) => '0x' + t), data: '0x' + l.data, logIndex: l.logIndex }));
-  return reply({ result: 'ok', log: { blkid: record.hash, height: record.header.height, logs: packed }, events, ok: true });
-}
-
 /** Why a view ends without a result: stopped (time bound, hang-up, shutdown) or never queued. */
 const STOPPED_VIEW = new Set(['EVM_TIMEOUT', 'EVM_BUSY', 'ABORTED', 'NODE_SHUTTING_DOWN']);
 
 /** The chain as the JSON-RPC handlers see it; `signal` cancels the request's views (the client hung up). */
-export function ethChain(chain: ContractChain, signal?: AbortSignal): EthChain {
+export function ethChain(chain: ContractChain, signal?: AbortSignal, records = new LogRecords(chain.store)): EthChain {
   const txHashes = async (record: BlockRecord): Promise<string[]> => {
     const out: string[] = [];
     for (const txid of record.txs) {
@@ -166,7 +165,13 @@ export function ethChain(chain: ContractChain, signal?: AbortSignal): EthChain {
       const r = JSON.parse(text.decode(bytes)) as Omit<EthReceipt, 'gasUsed' | 'logs' | 'blockHash'> & { gasUsed: string };
       const record = await chain.blockAt(r.height);
       if (!record) return undefined;
-      const logs = (await blockLogs(chain.store, r.height))?.logs.filter((l) => l.txid === r.txid) ?? [];
+      // Only this transaction's events are parsed out of the block's record (at most MAX_EVENTS_PER_TX).
+      const events = await records.read(r.height, record.hash);
+      const logs: StoredLog[] = [];
+      for (let i = 0; i < logCount(events); i++) {
+        const l = logAt(events!, i);
+        if (l.txid === r.txid) logs.push(l);
+      }
       return { ...r, blockHash: record.hash.toLowerCase(), gasUsed: BigInt(r.gasUsed), logs };
     },
     async transaction(hash) {
@@ -192,6 +197,7 @@ export function ethChain(chain: ContractChain, signal?: AbortSignal): EthChain {
 
 /** The routes, and the handler of address/{a}/{sub} (the main routes own address/{a}/seq). */
 export function createContractRoutes(chain: ContractChain, logger: Logger): { routes: Route[]; address: Route['handler'] } {
+  const records = new LogRecords(chain.store);
   const address: Route['handler'] = async (ctx) => {
     const sub = ctx.params[1];
     if (sub !== 'code' && sub !== 'state' && sub !== 'statejson' && sub !== 'statekeys') addressSubPath(ctx.params);
@@ -236,8 +242,13 @@ export function createContractRoutes(chain: ContractChain, logger: Logger): { ro
         } catch {
           return { json: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON' } }) };
         }
-        const answer = await handleJsonRpc(ethChain(chain, ctx.signal), body, (err) => logger.error(`jsonrpc: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
-        return { json: answer === undefined ? '' : JSON.stringify(answer) };
+        const answer = await handleJsonRpc(ethChain(chain, ctx.signal, records), body, (err) => logger.error(`jsonrpc: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+        const json = answer === undefined ? '' : JSON.stringify(answer);
+        if (json.length <= STREAMED_ABOVE) return { json };
+        // A large answer goes out as block answers do, a chunk as the reader takes the last, and a
+        // reader that takes nothing is cut off at the stall limit instead of holding it for good.
+        const chunks = textChunks(json);
+        return { json: { stream: async (write) => void (await write(chunks.splice(0))) } };
       },
     },
     get(['address'], 3, async (ctx) => {
@@ -252,7 +263,7 @@ export function createContractRoutes(chain: ContractChain, logger: Logger): { ro
         throw new ValidationError('BAD_REQUEST_PARAM', 'Invalid block id', { details: `expected a 64-digit hex hash, got ${JSON.stringify(ctx.params[0]).slice(0, 80)}` });
       const record = await chain.blockByHash(id);
       if (!record) throw new ValidationError('BLOCK_NOT_FOUND', 'Not found', { details: `no block ${id}` });
-      return logsReply(record, await blockLogs(chain.store, record.header.height));
+      return logsReply(record, await records.read(record.header.height, record.hash));
     }),
     get(['logs_height'], 1, async (ctx) => {
       if (!/^\d{1,15}$/.test(ctx.params[0]))
@@ -260,7 +271,7 @@ export function createContractRoutes(chain: ContractChain, logger: Logger): { ro
       const height = Number(ctx.params[0]);
       const record = await chain.blockAt(height);
       if (!record) throw new ValidationError('BLOCK_NOT_FOUND', 'Not found', { details: `no block at height ${height}` });
-      return logsReply(record, await blockLogs(chain.store, height));
+      return logsReply(record, await records.read(height, record.hash));
     }),
   ];
   return { routes, address };

@@ -102,3 +102,11 @@ export class JsonBytesWriter {
 export function toJsonChunks(value: JsonValue): JsonChunks {
   return new JsonBytesWriter().value(value).finish();
 }
+
+/** JSON text as byte chunks of at most 64 KiB (one copy of it as bytes), for a large answer sent with backpressure. */
+export function textChunks(text: string): Buffer[] {
+  const bytes = Buffer.from(text, 'utf8');
+  const out: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += CHUNK_BYTES) out.push(bytes.subarray(at, at + CHUNK_BYTES));
+  return out;
+}

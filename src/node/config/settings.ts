@@ -232,7 +232,7 @@ export const SETTINGS: readonly Setting[] = [
   ),
   limit('slotCacheEntries', 100_000, 'contract storage slots kept in memory (the least recently used go first); the others stay in the store and are read when a contract or a request asks for them'),
   limit('blockTxTimeoutMs', 10_000, 'milliseconds one contract transaction of a block may run; past it the transaction fails ("timeout") and uses all its gas, and the block goes on'),
-  limit('stallTimeoutMs', 30_000, 'milliseconds a reader may take nothing of a streamed answer (a block) before it is disconnected'),
+  limit('stallTimeoutMs', 30_000, 'milliseconds a reader may take nothing of a streamed answer (a block, its events, a JSON-RPC answer over 1 MiB) before it is disconnected'),
   limit('wsConnections', DEFAULT_WS_LIMITS.connections, 'live-stream connections held in all', '--ws-max-connections'),
   limit('wsConnectionsPerAddress', DEFAULT_WS_LIMITS.connectionsPerAddress, 'live-stream connections from one remote address', '--ws-max-per-address'),
   limit('wsBufferedBytes', DEFAULT_WS_LIMITS.bufferedBytes, 'unsent bytes a live-stream client may hold before it is closed as too slow (4 MiB)', '--ws-max-buffered', 'bytes'),
