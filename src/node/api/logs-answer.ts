@@ -41,6 +41,9 @@ export class LogRecords {
     if (this.held.get(key)?.deref() === undefined) this.held.delete(key);
   });
 
+  /** Reads under way, by key: a reader that comes meanwhile waits for the same one. */
+  private readonly reading = new Map<string, Promise<LogRecord | undefined>>();
+
   constructor(private readonly store: Store) {}
 
   /** The record of the block at `height` whose hash is `hash`; undefined when it has no events. */
@@ -49,10 +52,18 @@ export class LogRecords {
     const key = `${height}:${hash}`;
     const shared = this.held.get(key)?.deref();
     if (shared) return shared;
+    // Readers that arrive together wait for one read: each its own would hold one copy apiece.
+    let reading = this.reading.get(key);
+    if (!reading) {
+      reading = this.readRecord(key, height).finally(() => this.reading.delete(key));
+      this.reading.set(key, reading);
+    }
+    return reading;
+  }
+
+  private async readRecord(key: string, height: number): Promise<LogRecord | undefined> {
     const bytes = await this.store.get(logsKey(height));
     if (!bytes) return undefined;
-    const again = this.held.get(key)?.deref();
-    if (again) return again;
     const record = { bytes, ranges: eventRanges(bytes, height) };
     this.held.set(key, new WeakRef(record));
     this.gone.register(record, key);
