@@ -152,4 +152,12 @@ export const NODE_FRONT = [
     ['unit/evm-jsonrpc-reads', 'node/eth-hardhat'],
     'blocks say the base fee is 0: Hardhat Ignition sends fees of 0 and the node refuses them as underpriced',
   ),
+  m(
+    'node/logs-reads-not-shared',
+    'src/node/api/logs-answer.ts',
+    'this.reading.set(key, reading);',
+    '',
+    ['unit/logs-answer', 'process/node-logs-readers'],
+    "readers of one block's events that arrive together each read and hold their own copy of its record",
+  ),
 ];
