@@ -2,6 +2,7 @@
 // parsed values are checked here so a typo stops the run before anything is built.
 
 import { parseArgs } from 'node:util';
+import { FAMILIES } from './mutation-operators.mjs';
 
 /** name -> [type, argument, what it does]; the table --help prints. */
 const FLAGS = {
@@ -12,6 +13,7 @@ const FLAGS = {
   seed: ['string', 'S', 'the seed of the fresh draw (default random, printed so a run can be repeated)'],
   base: ['string', 'REF', 'fresh mutations favour the files changed since this git ref (default main)'],
   folders: ['string', 'A,B', 'the risky folders fresh mutations are drawn from too (default src/client,src/node)'],
+  families: ['string', 'A,B', `draw fresh mutations only from these families (default all: ${FAMILIES.join(', ')})`],
   'no-fixed': ['boolean', '', 'leave the fixed list out'],
   'time-box': ['string', 'MINUTES', 'start no mutation after this long; those left are listed as not run'],
   'max-tests': ['string', 'N', 'test files a fresh mutation runs when they are guessed, not mapped (default 4)'],
@@ -55,5 +57,7 @@ export function mutateOptions(args) {
   const timeoutMs = Number(values.timeout ?? 240) * 1000;
   if (!(timeoutMs > 0)) throw new Error(`--timeout expected seconds, got ${values.timeout}`);
   const only = values.only ? new RegExp(values.only) : undefined;
-  return { values, freshCount, seed, timeBoxMs, maxTests, testBudgetMs, timeoutMs, only };
+  const families = values.families === undefined ? FAMILIES : values.families.split(',').filter(Boolean);
+  for (const f of families) if (!FAMILIES.includes(f)) throw new Error(`--families: no family "${f}" (families: ${FAMILIES.join(', ')})`);
+  return { values, freshCount, seed, timeBoxMs, maxTests, testBudgetMs, timeoutMs, only, families };
 }

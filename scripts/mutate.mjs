@@ -31,7 +31,7 @@ import { ROOT, runTestFile } from './test-file.mjs';
 import { coveredTestsFor, loadCoverage, testSources, testsFor } from './mutation-tests.mjs';
 
 const options = mutateOptions(process.argv.slice(2));
-const { values, freshCount, seed, timeBoxMs, timeoutMs, only } = options;
+const { values, freshCount, seed, timeBoxMs, timeoutMs, only, families } = options;
 
 // The file being mutated and its original text, on disk, so that a run killed midway is undone
 // by the next one before anything else.
@@ -117,7 +117,7 @@ if (freshCount > 0) {
   const changed = changedFiles(ROOT, base);
   // Generated sources and the browser entry points are not where a bug is written by hand.
   const exclude = (f) => /\/(generated|constants)\b|\.generated\./.test(f);
-  const draw = drawMutations({ root: ROOT, folders, changed, count: freshCount, seed, exclude });
+  const draw = drawMutations({ root: ROOT, folders, changed, count: freshCount, seed, exclude, families });
   const sources = testSources();
   if (coverage)
     console.log(

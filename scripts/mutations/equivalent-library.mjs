@@ -23,4 +23,10 @@ export const EQUIVALENT_LIBRARY = [
     mutated: 'await abortableSleep(Math.min(left, delay), wait.signal);',
     why: 'Math.min of two numbers does not depend on their order',
   },
+  {
+    file: 'src/client/client.ts',
+    original: "signal?.addEventListener('abort', onAbort, { once: true });",
+    mutated: "signal?.addEventListener('abort', onAbort, { });",
+    why: "once only matters after the abort fired: an aborted signal never fires 'abort' again, a sleep on an already aborted signal rejects before adding a listener, and the timer's end removes it; the leftover stays only on a signal that is dead",
+  },
 ];

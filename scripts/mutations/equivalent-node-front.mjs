@@ -236,4 +236,16 @@ export const EQUIVALENT_NODE_FRONT = [
     mutated: "...(reverted ? {} : { error: failure.replace(/[^a-z1-9]+/gi, '_').toLowerCase() }),",
     why: 'the two classes differ only on the digit 0, and no error message of @ethereumjs/evm 10 (its EVMErrorMessage table) contains one: every failure maps to the same name',
   },
+  {
+    file: 'src/node/evm/evm-thread.ts',
+    original: "options.signal.addEventListener('abort', job.onAbort, { once: true });",
+    mutated: "options.signal.addEventListener('abort', job.onAbort, { });",
+    why: "settle removes the listener when the job ends, which an abort leads to at once; and an aborted signal never fires 'abort' again, so without once the listener is neither run twice nor kept",
+  },
+  {
+    file: 'src/node/http/host-policy.ts',
+    original: "const colon = header.lastIndexOf(':');",
+    mutated: "const colon = header.indexOf(':');",
+    why: 'they differ only for a Host with two or more colons outside brackets, and that is refused either way: whichever colon splits, the name left still holds a colon, which the name pattern refuses',
+  },
 ];

@@ -136,7 +136,7 @@ test('plain hex key files still work with a warning; --no-wait, then status --wa
 });
 
 /** Runs tpkit on a pseudo-terminal (util-linux `script`), answering each prompt as it appears. */
-function onTerminal(args: string[], answers: [RegExp, string][], early?: string): Promise<{ code: number | null; screen: string }> {
+function onTerminal(args: string[], answers: [RegExp, string | (() => string)][], early?: string): Promise<{ code: number | null; screen: string }> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, TPKIT_NODE: node.url };
     delete env.TPKIT_PASSPHRASE;
@@ -160,8 +160,9 @@ function onTerminal(args: string[], answers: [RegExp, string][], early?: string)
         const ahead = !/Passphrase: /.test(screen.slice(answeredAt));
         if (ahead) typedAhead += 1;
         answeredAt = screen.length;
-        if (ahead) setTimeout(() => child.stdin.write(`${next[1]}\n`), 300);
-        else child.stdin.write(`${next[1]}\n`);
+        const answer = typeof next[1] === 'string' ? next[1] : next[1]();
+        if (ahead) setTimeout(() => child.stdin.write(`${answer}\n`), 300);
+        else child.stdin.write(`${answer}\n`);
       } else if (!next && typedAhead > 0 && /Passphrase: /.test(screen.slice(answeredAt))) {
         typedAhead -= 1;
         answeredAt = screen.length;
@@ -223,6 +224,44 @@ test('on a terminal keygen asks for the passphrase twice and echoes neither; a m
   assert.match(second.screen, /Wrong passphrase; 2 tries left\.[^]*Passphrase for the export file: [^]*at least 12 characters/, second.screen);
   assert.not.match(second.screen, /KEYFILE_PASSPHRASE/);
   assert.not.ok(second.screen.includes(secret), 'the passphrase is not echoed');
+  // --out is checked before the prompts, but a file can appear while they wait (another
+  // export, an editor): it is still never overwritten, the write itself refuses it.
+  const target = join(dir, 'appeared.export');
+  const raced = await onTerminal(
+    ['export', '--key', file, '--address', address, '--out', target],
+    [
+      [/Passphrase: /, secret],
+      [/Passphrase for the export file: /, 'a long export passphrase'],
+      [
+        /Repeat it: /,
+        () => {
+          writeFileSync(target, 'written meanwhile\n');
+          return 'a long export passphrase';
+        },
+      ],
+    ],
+  );
+  assert.is(raced.code, 2, raced.screen);
+  assert.match(raced.screen, /appeared\.export cannot be written: it already exists \(never overwritten\)/);
+  assert.is(readFileSync(target, 'utf8'), 'written meanwhile\n');
+  // keygen alike: a key file that appears while the passphrase is typed is left as it was
+  const keyTarget = join(dir, 'appeared.key');
+  const keyRaced = await onTerminal(
+    ['keygen', '--out', keyTarget],
+    [
+      [/Passphrase: /, secret],
+      [
+        /Repeat passphrase: /,
+        () => {
+          writeFileSync(keyTarget, 'written meanwhile\n');
+          return secret;
+        },
+      ],
+    ],
+  );
+  assert.is(keyRaced.code, 2, keyRaced.screen);
+  assert.match(keyRaced.screen, /appeared\.key cannot be written: it already exists \(an existing key file is never overwritten\)/);
+  assert.is(readFileSync(keyTarget, 'utf8'), 'written meanwhile\n');
   // send checks the wallet before it asks: this key does not own the development wallet,
   // so no passphrase is asked for at all
   const sent = await onTerminal(['send', '--key', file, '--from', dev.address, '--to', address, '--amount', '1', '--currency', 'SK'], []);

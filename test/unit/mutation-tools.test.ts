@@ -167,4 +167,34 @@ test('coverage of a process that converts to hex marks that function executed an
   }
 });
 
+test('a draw limited to some families takes only from those', () => {
+  const shapes = ['listener-left', 'offset', 'first-vs-last', 'buffer-shared', 'overwrite'];
+  const drawn = drawMutations({ root: ROOT, folders: ['src/node', 'src/client', 'src/cli'], changed: [], count: 30, seed: 7, families: shapes }).drawn as (Site & { family: string })[];
+  assert.ok(drawn.length >= 10, `${drawn.length} drawn`);
+  assert.equal(
+    [...new Set(drawn.map((m) => m.family))].filter((f) => !shapes.includes(f)),
+    [],
+  );
+  assert.ok(new Set(drawn.map((m) => m.family)).size >= 3, 'spread over the families');
+});
+
+test('mutate.mjs --help names every flag it reads, each with what it does', () => {
+  const help = execFileSync(process.execPath, [join(ROOT, 'scripts/mutate.mjs'), '--help'], { cwd: ROOT, encoding: 'utf8' });
+  const source = readFileSync(join(ROOT, 'scripts/mutate-options.mjs'), 'utf8');
+  const table = /const FLAGS = \{([^]*?)\n\};/.exec(source)?.[1] ?? '';
+  const flags = [...table.matchAll(/^\s*'?([a-z-]+)'?: \[/gm)].map((m) => m[1]);
+  assert.ok(flags.length >= 14, `flags read from the source: ${flags.join(' ')}`);
+  for (const flag of flags) assert.match(help, new RegExp(`^  --${flag}\\b.* {2,}\\S`, 'm'), `--${flag} is not in --help`);
+  const unknown = (() => {
+    try {
+      execFileSync(process.execPath, [join(ROOT, 'scripts/mutate.mjs'), '--no-such-flag'], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+      return undefined;
+    } catch (err) {
+      return err as { status: number; stderr: string };
+    }
+  })();
+  assert.is(unknown?.status, 2, 'an unknown flag stops the run');
+  assert.match(unknown?.stderr ?? '', /Unknown option '--no-such-flag'[^]*--help/);
+});
+
 test.run();

@@ -161,6 +161,15 @@ test('flags: --flag=value, -h, a switch with a value refused, a flag without its
   assert.is(refusal(() => parseNodeArgs(['--log-level', 'loud'])).code, 'CONFIG_INVALID');
 });
 
+test('--flag=value splits at the first "=": a value may hold "=" itself', () => {
+  let read = '';
+  parseNodeArgs(['--config=conf=1.json'], (path) => {
+    read = path;
+    return '{}';
+  });
+  assert.is(read, 'conf=1.json');
+});
+
 test("repeatable flags: --fee and --balance replace the file's, --allow-host adds to them; --fee none charges nothing", () => {
   const read = (file: unknown, argv: string[]) => parseNodeArgs(['--config', 'c.json', ...argv], () => JSON.stringify(file)).config;
   const file = { fees: { FTT: { base: 2, kb: 5 } }, balance: { FTT: '9' }, allowHosts: ['a.example'] };
