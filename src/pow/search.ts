@@ -227,18 +227,20 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   if (local && localTask) {
     localRunning = true;
     const handOver = () => launched > failedThreads && Atomics.load(flags, 1) >= launched - failedThreads;
-    searchOnCallingThread(local, localTask, handOver, tally).then(
-      (nonce) => {
-        if (nonce !== null && found === null) found = nonce;
-      },
-      (err: unknown) => {
-        failure ??= err;
-        Atomics.compareExchange(flags, 0, RUNNING, ABORTED);
-      },
-    ).finally(() => {
-      localRunning = false;
-      check();
-    });
+    searchOnCallingThread(local, localTask, handOver, tally)
+      .then(
+        (nonce) => {
+          if (nonce !== null && found === null) found = nonce;
+        },
+        (err: unknown) => {
+          failure ??= err;
+          Atomics.compareExchange(flags, 0, RUNNING, ABORTED);
+        },
+      )
+      .finally(() => {
+        localRunning = false;
+        check();
+      });
   }
   const offset = local ? 1 : 0;
   let launchedModules: SearchTask['modules'];
@@ -271,7 +273,7 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
       (err: unknown) => {
         returned++;
         // A thread that could not start (its script, worker or kernels did not load), not a search gone wrong.
-        if (options.carryOnWithoutPool && localRunning && err instanceof TpkitError && err.code === 'WASM_UNAVAILABLE') {
+        if (options.carryOnWithoutPool && localRunning && err instanceof TpkitError && (err.code === 'WASM_UNAVAILABLE' || err.code === 'FILE_ORIGIN')) {
           failedThreads++;
           poolFailure ??= `${err.message}: ${err.details}`;
         } else {
