@@ -45,7 +45,7 @@ export const ERROR_CODES = {
   WALLET_FILE_UNKNOWN: 'The file is not a wallet export of the official ThePower wallets.',
   WALLET_FILE_CORRUPT: 'A wallet export file is damaged: a block is missing, malformed, or does not decrypt while the other does.',
   WALLET_PASSPHRASE: 'The passphrase does not open the wallet export file.',
-  WALLET_KEY_MISMATCH: 'The key is not the key the node records for that wallet address.',
+  WALLET_KEY_MISMATCH: "The key is not the key the node records for that wallet address.",
   // addresses and transaction ids
   ADDRESS_INVALID: 'Text or bytes are not a valid address.',
   ADDRESS_CHECKSUM: 'The address checksum does not match.',
@@ -64,8 +64,7 @@ export const ERROR_CODES = {
   TIMESTAMP_OUT_OF_WINDOW: 'The transaction timestamp is an hour or more away from the node clock.',
   KIND_UNSUPPORTED: 'The node does not process this transaction kind.',
   WRONG_CHAIN: 'An address belongs to another chain.',
-  ETH_TX_REFUSED:
-    "An Ethereum transaction is refused at submission, with geth's text: nonce too low, already known, (replacement) transaction underpriced, insufficient funds, intrinsic gas too low, exceeds block gas limit.",
+  ETH_TX_REFUSED: "An Ethereum transaction is refused at submission, with geth's text: nonce too low, already known, (replacement) transaction underpriced, insufficient funds, intrinsic gas too low, exceeds block gas limit.",
   MEMPOOL_FULL: 'The node holds as many pending transactions as it allows: in all, in bytes, or from that sender.',
   STORE_UNAVAILABLE: 'The node could not write the transaction to its store, so it did not accept it.',
   NODE_SHUTTING_DOWN: 'The node is shutting down: it accepts no transaction, block or development operation any more.',
@@ -79,7 +78,7 @@ export const ERROR_CODES = {
   HTTP_MALFORMED: 'The request is not valid HTTP/1.1 (request line, headers, Host) or uses a method the node never serves.',
   REQUEST_ABORTED: 'The client closed the connection before the request body was complete.',
   REQUEST_TIMEOUT: 'The request headers or body did not arrive in time.',
-  EVM_TIMEOUT: "A contract view ran past its time bound (limits.viewTimeoutMs, as geth's --rpc.evmtimeout) and was stopped.",
+  EVM_TIMEOUT: 'A contract view ran past its time bound (limits.viewTimeoutMs, as geth\'s --rpc.evmtimeout) and was stopped.',
   EVM_BUSY: 'The node holds as many contract views waiting as it allows (limits.viewQueue): retry later.',
   NODE_INTERNAL: 'The node failed unexpectedly while handling the request.',
   SUBSCRIPTION_INVALID: 'A live-update subscription message is malformed or names nothing the node knows.',
@@ -95,7 +94,7 @@ export const ERROR_CODES = {
   CONFIG_INVALID: 'The node configuration is invalid.',
   STORE_DAMAGED: 'The data directory holds a damaged chain: the node does not start on it (tpkit node --check).',
   DATA_DIR_UNUSABLE: 'The data directory is unusable: no space, no permission, read-only, a file in the way, or another node holding it.',
-  STORE_UNREADABLE: "tpkit node --repair finds nothing to keep: no store in the data directory, a store that does not open even after LevelDB's repair, or a damaged genesis block.",
+  STORE_UNREADABLE: 'tpkit node --repair finds nothing to keep: no store in the data directory, a store that does not open even after LevelDB\'s repair, or a damaged genesis block.',
   REPAIR_NOT_NEEDED: 'tpkit node --repair finds the chain sound: nothing to repair, nothing changed (exit code 0).',
   // mining
   ABORTED: 'The operation was aborted by its signal.',

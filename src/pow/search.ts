@@ -227,20 +227,18 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   if (local && localTask) {
     localRunning = true;
     const handOver = () => launched > failedThreads && Atomics.load(flags, 1) >= launched - failedThreads;
-    searchOnCallingThread(local, localTask, handOver, tally)
-      .then(
-        (nonce) => {
-          if (nonce !== null && found === null) found = nonce;
-        },
-        (err: unknown) => {
-          failure ??= err;
-          Atomics.compareExchange(flags, 0, RUNNING, ABORTED);
-        },
-      )
-      .finally(() => {
-        localRunning = false;
-        check();
-      });
+    searchOnCallingThread(local, localTask, handOver, tally).then(
+      (nonce) => {
+        if (nonce !== null && found === null) found = nonce;
+      },
+      (err: unknown) => {
+        failure ??= err;
+        Atomics.compareExchange(flags, 0, RUNNING, ABORTED);
+      },
+    ).finally(() => {
+      localRunning = false;
+      check();
+    });
   }
   const offset = local ? 1 : 0;
   let launchedModules: SearchTask['modules'];
