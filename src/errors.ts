@@ -100,6 +100,7 @@ export const ERROR_CODES = {
   // mining
   ABORTED: 'The operation was aborted by its signal.',
   WASM_UNAVAILABLE: 'WebAssembly could not be instantiated.',
+  FILE_ORIGIN: "The page was opened from file://, where browsers refuse the miner's module worker and kernel files: serve it over http(s).",
   MINING_EXHAUSTED: 'No nonce in the searched range reached the difficulty.',
   MINING_BAD_RESULT: 'A mining kernel returned a nonce whose SHA-512 does not reach the difficulty.',
   // client of a node's HTTP API (src/client)

@@ -273,7 +273,7 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
       (err: unknown) => {
         returned++;
         // A thread that could not start (its script, worker or kernels did not load), not a search gone wrong.
-        if (options.carryOnWithoutPool && localRunning && err instanceof TpkitError && err.code === 'WASM_UNAVAILABLE') {
+        if (options.carryOnWithoutPool && localRunning && err instanceof TpkitError && (err.code === 'WASM_UNAVAILABLE' || err.code === 'FILE_ORIGIN')) {
           failedThreads++;
           poolFailure ??= `${err.message}: ${err.details}`;
         } else {

@@ -11,9 +11,12 @@ import { assetHint, type MinerAsset } from './asset-hint.js';
 /** The bundle's error class, passed by the caller. */
 export type ErrorClass = typeof TpkitError;
 
-/** WASM_UNAVAILABLE for `asset` at `url`, `what` saying what happened there. */
-export function assetError(Err: ErrorClass, asset: MinerAsset, url: string, what: string, cause?: unknown): TpkitError {
-  return new Err('WASM_UNAVAILABLE', `The miner could not load ${asset}`, { details: `${asset} from ${url}: ${what}; ${assetHint(asset, url)}`, cause });
+/** WASM_UNAVAILABLE for `asset` at `url`, `what` saying what happened there; FILE_ORIGIN on a page opened from file://. */
+export function assetError(Err: ErrorClass, asset: MinerAsset, url: string, what: string, cause?: unknown, pageUrl = globalThis.location?.href ?? ''): TpkitError {
+  // From file:// no URL of the asset would do (a module worker, a blob: one included, and fetch are refused there), so the fix is the page's origin.
+  const details = `${asset} from ${url}: ${what}; ${assetHint(asset, url, pageUrl)}`;
+  if (pageUrl.startsWith('file:')) return new Err('FILE_ORIGIN', `The miner could not load ${asset}: the page was opened from file://`, { details, cause });
+  return new Err('WASM_UNAVAILABLE', `The miner could not load ${asset}`, { details, cause });
 }
 
 /** The response for `asset` at `url`, or the error saying why there is none. */

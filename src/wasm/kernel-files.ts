@@ -13,6 +13,18 @@ export type KernelUrls = Record<WasmFlavor, () => URL>;
 
 /** A kernel source that fetches and compiles the files at `urls`. */
 export function kernelFiles(urls: KernelUrls): KernelSource {
-  // A blob: worker's script has no folder: new URL() throws, and kernel.ts reports it as WASM_UNAVAILABLE.
-  return async (flavor) => (await import('./asset-load.js')).compileFile(TpkitError, `tpkit-${flavor}.wasm`, urls[flavor]().href);
+  // A blob: worker's script has no folder: new URL() throws, and kernel.ts reports it as WASM_UNAVAILABLE;
+  // on a file:// page (a classic-script bundle, no import.meta.url) asset-load.ts names the page's origin instead.
+  return async (flavor) => {
+    const { compileFile, assetError } = await import('./asset-load.js');
+    const asset = `tpkit-${flavor}.wasm` as const;
+    let url: string;
+    try {
+      url = urls[flavor]().href;
+    } catch (err) {
+      if (globalThis.location?.protocol === 'file:') throw assetError(TpkitError, asset, '(no URL)', String(err), err);
+      throw err;
+    }
+    return compileFile(TpkitError, asset, url);
+  };
 }

@@ -81,7 +81,8 @@ export function simdSupported(): boolean {
 }
 
 function unavailable(flavor: WasmFlavor, cause?: unknown): TpkitError {
-  if (cause instanceof TpkitError && cause.code === 'WASM_UNAVAILABLE') return cause;
+  // FILE_ORIGIN names the page's origin as the cause: kept as it is, so minerSupport() and mineRegister report it.
+  if (cause instanceof TpkitError && (cause.code === 'WASM_UNAVAILABLE' || cause.code === 'FILE_ORIGIN')) return cause;
   return new TpkitError('WASM_UNAVAILABLE', 'WebAssembly could not be instantiated', {
     details: `${flavor} binary${cause instanceof Error ? `: ${cause.message}` : ''}`,
     cause,

@@ -3,8 +3,14 @@
 // no Worker at all (as a Manifest V3 service worker). In each, minerSupport() names what is
 // missing and why, and mineRegister still mines: the JS kernel where WebAssembly is refused,
 // the calling thread where workers are blocked or absent. The mined bodies are checked here.
+// Pages opened from file:// (each entry bundled into a classic script) get FILE_ORIGIN.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { hexToBytes } from '../../src/bytes.js';
 import { powBits } from '../../src/pow/bits.js';
@@ -22,7 +28,19 @@ const NO_WORKERS_CSP = "script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; wo
 
 let node: TestNode;
 let session: BrowserSession;
-const pages: Record<'noWasm' | 'noWorkers' | 'noWorkerApi', Page> = {} as never;
+const pages: Record<'noWasm' | 'noWorkers' | 'noWorkerApi' | 'fileInline' | 'fileLean', Page> = {} as never;
+const fileDir = mkdtempSync(join(tmpdir(), 'tpkit-file-page-'));
+
+/** A page in fileDir, opened from file://, whose classic script is `entry` (a dist/browser file) bundled with globalThis.tpkit set. */
+async function filePage(name: string, entry: string): Promise<Page> {
+  const source = join(fileDir, `${name}-entry.js`);
+  writeFileSync(source, `import * as tpkit from ${JSON.stringify(join(process.cwd(), 'dist/browser', entry))};\nglobalThis.tpkit = tpkit;\n`);
+  await build({ entryPoints: [source], bundle: true, format: 'iife', outfile: join(fileDir, `${name}.js`), logLevel: 'error' });
+  writeFileSync(join(fileDir, `${name}.html`), `${PAGE}<script src="${name}.js"></script>`);
+  const page = await session.browser.newPage();
+  await page.goto(pathToFileURL(join(fileDir, `${name}.html`)).href);
+  return page;
+}
 
 const setup = browserSetup(async () => {
   node = await startTestNode({});
@@ -33,12 +51,15 @@ const setup = browserSetup(async () => {
   await pages.noWorkerApi.evaluate(() => {
     delete (globalThis as { Worker?: unknown }).Worker;
   });
+  pages.fileInline = await filePage('inline', 'tpkit-inline.js');
+  pages.fileLean = await filePage('lean', 'tpkit.js');
 });
 test.before(setup.before);
 test.before.each(setup.check);
 test.after(async () => {
   await session?.close();
   await node?.close();
+  rmSync(fileDir, { recursive: true, force: true });
 });
 
 interface PageMined {
@@ -121,6 +142,36 @@ test('no Worker API (a service worker, some webviews): the default pool is the c
     return count;
   }, `${node.url}/browser/tpkit.js`);
   assert.ok(ticks > 0, 'timers ran between slices');
+});
+
+/** The fix FILE_ORIGIN names: a server to run, and the entry that does run from file://. */
+const FILE_FIX = /file:\/\/.*python3 -m http\.server.*tpkit\/browser bundled into a classic/s;
+
+test("file://, the self-contained entry: minerSupport and the pool failure name FILE_ORIGIN and the fix, the page's thread mines", async () => {
+  const out = await pages.fileInline.evaluate(async () => {
+    const tpkit = (globalThis as unknown as { tpkit: Tpkit }).tpkit;
+    const support = await tpkit.minerSupport({ difficulty: 10, measureMs: 150, workerTimeoutMs: 5000 });
+    // The JS kernel at difficulty 14 keeps the calling thread busy far longer than the worker takes to fail.
+    const r = await tpkit.mineRegister({ publicKeys: [new Uint8Array(33).fill(2)], timestamp: 1, difficulty: 14, kernel: 'js' });
+    return { workers: support.workers, threads: support.threads, body: tpkit.bytesToHex(r.body), poolFailure: r.poolFailure };
+  });
+  assert.is(out.workers.usable, false);
+  assert.match(out.workers.error ?? '', FILE_FIX);
+  assert.is(out.threads, 1);
+  assert.match(out.poolFailure ?? '', /FILE_ORIGIN|file:\/\//);
+  assert.ok(powBits(hexToBytes(out.body)) >= 14);
+});
+
+test('file://, the lean entry (no kernel files reachable): minerSupport rejects with FILE_ORIGIN naming the fix', async () => {
+  const err = await pages.fileLean.evaluate(async () => {
+    const tpkit = (globalThis as unknown as { tpkit: Tpkit }).tpkit;
+    return tpkit.minerSupport({ difficulty: 10, measureMs: 150 }).then(
+      () => null,
+      (e: { code?: string; message: string; details?: string }) => ({ code: e.code, text: `${e.message} ${e.details ?? ''}` }),
+    );
+  });
+  assert.is(err?.code, 'FILE_ORIGIN');
+  assert.match(err?.text ?? '', FILE_FIX);
 });
 
 test.run();
