@@ -142,6 +142,24 @@ export class EthQueue {
     return this.add(first);
   }
 
+  /**
+   * A ready transaction's write failed: the account's transactions of `released` (ready ones
+   * and waiting ones, all with a higher nonce) leave the queue with it, since none can run
+   * without its nonce. Call before doneReady of the failed one.
+   */
+  release(key: string, released: NodeTx[]): void {
+    const a = this.accounts.get(key);
+    if (!a) return;
+    for (const tx of released) {
+      const nonce = bodyOf(tx).nonce;
+      if (a.waiting.get(nonce) === tx) {
+        a.waiting.delete(nonce);
+        this.waitingCount--;
+      } else if (a.ready > 0) a.ready--;
+    }
+    this.tidy(key, a);
+  }
+
   private account(key: string): Account {
     let a = this.accounts.get(key);
     if (!a) this.accounts.set(key, (a = { next: 0n, ready: 0, waiting: new Map() }));

@@ -91,15 +91,32 @@ export class Mempool {
     this.writing.delete(tx);
   }
 
-  /** Forgets a transaction whose write failed (it was never acknowledged). */
-  drop(tx: NodeTx): void {
+  /**
+   * Forgets a transaction whose write failed (it was never acknowledged). A ready Ethereum one
+   * takes the same account's transactions with higher nonces along (returned): they were
+   * acknowledged, yet none can run without its nonce, so they end with a stated reason
+   * (the caller writes it) instead of waiting forever or failing in a block.
+   */
+  drop(tx: NodeTx): NodeTx[] {
     this.writing.delete(tx);
-    if (tx.body.kind === 'ether') {
+    // Already released along with an earlier nonce of the same failed write.
+    if (!this.has(tx)) return [];
+    let released: NodeTx[] = [];
+    const body = tx.body;
+    if (body.kind === 'ether') {
       if (this.eth.isWaiting(tx)) this.eth.dropWaiting(tx);
-      else this.queue.push(...this.eth.doneReady(tx, false));
+      else {
+        released = [...this.byTxid.values()].filter((t) => t.body.kind === 'ether' && t.body.from === body.from && t.body.nonce > body.nonce);
+        this.eth.release(body.from, released);
+        this.queue.push(...this.eth.doneReady(tx, false));
+      }
     }
-    this.forget(tx);
+    for (const t of [tx, ...released]) {
+      this.writing.delete(t);
+      this.forget(t);
+    }
     this.skipRemoved();
+    return released;
   }
 
   get(txid: string): NodeTx | undefined {

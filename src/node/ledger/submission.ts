@@ -157,13 +157,27 @@ export class Submissions {
             : []),
         ]);
       } catch (cause) {
-        host.mempool().drop(tx);
+        const released = host.mempool().drop(tx);
         host.logger.error(`writing pending transactions failed: ${(cause as Error).message}`);
+        if (released.length > 0) this.release(released);
         throw new ValidationError('STORE_UNAVAILABLE', 'The node could not store the transaction', { details: 'it was not accepted; retry later', cause });
       }
       host.mempool().markDurable(tx);
       host.accepted();
       return { txid, duplicate: false };
+    }
+  }
+
+  /**
+   * Ends acknowledged Ethereum transactions released behind a failed write: their pending
+   * record goes, a status stating why comes (eth_getTransactionReceipt and /api/tx/status).
+   */
+  private release(released: NodeTx[]): void {
+    const status = utf8.encode(refusedStatus('earlier_nonce_not_stored'));
+    for (const t of released) {
+      Promise.all([this.writes.add({ type: 'del', key: pendingKey(t.txid) }), this.writes.add({ type: 'put', key: statusKey(t.txid), value: status })]).catch((err: Error) => {
+        this.host.logger.error(`recording ${t.txid} as released failed (it is pending again after a restart): ${err.message}`);
+      });
     }
   }
 
