@@ -32,7 +32,7 @@ export interface EthReceipt {
   gasUsed: bigint;
   created?: string;
   logs: StoredLog[];
-  /** What the sender paid per gas; the chain's price when the receipt does not say. */
+  /** What the sender paid per gas; when the receipt does not say, its transaction's price. */
   gasPrice?: bigint;
 }
 

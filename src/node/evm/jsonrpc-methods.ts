@@ -177,8 +177,12 @@ export const METHODS: Record<string, Handler> = {
     }
   },
   eth_getTransactionReceipt: async (chain, [hash]) => {
-    const r = await chain.receipt(bytesToHex(data(hash, 'hash')));
-    return r ? rpcReceipt(r, r.gasPrice ?? chain.gasPrice()) : null;
+    const key = bytesToHex(data(hash, 'hash'));
+    const r = await chain.receipt(key);
+    if (!r) return null;
+    // What the transaction paid per gas, from its own signed fields as the block charged them
+    // (eth-tx.ts: legacy gasPrice, EIP-1559 min(maxFee, base fee 0 + priority)), not today's price.
+    return rpcReceipt(r, r.gasPrice ?? (await chain.transaction(key))?.gasPrice ?? chain.gasPrice());
   },
   eth_getTransactionByHash: async (chain, [hash]) => {
     const t = await chain.transaction(bytesToHex(data(hash, 'hash')));
