@@ -115,8 +115,8 @@ export const NODE_LEDGER = [
   m(
     'node/failed-write-kept',
     'src/node/ledger/submission.ts',
-    '        host.mempool().drop(tx);\n        host.logger.error(`writing pending transactions failed',
-    '        host.logger.error(`writing pending transactions failed',
+    'const released = host.mempool().drop(tx);',
+    'const released = (host.mempool(), []);',
     ['node/durability'],
     'a transaction whose write failed stays pending though the client was told it was not accepted',
   ),
@@ -250,5 +250,13 @@ export const NODE_LEDGER = [
     'Math.round((t - ctx.now) / 1001)',
     ['process/cli-advice'],
     'a timestamp refusal names the wrong gap between the clocks',
+  ),
+  m(
+    'node/failed-write-keeps-followers',
+    'src/node/ledger/submission.ts',
+    'if (released.length > 0) this.release(released);',
+    '',
+    ['node/eth-queue-write-failure'],
+    "an Ethereum transaction whose write failed leaves its account's later nonces queued forever",
   ),
 ];
