@@ -4,12 +4,9 @@
 // Bounds only; the times are measured in bench/block-readers.ts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { connect, type Socket } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { hexToBytes } from '../../src/bytes.js';
-import { spawnNode, type NodeProcess } from '../helpers/node-process.js';
+import type { NodeProcess } from '../helpers/node-process.js';
+import { rawReader, rssMb, spawnReaderNode } from '../helpers/reader-node.js';
 import { pay, transfer } from '../helpers/node-helpers.js';
 import { addressFromText } from '../../src/codec/address.js';
 
@@ -20,49 +17,15 @@ const STALL_MS = 3000;
 const RSS_LIMIT_MB = 400;
 
 let node: NodeProcess;
-let dir: string;
+let stopNode: () => Promise<void>;
 
 test.before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tpkit-readers-'));
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ limits: { stallTimeoutMs: STALL_MS } }));
-  node = await spawnNode([
-    '--port',
-    '0',
-    '--data-dir',
-    join(dir, 'data'),
-    '--config',
-    join(dir, 'config.json'),
-    '--accounts',
-    '2',
-    '--difficulty',
-    '0',
-    '--mine-on-demand',
-    '--fee',
-    'none',
-    '--log-level',
-    'warn',
-  ]);
+  ({ node, stop: stopNode } = await spawnReaderNode(STALL_MS));
 });
 
 test.after(async () => {
-  await node?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await stopNode?.();
 });
-
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
-
-/** A GET on a raw socket; `paused` never reads a byte of the answer. */
-function reader(path: string, paused: boolean): { socket: Socket; received: () => number; closed: Promise<void> } {
-  const { hostname, port } = new URL(node.url);
-  const socket = connect(Number(port), hostname);
-  let received = 0;
-  socket.on('data', (d) => (received += d.length));
-  socket.on('error', () => undefined);
-  socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`);
-  if (paused) socket.pause();
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  return { socket, received: () => received, closed };
-}
 
 test(`the largest block: ${STALLED} stalled and ${SLOW} slow readers; RSS under ${RSS_LIMIT_MB} MB, status answers, each stalled reader disconnected`, async () => {
   const accounts = (await (await fetch(`${node.url}/api/dev/accounts`)).json()).accounts as { address: string; secret_key: string }[];
@@ -86,8 +49,8 @@ test(`the largest block: ${STALLED} stalled and ${SLOW} slow readers; RSS under 
   const full = await (await fetch(`${node.url}/api/block/${hash}`)).arrayBuffer();
   console.log(`  the largest block: ${info.txs_count} transactions, its answer ${(full.byteLength / 2 ** 20).toFixed(1)} MiB`);
 
-  const stalled = Array.from({ length: STALLED }, () => reader(`/api/block/${hash}`, true));
-  const slow = Array.from({ length: SLOW }, () => reader(`/api/block/${hash}`, true));
+  const stalled = Array.from({ length: STALLED }, () => rawReader(node.url, `/api/block/${hash}`, true));
+  const slow = Array.from({ length: SLOW }, () => rawReader(node.url, `/api/block/${hash}`, true));
   // A slow reader takes a little every 200 ms: never stalled for STALL_MS, never fast.
   const pacer = setInterval(() => {
     for (const r of slow) {

@@ -6,13 +6,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { get } from 'node:http';
-import { connect, type Socket } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createClient } from '../../src/client/client.js';
 import { deployContract, sendContractCall } from '../../src/client/contract.js';
-import { spawnNode, type NodeProcess } from '../helpers/node-process.js';
+import type { NodeProcess } from '../helpers/node-process.js';
+import { rawReader, rssMb, spawnReaderNode } from '../helpers/reader-node.js';
 
 const STALLED = 16;
 const SLOW = 4;
@@ -22,36 +19,16 @@ const TXS = 7;
 const EVENTS = 10_000;
 
 let node: NodeProcess;
-let dir: string;
+let stopNode: () => Promise<void>;
 
 test.before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tpkit-logs-readers-'));
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ limits: { stallTimeoutMs: STALL_MS } }));
-  node = await spawnNode([
-    '--port',
-    '0',
-    '--data-dir',
-    join(dir, 'data'),
-    '--config',
-    join(dir, 'config.json'),
-    '--accounts',
-    '2',
-    '--difficulty',
-    '0',
-    '--mine-on-demand',
-    '--fee',
-    'none',
-    '--log-level',
-    'warn',
-  ]);
+  ({ node, stop: stopNode } = await spawnReaderNode(STALL_MS));
 });
 
 test.after(async () => {
-  await node?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await stopNode?.();
 });
 
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 const mine = async () =>
   (await (await fetch(`${node.url}/api/dev/mine`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).json()).blocks as { hash: string; height: number }[];
 
@@ -66,19 +43,6 @@ function statusOnce(): Promise<number> {
     });
     req.on('error', reject);
   });
-}
-
-/** A GET on a raw socket; `paused` never reads a byte of the answer. */
-function reader(path: string, paused: boolean): { socket: Socket; received: () => number; closed: Promise<void> } {
-  const { hostname, port } = new URL(node.url);
-  const socket = connect(Number(port), hostname);
-  let received = 0;
-  socket.on('data', (d) => (received += d.length));
-  socket.on('error', () => undefined);
-  socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`);
-  if (paused) socket.pause();
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  return { socket, received: () => received, closed };
 }
 
 test(`a block of ${TXS * EVENTS} events: ${STALLED} stalled and ${SLOW} slow readers of its logs; RSS grows by far less than their answers, status answers, each stalled reader disconnected`, async () => {
@@ -101,8 +65,8 @@ test(`a block of ${TXS * EVENTS} events: ${STALLED} stalled and ${SLOW} slow rea
   const base = rssMb(node.proc.pid!);
   console.log(`  ${TXS * EVENTS} events: the answer ${answerMb.toFixed(1)} MiB, node RSS before the readers ${base.toFixed(0)} MB`);
 
-  const stalled = Array.from({ length: STALLED }, () => reader(path, true));
-  const slow = Array.from({ length: SLOW }, () => reader(path, true));
+  const stalled = Array.from({ length: STALLED }, () => rawReader(node.url, path, true));
+  const slow = Array.from({ length: SLOW }, () => rawReader(node.url, path, true));
   // A slow reader takes a little every 200 ms: never stalled for STALL_MS, never fast.
   const pacer = setInterval(() => {
     for (const r of slow) {

@@ -1,0 +1,58 @@
+// What the tests of readers that never read share: a real node process with mining on demand
+// and a short stall limit, its RSS, and GETs on raw sockets that read slowly or not at all.
+import { connect, type Socket } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnNode, type NodeProcess } from './node-process.js';
+
+/** A node process on its own data dir with `limits.stallTimeoutMs` = `stallMs`; stop() removes the dir. */
+export async function spawnReaderNode(stallMs: number): Promise<{ node: NodeProcess; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'tpkit-readers-'));
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ limits: { stallTimeoutMs: stallMs } }));
+  try {
+    const node = await spawnNode([
+      '--port',
+      '0',
+      '--data-dir',
+      join(dir, 'data'),
+      '--config',
+      join(dir, 'config.json'),
+      '--accounts',
+      '2',
+      '--difficulty',
+      '0',
+      '--mine-on-demand',
+      '--fee',
+      'none',
+      '--log-level',
+      'warn',
+    ]);
+    return {
+      node,
+      stop: async () => {
+        await node.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** A process's resident memory in MB. */
+export const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+
+/** A GET on a raw socket; `paused` never reads a byte of the answer. */
+export function rawReader(url: string, path: string, paused: boolean): { socket: Socket; received: () => number; closed: Promise<void> } {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  let received = 0;
+  socket.on('data', (d) => (received += d.length));
+  socket.on('error', () => undefined);
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`);
+  if (paused) socket.pause();
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  return { socket, received: () => received, closed };
+}
