@@ -91,12 +91,13 @@ const gzipKB = (names: Iterable<string>) => [...names].reduce((sum, name) => sum
 // defences against a hostile node (a streamed byte cap, no redirect on a POST, the difficulty
 // and fee bounds), a node that is not a node named, contract views, and the hooks of the
 // fallback and minerSupport (their bodies load on first use). Measured 46.8 KB; 47.1 KB once
-// the codec read the 20-byte form of a body's `to` (the official SDK's token send), hence 47.5.
-test('tpkit.js with the chunks it imports statically weighs at most 47.5 KB min+gzip', () => {
+// the codec read the 20-byte form of a body's `to` (the official SDK's token send); 47.55 KB with
+// the typed error of a page opened from file:// and the memsched kernel in auto's race, hence 48.
+test('tpkit.js with the chunks it imports statically weighs at most 48 KB min+gzip', () => {
   const closure = staticClosure('tpkit.js');
   assert.ok(closure.size > 1 || readdirSync(dist).filter((n) => /^tpkit-chunk(-.*)?\.js$/.test(n)).length === 0, 'the shared chunk is counted');
   const kb = gzipKB(closure);
-  assert.ok(kb <= 47.5, `tpkit.js + ${[...closure].slice(1).join(', ')}: ${kb.toFixed(1)} KB gzip, over 47.5 KB`);
+  assert.ok(kb <= 48, `tpkit.js + ${[...closure].slice(1).join(', ')}: ${kb.toFixed(2)} KB gzip, over 48 KB`);
 });
 
 test('the keys of the official wallets are not in tpkit.js nor in what it imports statically', () => {
