@@ -1,17 +1,22 @@
 // What the tests of readers that never read share: a real node process with mining on demand
 // and a short stall limit, its RSS, and GETs on raw sockets that read slowly or not at all.
+import type { Test } from 'uvu';
 import { connect, type Socket } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnNode, type NodeProcess } from './node-process.js';
 
-/** A node process on its own data dir with `limits.stallTimeoutMs` = `stallMs`; stop() removes the dir. */
-export async function spawnReaderNode(stallMs: number): Promise<{ node: NodeProcess; stop(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'tpkit-readers-'));
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ limits: { stallTimeoutMs: stallMs } }));
-  try {
-    const node = await spawnNode([
+/** The suite's node, set when it starts. */
+export let node: NodeProcess;
+
+/** Runs the suite against a node process on its own data dir with `limits.stallTimeoutMs` = `stallMs`. */
+export function readerNodeDuring(suite: Test, stallMs: number): void {
+  let dir = '';
+  suite.before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tpkit-readers-'));
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ limits: { stallTimeoutMs: stallMs } }));
+    node = await spawnNode([
       '--port',
       '0',
       '--data-dir',
@@ -28,17 +33,11 @@ export async function spawnReaderNode(stallMs: number): Promise<{ node: NodeProc
       '--log-level',
       'warn',
     ]);
-    return {
-      node,
-      stop: async () => {
-        await node.stop();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
+  });
+  suite.after(async () => {
+    await node?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 }
 
 /** A process's resident memory in MB. */

@@ -5,8 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hexToBytes } from '../../src/bytes.js';
-import type { NodeProcess } from '../helpers/node-process.js';
-import { rawReader, rssMb, spawnReaderNode } from '../helpers/reader-node.js';
+import { node, rawReader, readerNodeDuring, rssMb } from '../helpers/reader-node.js';
 import { pay, transfer } from '../helpers/node-helpers.js';
 import { addressFromText } from '../../src/codec/address.js';
 
@@ -16,16 +15,7 @@ const STALL_MS = 3000;
 /** The issue's bound: 20 GETs that never read took the node to 2.09 GB before. */
 const RSS_LIMIT_MB = 400;
 
-let node: NodeProcess;
-let stopNode: () => Promise<void>;
-
-test.before(async () => {
-  ({ node, stop: stopNode } = await spawnReaderNode(STALL_MS));
-});
-
-test.after(async () => {
-  await stopNode?.();
-});
+readerNodeDuring(test, STALL_MS);
 
 test(`the largest block: ${STALLED} stalled and ${SLOW} slow readers; RSS under ${RSS_LIMIT_MB} MB, status answers, each stalled reader disconnected`, async () => {
   const accounts = (await (await fetch(`${node.url}/api/dev/accounts`)).json()).accounts as { address: string; secret_key: string }[];

@@ -8,8 +8,7 @@ import * as assert from 'uvu/assert';
 import { get } from 'node:http';
 import { createClient } from '../../src/client/client.js';
 import { deployContract, sendContractCall } from '../../src/client/contract.js';
-import type { NodeProcess } from '../helpers/node-process.js';
-import { rawReader, rssMb, spawnReaderNode } from '../helpers/reader-node.js';
+import { node, rawReader, readerNodeDuring, rssMb } from '../helpers/reader-node.js';
 
 const STALLED = 16;
 const SLOW = 4;
@@ -18,16 +17,7 @@ const STALL_MS = 3000;
 const TXS = 7;
 const EVENTS = 10_000;
 
-let node: NodeProcess;
-let stopNode: () => Promise<void>;
-
-test.before(async () => {
-  ({ node, stop: stopNode } = await spawnReaderNode(STALL_MS));
-});
-
-test.after(async () => {
-  await stopNode?.();
-});
+readerNodeDuring(test, STALL_MS);
 
 const mine = async () =>
   (await (await fetch(`${node.url}/api/dev/mine`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).json()).blocks as { hash: string; height: number }[];

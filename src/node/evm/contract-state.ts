@@ -44,8 +44,8 @@ export class ContractState {
   private readonly cache: SlotCache;
   /** Slots of each contract counted so far, kept up to date by apply(). */
   private readonly counts = new Map<string, number>();
-  /** What each block's batch does to the slot counts, from blockOps() until apply(). */
-  private readonly countChanges = new Map<number, Map<string, number>>();
+  /** What the block being committed does to the slot counts, from its blockOps() to its apply(). */
+  private countChange: { height: number; byContract: Map<string, number> } | undefined;
 
   constructor(
     private readonly store: Store,
@@ -133,7 +133,7 @@ export class ContractState {
       }
       counted.set(key, change);
     }
-    this.countChanges.set(height, counted);
+    this.countChange = { height, byContract: counted };
     for (const [key, account] of changes.accounts) await put(evmAccountKey(key), accountBytes(account));
     if (logs && logs.logs.length > 0) ops.push({ type: 'put', key: logsKey(height), value: utf8.encode(JSON.stringify(logs)) });
     for (const r of receipts) ops.push({ type: 'put', key: receiptKey(r.hash), value: utf8.encode(r.json) });
@@ -150,8 +150,8 @@ export class ContractState {
     const written: [string, Uint8Array | null][] = [];
     for (const [key, slots] of changes.storage) for (const [slot, value] of slots) written.push([storageKey(key, slot), value ?? null]);
     this.cache.write(written);
-    const counted = this.countChanges.get(height);
-    this.countChanges.clear();
+    const counted = this.countChange?.height === height ? this.countChange.byContract : undefined;
+    this.countChange = undefined;
     for (const [key, change] of counted ?? []) {
       const n = this.counts.get(key);
       if (n !== undefined) this.counts.set(key, n + change);

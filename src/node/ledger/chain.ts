@@ -47,8 +47,8 @@ export class Chain extends ChainLedger {
   private readonly writes = new WriteQueue();
   private readonly submissions: Submissions;
   private readonly producer: BlockProducer;
-  private readonly blockListeners = new Listeners<CommittedBlock>('block', () => this.logger);
-  private readonly resetListeners = new Listeners<ChainReset>('reset', () => this.logger);
+  private readonly blockListeners = new Listeners<CommittedBlock>('block', this.logger);
+  private readonly resetListeners = new Listeners<ChainReset>('reset', this.logger);
   /** Set while a dev operation rewrites the state: no block is made, no submission admitted. */
   private gate: Promise<void> | undefined;
   /**

@@ -8,7 +8,7 @@ export class Listeners<E> {
 
   constructor(
     private readonly what: string,
-    private readonly logger: () => Logger,
+    private readonly logger: Logger,
   ) {}
 
   /** Adds `listener`; returns the function that removes it. */
@@ -22,7 +22,7 @@ export class Listeners<E> {
       try {
         listener(event);
       } catch (err) {
-        this.logger().error(`${this.what} listener failed: ${(err as Error).message}`);
+        this.logger.error(`${this.what} listener failed: ${(err as Error).message}`);
       }
     }
   }

@@ -29,27 +29,25 @@ function loadBinding(): Secp256k1Binding | undefined {
 // Loaded on first use, not at import: a verification thread terminated while it still starts
 // (a node closed at once) would otherwise be inside the binding's set-up, and a native add-on
 // that meets a terminating thread there aborts the whole process.
-let binding: Secp256k1Binding | null | undefined;
+let native: DigestVerifier | null | undefined;
 
 /** libsecp256k1, when the `secp256k1` package and its prebuilt binding are installed. */
 export function nativeVerifier(): DigestVerifier | undefined {
-  if (binding === undefined) binding = loadBinding() ?? null;
-  const native = binding;
-  if (native === null) return undefined;
-  return (signature, digest, publicKey) => {
-    const lowS = signature.slice();
-    native.signatureNormalize(lowS);
-    return native.ecdsaVerify(lowS, digest, publicKey);
-  };
+  if (native === undefined) {
+    const binding = loadBinding();
+    native = binding
+      ? (signature, digest, publicKey) => {
+          const lowS = signature.slice();
+          binding.signatureNormalize(lowS);
+          return binding.ecdsaVerify(lowS, digest, publicKey);
+        }
+      : null;
+  }
+  return native ?? undefined;
 }
 
-let chosen: DigestVerifier | undefined;
-
 /** What the node verifies with: libsecp256k1 if it loads, else @noble/curves. */
-export const nodeVerifyDigest: DigestVerifier = (signature, digest, publicKey) => {
-  chosen ??= nativeVerifier() ?? nobleVerifyDigest;
-  return chosen(signature, digest, publicKey);
-};
+export const nodeVerifyDigest: DigestVerifier = (signature, digest, publicKey) => (nativeVerifier() ?? nobleVerifyDigest)(signature, digest, publicKey);
 
 /** The name of what nodeVerifyDigest runs, for the start-up line and the docs. */
 export const verifierBackend = (): 'libsecp256k1' | '@noble/curves' => (nativeVerifier() ? 'libsecp256k1' : '@noble/curves');
