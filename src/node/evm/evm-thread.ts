@@ -9,8 +9,8 @@ import { Worker } from 'node:worker_threads';
 import { TpkitError } from '../../errors.js';
 import { loadEvm, type EvmLib } from './load.js';
 import type { EvmMessage, EvmRun } from './runner.js';
-import type { EvmLedger } from './state.js';
-import type { FromEvmThread, ToEvmThread } from './evm-worker.js';
+import type { EvmChanges, EvmLedger } from './state.js';
+import type { FromEvmThread, SessionUpdate, ToEvmThread } from './evm-worker.js';
 
 export interface EvmThreadOptions {
   chainId: bigint;
@@ -29,6 +29,18 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Called when the run leaves the queue for the thread. */
   onStart?: () => void;
+  /** The runs of one block: the thread keeps what they read (see RunSession). */
+  session?: RunSession;
+}
+
+/**
+ * Runs that read one ledger in turn (a block's transactions): the thread keeps the code and
+ * storage they read, so each value crosses between threads once per block, not once per run.
+ * `changes` lists, in order, every change made to that ledger's code and storage since the
+ * session began; each run sends the thread those it has not seen, so its copy stays true.
+ */
+export interface RunSession {
+  readonly changes: readonly Pick<EvmChanges, 'code' | 'storage'>[];
 }
 
 interface Job {
@@ -55,6 +67,8 @@ export class EvmThread {
   private running: Job | undefined;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** The session the thread last saw, on which worker, and how many of its changes it has. */
+  private delivered: { session: RunSession; worker: Worker; seen: number } | undefined;
   /** Threads terminated to stop a run (timeouts and cancellations): what tests observe. */
   stopped = 0;
 
@@ -142,6 +156,7 @@ export class EvmThread {
     const worker = this.worker;
     this.worker = undefined;
     this.ready = undefined;
+    this.delivered = undefined;
     if (worker) await worker.terminate();
   }
 
@@ -155,7 +170,13 @@ export class EvmThread {
         if (this.running !== job) return;
         const { ledger, message } = job;
         const keys = [message.caller, ...(message.to === undefined ? [] : [message.to])];
-        const out: ToEvmThread = { type: 'run', message, accounts: keys.map((k) => [k, ledger.account(k)]), code: keys.map((k) => [k, ledger.code(k)]) };
+        const out: ToEvmThread = {
+          type: 'run',
+          message,
+          accounts: keys.map((k) => [k, ledger.account(k)]),
+          code: keys.map((k) => [k, ledger.code(k)]),
+          ...(job.options.session ? { session: this.sessionUpdate(job.options.session, worker) } : {}),
+        };
         this.timer = setTimeout(() => this.stop(job, timeoutError(job.options.timeoutMs)), job.options.timeoutMs);
         worker.postMessage(out);
         job.options.onStart?.();
@@ -167,6 +188,14 @@ export class EvmThread {
         this.next();
       },
     );
+  }
+
+  /** What `worker` lacks of `session`: everything, on a new session or a new worker (a reset). */
+  private sessionUpdate(session: RunSession, worker: Worker): SessionUpdate {
+    const d = this.delivered;
+    const same = d !== undefined && d.session === session && d.worker === worker;
+    this.delivered = { session, worker, seen: session.changes.length };
+    return { reset: !same, changes: same ? session.changes.slice(d.seen) : [] };
   }
 
   private onMessage(worker: Worker, m: FromEvmThread): void {

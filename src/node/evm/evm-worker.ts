@@ -1,15 +1,23 @@
 // The EVM thread's script: one EvmRunner, fed runs by the main thread (evm-thread.ts). What a
 // run reads of the ledger the main thread answers by message (it owns the ledger); the
 // caller's and the callee's account and code come with the run, so a simple call asks little.
-// A run that never ends is the main thread's to stop: it terminates this thread.
+// The runs of one block share the code and storage read so far (a session), kept true by the
+// changes the main thread sends with each run. A run that never ends is the main thread's to
+// stop: it terminates this thread.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { EvmRunner, type EvmMessage } from './runner.js';
-import type { AsyncEvmLedger, EvmAccount } from './state.js';
+import type { AsyncEvmLedger, EvmAccount, EvmChanges } from './state.js';
+
+/** A session's news for the thread: start afresh (`reset`), then apply `changes` in order. */
+export interface SessionUpdate {
+  reset: boolean;
+  changes: Pick<EvmChanges, 'code' | 'storage'>[];
+}
 
 /** From the main thread: a run, or the answer to a read. */
 export type ToEvmThread =
-  | { type: 'run'; message: EvmMessage; accounts: [string, EvmAccount | undefined][]; code: [string, Uint8Array | undefined][] }
+  | { type: 'run'; message: EvmMessage; accounts: [string, EvmAccount | undefined][]; code: [string, Uint8Array | undefined][]; session?: SessionUpdate }
   | { type: 'answer'; id: number; value: EvmAccount | Uint8Array | undefined };
 
 /** To the main thread. */
@@ -19,11 +27,15 @@ export type FromEvmThread =
   | { type: 'done'; run: unknown }
   | { type: 'failed'; message: string; code?: string };
 
+type Known<T> = Map<string, T | undefined | Promise<T | undefined>>;
+
 const port = parentPort!;
 const { chainId, blockGasLimit } = workerData as { chainId: bigint; blockGasLimit: bigint };
 const runner = await EvmRunner.create(chainId, blockGasLimit);
 const waiting = new Map<number, (value: unknown) => void>();
 let nextRead = 0;
+/** The current session's code and storage (storage keyed by EVM key + slot). */
+let session: { code: Known<Uint8Array>; storage: Known<Uint8Array> } = { code: new Map(), storage: new Map() };
 
 function ask<T>(what: 'account' | 'code' | 'storage', key: string, slot?: string): Promise<T> {
   return new Promise<T>((resolve) => {
@@ -33,13 +45,29 @@ function ask<T>(what: 'account' | 'code' | 'storage', key: string, slot?: string
   });
 }
 
-/** The ledger of one run: each key asked once (the state does not move under a run). */
+function applySession(update: SessionUpdate): void {
+  if (update.reset) session = { code: new Map(), storage: new Map() };
+  for (const changes of update.changes) {
+    for (const [key, code] of changes.code) session.code.set(key, code);
+    for (const [key, slots] of changes.storage) for (const [slot, value] of slots) session.storage.set(key + slot, value);
+  }
+}
+
+/** The ledger of one run: each key asked once (the state does not move under a run, nor under a session but by its changes). */
 function ledgerOf(m: Extract<ToEvmThread, { type: 'run' }>): AsyncEvmLedger {
-  const accounts = new Map<string, EvmAccount | undefined | Promise<EvmAccount | undefined>>(m.accounts);
-  const code = new Map<string, Uint8Array | undefined | Promise<Uint8Array | undefined>>(m.code);
-  const storage = new Map<string, Uint8Array | undefined | Promise<Uint8Array | undefined>>();
-  const once = <T>(map: Map<string, T | Promise<T>>, key: string, read: () => Promise<T>) => {
-    if (map.has(key)) return map.get(key)!;
+  const accounts: Known<EvmAccount> = new Map(m.accounts);
+  let code: Known<Uint8Array>;
+  let storage: Known<Uint8Array>;
+  if (m.session) {
+    applySession(m.session);
+    ({ code, storage } = session);
+    for (const [key, value] of m.code) code.set(key, value);
+  } else {
+    code = new Map(m.code);
+    storage = new Map();
+  }
+  const once = <T>(map: Known<T>, key: string, read: () => Promise<T | undefined>) => {
+    if (map.has(key)) return map.get(key);
     const p = read();
     map.set(key, p);
     return p;

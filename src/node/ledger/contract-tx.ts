@@ -38,6 +38,8 @@ export class EvmBlock {
   readonly pending: EvmChanges = emptyChanges();
   readonly logs: StoredLog[] = [];
   readonly receipts: { hash: string; json: string }[] = [];
+  /** The block's runs share one session on the thread: every change to `pending` is told to it. */
+  private readonly session: { changes: EvmChanges[] } = { changes: [] };
 
   constructor(
     readonly runner: EvmThread,
@@ -61,7 +63,12 @@ export class EvmBlock {
       if (amount === 0n) w.amount.delete(EVM_CURRENCY);
       else w.amount.set(EVM_CURRENCY, amount);
     }
-    mergeChanges(this.pending, rest);
+    this.addPending(rest);
+  }
+
+  private addPending(changes: EvmChanges): void {
+    mergeChanges(this.pending, changes);
+    if (changes.code.size > 0 || changes.storage.size > 0) this.session.changes.push(changes);
   }
 
   private record(tx: NodeTx, txIndex: number, caller: string, run: EvmRun, hash: string, to: string | null, created?: string): void {
@@ -85,7 +92,7 @@ export class EvmBlock {
   /** One run, stopped past the time bound: then a failure that used all its gas. */
   private async run(ledger: EvmLedger, message: EvmMessage): Promise<EvmRun> {
     try {
-      return await this.runner.run(ledger, message, { timeoutMs: this.limits.txTimeoutMs });
+      return await this.runner.run(ledger, message, { timeoutMs: this.limits.txTimeoutMs, session: this.session });
     } catch (err) {
       if (!(err instanceof TpkitError) || err.code !== 'EVM_TIMEOUT') throw err;
       return { end: 'error', error: 'timeout', returnData: new Uint8Array(0), gasUsed: message.gasLimit, logs: [], changes: emptyChanges() };
@@ -151,7 +158,11 @@ export class EvmBlock {
     if (spent > 0n) draft.feeTotals.set(gasItem.currency, (draft.feeTotals.get(gasItem.currency) ?? 0n) + spent);
     this.record(tx, txIndex, caller, run, txHash, deploy ? null : to);
     if (run.end !== 'return') return runFailure(run);
-    if (deploy) this.pending.code.set(caller, run.returnData);
+    if (deploy) {
+      const code = emptyChanges();
+      code.code.set(caller, run.returnData);
+      this.addPending(code);
+    }
     moveOthers(draft, fromHex, deploy ? fromHex : bytesToHex((body as { to: Uint8Array }).to), transfers);
     if (deploy) return { ok: true, address: body.from };
     return run.returnData.length > 0 ? { ok: true, retval: run.returnData } : { ok: true };
