@@ -27,10 +27,13 @@ function ethCall(node: TestNode, to: string, signal?: AbortSignal): Promise<{ er
   return fetch(node.url + '/api/jsonrpc', { method: 'POST', body, headers: { 'content-type': 'application/json' }, ...(signal ? { signal } : {}) }).then((r) => r.json());
 }
 
-async function deploySpinner(node: TestNode): Promise<string> {
+// Init code that leaves a runtime of one STOP: a call costs the 21,000 a call costs and no more.
+const stopper = '0x6000600053' + '60016000f3';
+
+async function deploySpinner(node: TestNode, code = spinner, at = 0): Promise<string> {
   const client = createClient({ baseUrl: node.url });
-  const owner = node.chain.accounts[0];
-  const sent = deployContract({ client, secretKey: owner.secretKey, from: owner.address, code: spinner });
+  const owner = node.chain.accounts[at];
+  const sent = deployContract({ client, secretKey: owner.secretKey, from: owner.address, code });
   if (node.chain.config.mineOnDemand) {
     await until(() => node.chain.mempool.size > 0, 'the deploy is pending');
     await node.chain.mineBlock();
@@ -45,7 +48,7 @@ let patient: TestNode;
 test.before(async () => {
   // Gas cap as high as the settings allow: the loop outlasts any time bound on any machine.
   quick = await startTestNode({ accounts: 1, limits: { viewGasCap: 2 ** 31, viewTimeoutMs: 1000 } });
-  patient = await startTestNode({ accounts: 5, instant: false, mineOnDemand: true, limits: { viewGasCap: 2 ** 31, viewTimeoutMs: 3_600_000, blockGasLimit: 2_500_000 } });
+  patient = await startTestNode({ accounts: 6, instant: false, mineOnDemand: true, limits: { viewGasCap: 2 ** 31, viewTimeoutMs: 3_600_000, blockGasLimit: 2_500_000 } });
 });
 test.after(async () => {
   await quick?.close();
@@ -95,6 +98,26 @@ test('the block gas limit spreads heavy transactions over blocks: 2 of 10^6 gas 
   while (patient.chain.mempool.size > 0) sizes.push((await patient.chain.mineBlock()).txs.length);
   assert.equal(sizes, [2, 2]);
   for (const txid of txids) assert.ok((await patient.chain.statusJson(txid)) !== null);
+});
+
+test('the block counts the gas transactions used, as geth does: three cheap calls leave room for a fourth of 10^6', async () => {
+  const cheap = patient.chain.accounts[5].address;
+  await deploySpinner(patient, stopper, 5);
+  const heavy = patient.chain.accounts[0].address;
+  const client = createClient({ baseUrl: patient.url });
+  const senders = patient.chain.accounts.slice(1, 5);
+  // One at a time, so the mempool holds them in this order: three that use ~21,000 of the 10^6 they buy, then a loop that uses it all.
+  const txids: string[] = [];
+  for (const [i, a] of senders.entries()) {
+    txids.push((await sendContractCall({ client, secretKey: a.secretKey, from: a.address, to: i < 3 ? cheap : heavy, data: '0x', gas: 1_000_000n, wait: false })).txid);
+  }
+  const block = await patient.chain.mineBlock();
+  assert.equal(block.txs, txids, 'all four in one block: 3 * 21,000 + 10^6 used of 2.5 * 10^6');
+  const statuses = await Promise.all(txids.map(async (txid) => JSON.parse((await patient.chain.statusJson(txid))!) as { res: string }));
+  assert.equal(
+    statuses.map((s) => s.res),
+    ['ok', 'ok', 'ok', 'insufficient_gas'],
+  );
 });
 
 test.run();

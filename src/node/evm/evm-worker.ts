@@ -61,7 +61,8 @@ function ledgerOf(m: Extract<ToEvmThread, { type: 'run' }>): AsyncEvmLedger {
   if (m.session) {
     applySession(m.session);
     ({ code, storage } = session);
-    for (const [key, value] of m.code) code.set(key, value);
+    // The session's copy is as true as the one sent, and its code hash is already known.
+    for (const [key, value] of m.code) if (!code.has(key)) code.set(key, value);
   } else {
     code = new Map(m.code);
     storage = new Map();

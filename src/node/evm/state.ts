@@ -82,7 +82,8 @@ export class LedgerStateManager {
   private ledger: AsyncEvmLedger = { account: () => undefined, code: () => undefined, storage: () => undefined };
   private changes = emptyChanges();
   private journal: Undo[][] = [];
-  private readonly codeHashes = new Map<Uint8Array, Uint8Array>();
+  /** By the code's own array: a block's runs share one (the thread's session), and a dropped array takes its entry with it. */
+  private readonly codeHashes = new WeakMap<Uint8Array, Uint8Array>();
   readonly originalStorageCache = {
     get: async (address: { toString(): string }, key: Uint8Array) => (await this.ledger.storage(keyOf(address), bytesToHex(key))) ?? new Uint8Array(0),
     clear: () => {},

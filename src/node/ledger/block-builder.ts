@@ -22,7 +22,7 @@ import type { Logger } from '../base/log.js';
 import type { ContractState } from '../evm/contract-state.js';
 import type { GasRate } from '../evm/gas.js';
 import type { EvmThread } from '../evm/evm-thread.js';
-import { EvmBlock, type BlockEvmLimits } from './contract-tx.js';
+import { EvmBlock, txGas, type BlockEvmLimits } from './contract-tx.js';
 import { TpkitError } from '../../errors.js';
 import { encodeWallet, storedWallet, walletStateBytes, ZERO_HASH, type Wallet } from './wallet.js';
 
@@ -51,6 +51,7 @@ export interface BlockInput {
   owners: ReadonlyMap<string, string>;
   head: Head;
   now: number;
+  /** In order; the block takes the longest front whose contract gas fits. */
   txs: NodeTx[];
   mints: Mint[];
   /** The stored chain head for the new block (META_KEY's value). */
@@ -67,6 +68,8 @@ export interface BlockInput {
 }
 
 export interface BuiltBlock {
+  /** The front of the input the block holds: what did not fit its gas waits. */
+  txs: NodeTx[];
   record: BlockRecord;
   head: Head;
   /** The store batch that commits the block. */
@@ -85,7 +88,7 @@ const SLICE = 256;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function buildBlock(input: BlockInput): Promise<BuiltBlock> {
-  const { config, txs, mints, head: parent, now } = input;
+  const { config, mints, head: parent, now } = input;
   const height = parent.height + 1;
   const draft = new BlockDraft(input.wallets, parent.allocLast, input.owners);
   const ctx: ApplyContext = {
@@ -95,9 +98,16 @@ export async function buildBlock(input: BlockInput): Promise<BuiltBlock> {
   };
   const outcomes: TxOutcome[] = [];
   let evm: EvmBlock | undefined;
-  for (let i = 0; i < txs.length; i++) {
-    const tx = txs[i];
+  let end = input.txs.length;
+  for (let i = 0; i < end; i++) {
+    const tx = input.txs[i];
     if (input.evm.runsEvm(tx, evm)) {
+      // As geth fills a block: a contract transaction goes in while the gas it may use fits what
+      // the block has left (counted by what the earlier ones used); it and the rest wait.
+      if (txGas(tx, input.evm.gasRates, input.evm.limits.gasLimit) > input.evm.limits.gasLimit - (evm?.gasUsed ?? 0n)) {
+        end = i;
+        break;
+      }
       try {
         evm ??= new EvmBlock(await input.evm.runner(), input.evm.limits, input.evm.contracts, input.evm.gasRates, height, Math.floor(Math.max(now, parent.time) / 1000));
         outcomes.push(tx.body.kind === 'ether' ? await evm.applyEther(draft, tx, i, draft.feeTotals) : await evm.applyPower(draft, tx, i, now, input.fees, bytesToHex(keccak_256(tx.raw))));
@@ -111,6 +121,7 @@ export async function buildBlock(input: BlockInput): Promise<BuiltBlock> {
     } else outcomes.push(applyTx(draft, tx, ctx));
     if (i % SLICE === SLICE - 1) await yieldToEventLoop();
   }
+  const txs = end === input.txs.length ? input.txs : input.txs.slice(0, end);
   depositFees(draft, bytesToHex(input.feeAddress));
   for (const m of mints) {
     const w = draft.write(m.address);
@@ -189,7 +200,7 @@ export async function buildBlock(input: BlockInput): Promise<BuiltBlock> {
     const logs = evm.logs.length > 0 ? { height, hash: hashHex, logs: evm.logs } : undefined;
     ops.push(...(await input.evm.contracts.blockOps(height, evm.pending, logs, evm.receipts)));
   }
-  return { record, head, ops, statuses, changed, failedCount: Object.keys(failed).length, ...(evm ? { evm } : {}) };
+  return { txs, record, head, ops, statuses, changed, failedCount: Object.keys(failed).length, ...(evm ? { evm } : {}) };
 }
 
 /**

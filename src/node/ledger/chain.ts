@@ -30,7 +30,6 @@ import { Listeners } from './listeners.js';
 import { WriteQueue } from './write-queue.js';
 import { ChainLedger } from './chain-ledger.js';
 import { ContractState } from '../evm/contract-state.js';
-import { fitBlockGas } from './contract-tx.js';
 
 export type { Mint } from './block-builder.js';
 export { shuttingDown, type BlockListener, type ChainOptions, type ChainReset, type CommittedBlock, type ResetListener };
@@ -242,19 +241,19 @@ export class Chain extends ChainLedger {
 
   /** Builds and commits one block from the front of the mempool, then makes it visible. */
   private async produce(options: { force?: boolean; mints?: Mint[] } = {}): Promise<BlockRecord | undefined> {
-    // What does not fit the block gas limit waits for the next block.
-    const txs = fitBlockGas(this.mempool.peek(this.config.limits.maxBlockTxs, this.config.limits.maxBlockBytes), this.gasRates, this.evmPart.blockGasLimit);
+    const front = this.mempool.peek(this.config.limits.maxBlockTxs, this.config.limits.maxBlockBytes);
     const mints = options.mints ?? [];
-    if (txs.length === 0 && !options.force) return undefined;
+    if (front.length === 0 && !options.force) return undefined;
     let block: Awaited<ReturnType<typeof buildBlock>>;
     try {
-      block = await this.buildOn(txs, mints);
+      // What does not fit the block gas limit waits for the next block.
+      block = await this.buildOn(front, mints);
     } catch (err) {
       // Closing stopped a contract run: the block is dropped, its transactions stay pending on disk.
       if (this.closed || this.evmPart.closed) return undefined;
       throw err;
     }
-    const { record, head, statuses } = block;
+    const { txs, record, head, statuses } = block;
     try {
       await this.writes.run(() => this.store.batch(block.ops, { sync: this.store.persistent }));
     } catch (err) {

@@ -38,6 +38,8 @@ export class EvmBlock {
   readonly pending: EvmChanges = emptyChanges();
   readonly logs: StoredLog[] = [];
   readonly receipts: { hash: string; json: string }[] = [];
+  /** Gas the block's contract transactions used so far: what the block gas limit counts. */
+  gasUsed = 0n;
   /** The block's runs share one session on the thread: every change to `pending` is told to it. */
   private readonly session: { changes: EvmChanges[] } = { changes: [] };
 
@@ -150,6 +152,7 @@ export class EvmBlock {
       run = { ...run, end: 'error', error: 'code_too_large', gasUsed: gasLimit, returnData: new Uint8Array(0), logs: [], changes: emptyChanges() };
     // The run's balances first (they were read before the refund), then unused gas back to
     // the sender and used gas to the block's fees.
+    this.gasUsed += run.gasUsed;
     if (run.end === 'return') this.commit(draft, run.changes);
     const back = unitsLeft(gasItem.amount, run.gasUsed, rate);
     const sw = draft.write(fromHex);
@@ -203,6 +206,7 @@ export class EvmBlock {
     });
     const run = capEvents(uncapped, runGas);
     const used = intrinsic + run.gasUsed;
+    this.gasUsed += used;
     if (run.end === 'return') this.commit(draft, run.changes);
     const after = this.ledger(draft).account(body.from) ?? before;
     // A failed run still uses its nonce, as on Ethereum.
@@ -261,14 +265,4 @@ export function txGas(tx: NodeTx, gasRates: ReadonlyMap<string, GasRate>, blockL
   if (!item) return 0n;
   const bought = gasFor(item.amount, gasRates.get(item.currency)!);
   return bought < blockLimit ? bought : blockLimit;
-}
-
-/** The longest front of `txs` whose gas fits one block; the first always goes (it fits alone). */
-export function fitBlockGas(txs: NodeTx[], gasRates: ReadonlyMap<string, GasRate>, blockLimit: bigint): NodeTx[] {
-  let used = 0n;
-  for (let i = 0; i < txs.length; i++) {
-    used += txGas(txs[i], gasRates, blockLimit);
-    if (used > blockLimit) return txs.slice(0, i);
-  }
-  return txs;
 }
