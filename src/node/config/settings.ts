@@ -226,7 +226,7 @@ export const SETTINGS: readonly Setting[] = [
   limit(
     'blockGasLimit',
     30_000_000,
-    'gas of the contract transactions in one block together, and the most one may ask for; what does not fit waits for the next block (GASLIMIT answers it)',
+    'gas the contract transactions of one block may use together, and the most one may ask for; as in geth, a transaction goes in while the gas it asks for fits what the ones before it left, and the rest wait for the next block (GASLIMIT answers it)',
     '--block-gas-limit',
     'gas',
   ),
