@@ -259,4 +259,29 @@ export const NODE_LEDGER = [
     ['node/eth-queue-write-failure'],
     "an Ethereum transaction whose write failed leaves its account's later nonces queued forever",
   ),
+  // ── node: the EVM thread's sessions and the block's gas ────────────────────────────────
+  m(
+    'node/evm-session-untold',
+    'src/node/evm/evm-thread.ts',
+    'changes: same ? session.changes.slice(d.seen) : []',
+    'changes: []',
+    ['unit/evm-thread-session', 'node/contracts'],
+    "the EVM thread is not told of a block's changes: a later run reads a balance the block already spent",
+  ),
+  m(
+    'node/evm-session-kept-across-blocks',
+    'src/node/evm/evm-thread.ts',
+    'return { reset: !same,',
+    'return { reset: d === undefined,',
+    ['unit/evm-thread-session'],
+    "a new block's runs read what the thread kept from the block before, its last change untold",
+  ),
+  m(
+    'node/block-gas-counts-limits',
+    'src/node/ledger/contract-tx.ts',
+    '    this.gasUsed += run.gasUsed;',
+    '    this.gasUsed += gasLimit;',
+    ['node/evm-hostile'],
+    'a block counts the gas each contract transaction bought, not what it used',
+  ),
 ];
