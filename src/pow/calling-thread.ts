@@ -30,6 +30,14 @@ export function callingThreadState(choice: KernelChoice): Promise<SearchState> {
   return states(callingThreadChoice(choice));
 }
 
+/**
+ * The calling thread's kernels once it mines alone (the pool's threads failed to start): for
+ * 'auto', the whole race a miner thread runs, so it keeps the kernel minerSupport() names.
+ */
+export function callingThreadAloneState(choice: KernelChoice): Promise<SearchState> {
+  return states(choice);
+}
+
 /** The modules the pool's threads need for a choice, compiled here once; what fails to compile is left to them. */
 export async function modulesFor(choice: KernelChoice): Promise<Partial<Record<WasmFlavor, WebAssembly.Module>>> {
   const flavors = new Set(
@@ -74,15 +82,15 @@ export interface CallingThreadTally {
 }
 
 /**
- * Searches task.start .. task.end - 1 in time slices until it finds a nonce (returned),
+ * Searches task.start .. task.end - 1 in time slices, each on the kernels `state()` gives then, until it finds a nonce (returned),
  * the range ends, the stop flag is raised or `handOver()` says the pool has taken over
  * (null; `tally.handedOverAt` then says where the rest of the range begins). `tally` is updated after every slice, so a search that ends meanwhile counts it.
  */
-export async function searchOnCallingThread(state: SearchState, task: SearchTask, handOver: () => boolean, tally: CallingThreadTally): Promise<bigint | null> {
+export async function searchOnCallingThread(state: () => SearchState, task: SearchTask, handOver: () => boolean, tally: CallingThreadTally): Promise<bigint | null> {
   const stop = new Int32Array(task.control);
   let cursor = task.start;
   while (cursor < task.end && Atomics.load(stop, 0) === RUNNING && !handOver()) {
-    const result = runSearchTask(state, { ...task, start: cursor }, { untilMs: performance.now() + task.sliceMs, markStart: false });
+    const result = runSearchTask(state(), { ...task, start: cursor }, { untilMs: performance.now() + task.sliceMs, markStart: false });
     tally.hashes += result.hashes;
     tally.busyMs += result.busyMs;
     for (const [name, count] of Object.entries(result.byKernel) as [KernelName, number][]) {

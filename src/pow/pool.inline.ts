@@ -34,7 +34,12 @@ export function createInlineMinerPool(reason: string, deps: InlineDeps): InlineM
       // Counted as hashing at once: the search's own calling-thread share hands over to this.
       if (flags.length > 1) Atomics.add(flags, 1, 1);
       const tally: CallingThreadTally = { hashes: 0, busyMs: 0, byKernel: {} };
-      const nonce = await searchOnCallingThread(state, task, () => false, tally);
+      const nonce = await searchOnCallingThread(
+        () => state,
+        task,
+        () => false,
+        tally,
+      );
       return { nonce, hashes: tally.hashes, byKernel: tally.byKernel, kernel: state.kernels[state.race.current].name, busyMs: tally.busyMs };
     },
   };

@@ -16,7 +16,7 @@
 import { expectBytes } from '../bytes.js';
 import { AbortError, ArgumentError, TpkitError } from '../errors.js';
 import { estimateMining } from './estimate.js';
-import { callingThreadState, modulesFor, searchOnCallingThread, type CallingThreadTally } from './calling-thread.js';
+import { callingThreadAloneState, callingThreadState, modulesFor, searchOnCallingThread, type CallingThreadTally } from './calling-thread.js';
 import { simdIsDistrusted, type KernelName } from './kernel.js';
 import { ABORTED, RUNNING, SOLVED, type KernelChoice, type SearchState, type SearchTask, type SearchTaskResult } from './search-task.js';
 
@@ -227,7 +227,7 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
   if (local && localTask) {
     localRunning = true;
     const handOver = () => launched > failedThreads && Atomics.load(flags, 1) >= launched - failedThreads;
-    searchOnCallingThread(local, localTask, handOver, tally)
+    searchOnCallingThread(() => local!, localTask, handOver, tally)
       .then(
         (nonce) => {
           if (nonce !== null && found === null) found = nonce;
@@ -275,7 +275,15 @@ export async function searchNonce(options: SearchOptions): Promise<SearchOutcome
         // A thread that could not start (its script, worker or kernels did not load), not a search gone wrong.
         if (options.carryOnWithoutPool && localRunning && err instanceof TpkitError && (err.code === 'WASM_UNAVAILABLE' || err.code === 'FILE_ORIGIN')) {
           failedThreads++;
-          poolFailure ??= `${err.message}: ${err.details}`;
+          // A TpkitError's message already ends with its details.
+          poolFailure ??= err.message;
+          // Every thread failed: the calling thread mines alone, on the race a thread would run.
+          if (failedThreads === launched && !launching) {
+            callingThreadAloneState(kernel).then(
+              (alone) => (local = alone),
+              () => undefined,
+            );
+          }
         } else {
           failure ??= err;
           Atomics.compareExchange(flags, 0, RUNNING, ABORTED);

@@ -15,6 +15,7 @@ import { measureAuto, type AutoMeasureDeps } from './auto-measure.js';
 import type { defaultMinerPool } from './default-pool.js';
 import type { estimateMining } from './estimate.js';
 import type { availableKernels, distrustSimd, loadKernel, KernelName } from './kernel.js';
+import type { modulesFor } from './calling-thread.js';
 import type { kernelReason } from './mine-body.js';
 import type { MinerPool } from './search.js';
 import type { SearchTask } from './search-task.js';
@@ -24,7 +25,7 @@ import type { MinerSupport, MinerSupportOptions } from './support-types.js';
  * The miner's functions this module calls, handed over by support.ts: importing none of
  * them keeps this module a chunk of its own in the browser build, sharing no code with the
  * bundle (which already holds all of them). A list, not an object: the bundle then spends
- * no bytes on their names. The last is the stop flag's value for an aborted search.
+ * no bytes on their names. The number is the stop flag's value for an aborted search.
  */
 export type SupportDeps = readonly [
   typeof ArgumentError,
@@ -40,6 +41,7 @@ export type SupportDeps = readonly [
   typeof loadKernel,
   typeof kernelReason,
   number,
+  typeof modulesFor,
 ];
 
 /** A one-block body and, at difficulty 9, the first qualifying nonce from each start (node:crypto's answers). */
@@ -98,7 +100,8 @@ async function violatedDirective(): Promise<string | undefined> {
   return directive;
 }
 
-async function checkWorkers(pool: MinerPool, timeoutMs: number, ABORTED: number): Promise<string | undefined> {
+/** One tiny task on the pool, as a search sends it: with the modules this thread compiled (a blob: worker has no other way to its kernels). */
+async function checkWorkers(pool: MinerPool, timeoutMs: number, ABORTED: number, modules: SearchTask['modules']): Promise<string | undefined> {
   const Shared = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : ArrayBuffer;
   const control = new Shared(8);
   const task: SearchTask = {
@@ -110,6 +113,7 @@ async function checkWorkers(pool: MinerPool, timeoutMs: number, ABORTED: number)
     control,
     counter: new Shared(8),
     sliceMs: 4,
+    modules,
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<string>((resolve) => {
@@ -119,10 +123,8 @@ async function checkWorkers(pool: MinerPool, timeoutMs: number, ABORTED: number)
     return await Promise.race([
       pool.run(task).then(
         (result) => (result.nonce === 0n ? undefined : 'a worker returned a wrong answer'),
-        (err: unknown) => {
-          const e = err as { message?: string; details?: string };
-          return `${e?.message ?? String(err)}${e?.details ? `: ${e.details}` : ''}`;
-        },
+        // A TpkitError's message already ends with its details.
+        (err: unknown) => (err as { message?: string })?.message ?? String(err),
       ),
       timeout,
     ]);
@@ -168,8 +170,22 @@ export function sharedMemoryCause(sab: boolean, isolated: boolean | null, header
 
 /** What this environment offers the miner, what mining will use, and how long a proof should take. */
 export async function checkMinerSupport(options: MinerSupportOptions, deps: SupportDeps): Promise<MinerSupport> {
-  const [ArgumentError, describeRefusal, simdSupported, wasmAvailable, wasmRefusal, autoDeps, defaultMinerPool, estimateMining, availableKernels, distrustSimd, loadKernel, kernelReason, ABORTED] =
-    deps;
+  const [
+    ArgumentError,
+    describeRefusal,
+    simdSupported,
+    wasmAvailable,
+    wasmRefusal,
+    autoDeps,
+    defaultMinerPool,
+    estimateMining,
+    availableKernels,
+    distrustSimd,
+    loadKernel,
+    kernelReason,
+    ABORTED,
+    modulesFor,
+  ] = deps;
   const began = performance.now();
   const difficulty = options.difficulty ?? 16;
   if (!Number.isInteger(difficulty) || difficulty < 0 || difficulty > 64) {
@@ -199,7 +215,7 @@ export async function checkMinerSupport(options: MinerSupportOptions, deps: Supp
   const workersPresent =
     typeof (globalThis as { Worker?: unknown }).Worker === 'function' || typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
   const inline = pool !== undefined && 'reason' in pool;
-  const workerError = pool && !inline ? await checkWorkers(pool, workerTimeoutMs, ABORTED) : inline ? (pool as { reason: string }).reason : undefined;
+  const workerError = pool && !inline ? await checkWorkers(pool, workerTimeoutMs, ABORTED, await modulesFor('auto')) : inline ? (pool as { reason: string }).reason : undefined;
   const workersUsable = pool === undefined ? null : !inline && workerError === undefined;
 
   const sab = typeof SharedArrayBuffer === 'function';

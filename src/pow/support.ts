@@ -8,6 +8,7 @@ import { simdSupported, wasmAvailable, wasmRefusal } from '../wasm/kernel.js';
 import { defaultMinerPool } from './default-pool.js';
 import { estimateMining } from './estimate.js';
 import { availableKernels, distrustSimd, loadKernel } from './kernel.js';
+import { modulesFor } from './calling-thread.js';
 import { kernelReason } from './mine-body.js';
 import { ABORTED, createSearchState, runSearchTask } from './search-task.js';
 import { kernelsFor } from './task-runner.js';
@@ -32,5 +33,6 @@ export async function minerSupport(options: MinerSupportOptions = {}): Promise<M
     loadKernel,
     kernelReason,
     ABORTED,
+    modulesFor,
   ]);
 }

@@ -49,7 +49,14 @@ export async function warmPool(pool: MinerPool, options: WarmOptions = {}): Prom
     const localBegan = performance.now();
     const tally = { hashes: 0, busyMs: 0, byKernel: {} };
     const until = Math.min(durationMs, CALLING_THREAD_WARM_MS);
-    runs.push(searchOnCallingThread(local, task(0n), () => performance.now() - localBegan > until, tally));
+    runs.push(
+      searchOnCallingThread(
+        () => local,
+        task(0n),
+        () => performance.now() - localBegan > until,
+        tally,
+      ),
+    );
   }
   // The clock starts once every thread hashes: warming is about running, not starting.
   // A thread that has not started within START_LIMIT_MS is not waited for.

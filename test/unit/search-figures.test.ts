@@ -75,6 +75,14 @@ test('carryOnWithoutPool: the calling thread finishes the search when the thread
   assert.match(outcome.poolFailure ?? '', /did not load/);
 });
 
+test("carryOnWithoutPool with 'auto': once the threads fail, the calling thread runs the race a thread would, not only its start-up kernel", async () => {
+  const outcome = await searchNonce({ body: BODY, difficulty: 23, pool: failing(2), kernel: 'auto', carryOnWithoutPool: true });
+  assert.is(outcome.callingThreadHashes, outcome.hashes);
+  const ran = Object.keys(outcome.byKernel).sort();
+  assert.ok(ran.length > 1, `the calling thread ran ${ran.join(', ')} over ${outcome.hashes} hashes`);
+  assert.is(outcome.poolFailure, 'Miner worker failed: miner-worker.js did not load', 'the details once');
+});
+
 test('otherwise a pool that cannot start is the error, with or without the calling thread', async () => {
   for (const callingThread of [true, false]) {
     try {
