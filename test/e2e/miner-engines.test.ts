@@ -1,7 +1,8 @@
 // minerSupport() against what mining does, in each engine of the matrix (Chromium, Firefox ESR,
 // WebKitGTK): over HTTP, with the lean entry and with the self-contained one, it finds the
 // workers usable and counts on the pool's threads, as mining does (the self-contained entry's
-// blob: workers get the page's compiled kernels in its check, as in a search); from file://,
+// blob: workers get the page's compiled kernels in its check, as in a search), and the kernel
+// it names is the one a difficulty-24 proof is mined with (or one as fast there); from file://,
 // the page still mines, and where the workers cannot start, the error is FILE_ORIGIN naming
 // the fix, once. The pages report to a local server; the bodies are checked with node:crypto.
 import { createHash } from 'node:crypto';
@@ -12,10 +13,10 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ENGINES, openEngine } from '../helpers/browsers.js';
+import { ENGINES, openEngine, type EngineName } from '../helpers/browsers.js';
 import { startExampleServer, type ExampleServer } from '../helpers/example-server.js';
 
-const DIFFICULTY = 20;
+const DIFFICULTY = 24;
 /** The fix FILE_ORIGIN names: a server to run, and the entry that does run from file://. */
 const FILE_FIX = /file:\/\/.*python3 -m http\.server.*tpkit\/browser bundled into a classic/s;
 
@@ -34,9 +35,8 @@ const report = (r) => fetch(REPORT_URL, { method: 'POST', body: JSON.stringify(r
 (async () => {
   try {
     const support = await tpkit.minerSupport({ difficulty: ${difficulty}, measureMs: 600, workerTimeoutMs: 10000 });
-    // Three proofs in turn: each thread's race carries over, so the last shows the kernel it settled on.
-    let mined;
-    for (let i = 0; i < 3; i++) mined = await tpkit.mineRegister({ publicKeys: [new Uint8Array(33).fill(2)], timestamp: Date.now() + i, difficulty: ${difficulty}, callingThread: ${callingThread} });
+    // Long enough (16.8 million hashes expected) that the race's start-up and probes are a small part of it.
+    const mined = await tpkit.mineRegister({ publicKeys: [new Uint8Array(33).fill(2)], timestamp: Date.now(), difficulty: ${difficulty}, callingThread: ${callingThread} });
     await report({
       ok: true,
       support: { kernel: support.kernel, rates: support.rates, threads: support.threads, workers: support.workers },
@@ -87,9 +87,24 @@ test.after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** minerSupport()'s kernel and the one mining used most, printed: in short searches on pages without shared memory the two may differ (docs/guide/miner-support.md). */
-function kernels(page: string, { support, mined }: Required<Report>): string {
-  return `${page}: minerSupport '${support.kernel}' ${JSON.stringify(support.rates)}, mined ${JSON.stringify(mined.byKernel)}`;
+/** How much slower than minerSupport's choice, by its own rates, the kernel mining used most may be: a tie either may win. */
+const TIE = 0.9;
+/**
+ * Kernels a worker of the engine runs within a few per cent of each other, though its page's
+ * thread, where minerSupport() measures, does not: in WebKitGTK's workers 'hybrid', 'scalar'
+ * and 'memsched' (docs/perf/2026-11-28-jsc.md, run 5: 2.83, 3.13 and 2.71 MH/s), where the page
+ * thread runs 'memsched' 3.5 times faster than 'scalar'. There the workers' race may keep any.
+ */
+const WORKER_TIES: Partial<Record<EngineName, string[]>> = { webkit: ['hybrid', 'scalar', 'memsched'] };
+
+/** The kernel mining used most is the one minerSupport() named, or one as fast where the mining ran. */
+function sameKernel(engine: EngineName, page: string, { support, mined }: Required<Report>): void {
+  const said = support.kernel;
+  const ran = mined.kernel;
+  const tie = (support.rates[ran] ?? 0) >= TIE * (support.rates[said] ?? Infinity) || (WORKER_TIES[engine]?.includes(said) && WORKER_TIES[engine]?.includes(ran));
+  const what = `${page}: minerSupport said '${said}' ${JSON.stringify(support.rates)}; mining used ${JSON.stringify(mined.byKernel)}`;
+  console.log(`    ${what}`);
+  assert.ok(ran === said || tie, what);
 }
 
 for (const name of ENGINES) {
@@ -105,7 +120,7 @@ for (const name of ENGINES) {
         assert.ok(leadingZeroBits(mined.body) >= DIFFICULTY, `${page}: the body meets the difficulty (node:crypto)`);
         assert.is(support.workers.usable, true, `${page}: the workers run over HTTP (${support.workers.error ?? ''})`);
         assert.is(support.threads, support.workers.threads, `${page}: the threads it counts on are the pool's`);
-        console.log(`    ${kernels(page, served as Required<Report>)}`);
+        sameKernel(name, page, served as Required<Report>);
       }
 
       const [fromFile] = (await Promise.all([server.nextReport(120_000), engine.open(pathToFileURL(join(dir, 'file', 'page.html')).href)])) as unknown as [Report, void];
@@ -113,7 +128,7 @@ for (const name of ENGINES) {
       assert.ok(fromFile.ok, JSON.stringify(fromFile));
       const file = fromFile as Required<Report>;
       assert.ok(leadingZeroBits(file.mined.body) >= DIFFICULTY, 'the body from file:// meets the difficulty');
-      console.log(`    ${kernels('file://', file)}`);
+      sameKernel(name, 'file://', file);
       if (file.support.workers.usable !== true) {
         assert.match(file.support.workers.error ?? '', FILE_FIX);
         // Said once: the error's message already holds its details.
