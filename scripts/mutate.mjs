@@ -60,7 +60,8 @@ function buildsFor(file, tests) {
   const steps = [];
   if (file.startsWith('assembly/')) steps.push('wasm');
   steps.push('ts');
-  if (tests.some((t) => t.startsWith('browser/'))) steps.push('browser');
+  // Browser and end-to-end pages load dist/browser.
+  if (tests.some((t) => t.startsWith('browser/') || t.startsWith('e2e/'))) steps.push('browser');
   return steps;
 }
 

@@ -194,4 +194,29 @@ export const POW_CLIENT_CLI = [
     ['process/cli-dev'],
     'every restart on an existing chain warns that genesis-only flags change nothing, though none was given',
   ),
+  // ── minerSupport() and the calling thread left alone ───────────────────────────────────
+  m(
+    'pow/support-check-no-kernels',
+    'src/pow/support-check.ts',
+    'checkWorkers(pool, workerTimeoutMs, ABORTED, await modulesFor(\'auto\'))',
+    'checkWorkers(pool, workerTimeoutMs, ABORTED, undefined)',
+    ['e2e/miner-engines'],
+    "minerSupport() checks blob: workers without the page's kernels and reports them unusable",
+  ),
+  m(
+    'pow/alone-keeps-start-kernel',
+    'src/pow/search.ts',
+    '(alone) => (local = alone),',
+    '(alone) => alone,',
+    ['unit/search-figures', 'e2e/miner-engines'],
+    'a calling thread whose workers failed keeps its start-up kernel for the whole search',
+  ),
+  m(
+    'pow/pool-failure-twice',
+    'src/pow/search.ts',
+    'poolFailure ??= err.message;',
+    'poolFailure ??= `${err.message}: ${err.details}`;',
+    ['unit/search-figures'],
+    "a search's poolFailure gives the error's details twice",
+  ),
 ];
