@@ -198,7 +198,7 @@ export const POW_CLIENT_CLI = [
   m(
     'pow/support-check-no-kernels',
     'src/pow/support-check.ts',
-    'checkWorkers(pool, workerTimeoutMs, ABORTED, await modulesFor(\'auto\'))',
+    "checkWorkers(pool, workerTimeoutMs, ABORTED, await modulesFor('auto'))",
     'checkWorkers(pool, workerTimeoutMs, ABORTED, undefined)',
     ['e2e/miner-engines'],
     "minerSupport() checks blob: workers without the page's kernels and reports them unusable",
