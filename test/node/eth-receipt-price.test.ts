@@ -1,6 +1,7 @@
 // A receipt's effectiveGasPrice is what its transaction paid per gas, as the node charged it: a
 // legacy transaction's gasPrice; an EIP-1559 one's min(maxFeePerGas, base fee 0 + priority fee).
 // The balance the sender lost is checked against it, so the receipt and the charge cannot part.
+// Inside the EVM, BASEFEE and GASPRICE agree with what blocks and receipts say.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -45,6 +46,26 @@ test('effectiveGasPrice is the price each transaction paid, not eth_gasPrice', a
     assert.is(receipt.effectiveGasPrice, `0x${paid.toString(16)}`);
     assert.is(before - (await balanceOf(account.address)), BigInt(receipt.gasUsed) * paid + 1n, 'the charge matches the receipt');
   }
+});
+
+test('inside the EVM: BASEFEE is the base fee blocks report, GASPRICE the price the transaction pays (0 in a view)', async () => {
+  const block = await rpc('eth_getBlockByNumber', ['latest', false]);
+  assert.is(block.baseFeePerGas, '0x2');
+  // BASEFEE and GASPRICE, returned as two words.
+  const view = await rpc('eth_call', [{ data: '0x48600052' + '3a602052' + '60406000f3' }, 'latest']);
+  assert.is(view, '0x' + 2n.toString(16).padStart(64, '0') + '0'.repeat(64));
+  // A create whose init code stores GASPRICE in slot 0 and BASEFEE in slot 1.
+  const account = privateKeyToAccount(`0x${'63'.repeat(32)}`);
+  const [a, b] = node.chain.accounts;
+  await (await ethFunder(node.url, a, b)).fund(account.address, 10n ** 9n);
+  const raw = await account.signTransaction({ type: 'legacy', nonce: 0, gas: 100_000n, gasPrice: 7n, data: '0x3a6000554860015500', chainId: Number(node.chain.ethChainId) });
+  const hash = await rpc('eth_sendRawTransaction', [raw]);
+  await node.chain.settle();
+  const receipt = await rpc('eth_getTransactionReceipt', [hash]);
+  assert.is(receipt.status, '0x1');
+  const slot = async (n: number) => BigInt(await rpc('eth_getStorageAt', [receipt.contractAddress, `0x${n}`, 'latest']));
+  assert.is(await slot(0), 7n, 'GASPRICE: the transaction pays 7');
+  assert.is(await slot(1), 2n, 'BASEFEE: the blocks report 2');
 });
 
 test.run();

@@ -49,7 +49,7 @@ let thread: EvmThread;
 const committed = emptyChanges();
 
 test.before(async () => {
-  thread = await EvmThread.create({ chainId: 1n, blockGasLimit: 30_000_000n, maxQueue: 8, name: 'block' });
+  thread = await EvmThread.create({ chainId: 1n, blockGasLimit: 30_000_000n, baseFee: 0n, maxQueue: 8, name: 'block' });
   const { ledger } = blockLedger(committed);
   const init = hexToBytes(encodeDeployData({ abi, bytecode: token.bytecode, args: ['T', 'T', 1_000n] }));
   const made = await thread.run(ledger, { ...message(holders[0], new Uint8Array(0)), code: init }, { timeoutMs: 60_000 });

@@ -16,6 +16,8 @@ export interface EvmThreadOptions {
   chainId: bigint;
   /** What GASLIMIT answers. */
   blockGasLimit: bigint;
+  /** What BASEFEE answers. */
+  baseFee: bigint;
   /** Runs waiting beyond the running one before more are refused with EVM_BUSY. */
   maxQueue: number;
   /** Named in errors and logs: "view" or "block". */
@@ -121,7 +123,9 @@ export class EvmThread {
 
   private start(): Promise<Worker> {
     this.ready ??= new Promise<Worker>((resolve, reject) => {
-      const worker = new Worker(new URL('./evm-worker.js', import.meta.url), { workerData: { chainId: this.options.chainId, blockGasLimit: this.options.blockGasLimit } });
+      const worker = new Worker(new URL('./evm-worker.js', import.meta.url), {
+        workerData: { chainId: this.options.chainId, blockGasLimit: this.options.blockGasLimit, baseFee: this.options.baseFee },
+      });
       this.worker = worker;
       worker.on('message', (m: FromEvmThread) => {
         if (m.type === 'ready') resolve(worker);

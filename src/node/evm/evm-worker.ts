@@ -30,8 +30,8 @@ export type FromEvmThread =
 type Known<T> = Map<string, T | undefined | Promise<T | undefined>>;
 
 const port = parentPort!;
-const { chainId, blockGasLimit } = workerData as { chainId: bigint; blockGasLimit: bigint };
-const runner = await EvmRunner.create(chainId, blockGasLimit);
+const { chainId, blockGasLimit, baseFee } = workerData as { chainId: bigint; blockGasLimit: bigint; baseFee: bigint };
+const runner = await EvmRunner.create(chainId, blockGasLimit, baseFee);
 const waiting = new Map<number, (value: unknown) => void>();
 let nextRead = 0;
 /** The current session's code and storage (storage keyed by EVM key + slot). */

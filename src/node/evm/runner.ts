@@ -25,6 +25,8 @@ export interface EvmMessage {
   gasLimit: bigint;
   /** Code to run at `to` instead of its own: an in-place deploy's init code and arguments. */
   code?: Uint8Array;
+  /** What GASPRICE answers: an Ethereum transaction's price per gas (0 when absent: a view, a ThePower transaction). */
+  gasPrice?: bigint;
   /** Ethereum transactions bump the caller's nonce (and a create derives its address from it). */
   bumpNonce?: boolean;
   isStatic?: boolean;
@@ -60,17 +62,19 @@ export class EvmRunner {
     readonly common: unknown,
     /** What GASLIMIT answers: the node's block gas limit. */
     private readonly blockGasLimit: bigint,
+    /** What BASEFEE answers: the base fee the node's blocks report (its minimum gas price). */
+    private readonly baseFee: bigint,
   ) {
     this.coinbase = new lib.Address(new Uint8Array(20));
   }
 
   /** `chainId` is what CHAINID answers and what Ethereum transactions are signed for. */
-  static async create(chainId: bigint, blockGasLimit = 30_000_000n): Promise<EvmRunner> {
+  static async create(chainId: bigint, blockGasLimit = 30_000_000n, baseFee = 0n): Promise<EvmRunner> {
     const lib = await loadEvm();
     const common = lib.createCustomCommon({ chainId: Number(chainId) }, lib.Mainnet);
     const state = new LedgerStateManager(lib);
     const evm = await lib.createEVM({ common, stateManager: state });
-    return new EvmRunner(lib, evm, state, common, blockGasLimit);
+    return new EvmRunner(lib, evm, state, common, blockGasLimit, baseFee);
   }
 
   get library(): EvmLib {
@@ -99,10 +103,10 @@ export class EvmRunner {
         code: m.code,
         value: m.value,
         gasLimit: m.gasLimit,
-        gasPrice: 0n,
+        gasPrice: m.gasPrice ?? 0n,
         isStatic: m.isStatic,
         skipNonceIncrement: !m.bumpNonce,
-        block: blockOf(m.height, m.timestamp, this.coinbase, this.blockGasLimit),
+        block: blockOf(m.height, m.timestamp, this.coinbase, this.blockGasLimit, this.baseFee),
       });
       const exec = result.execResult;
       const used = exec.executionGasUsed;
@@ -138,7 +142,7 @@ export class EvmRunner {
 }
 
 /** The block header fields the EVM reads; the coinbase (COINBASE) is the zero address. */
-function blockOf(height: bigint, timestamp: bigint, coinbase: EvmAddressObject, gasLimit: bigint) {
+function blockOf(height: bigint, timestamp: bigint, coinbase: EvmAddressObject, gasLimit: bigint, baseFee: bigint) {
   return {
     header: {
       number: height,
@@ -147,7 +151,7 @@ function blockOf(height: bigint, timestamp: bigint, coinbase: EvmAddressObject, 
       difficulty: 0n,
       prevRandao: new Uint8Array(32),
       gasLimit,
-      baseFeePerGas: 0n,
+      baseFeePerGas: baseFee,
       getBlobGasPrice: () => 0n,
     },
   };

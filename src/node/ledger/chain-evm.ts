@@ -49,6 +49,8 @@ export class ChainEvm {
 
   constructor(
     chain: number,
+    /** The node's minimum gas price: its blocks' base fee, what BASEFEE answers. */
+    private readonly minGasPrice: number,
     private readonly limits: NodeLimits,
     private readonly wallet: (address: string) => Wallet | undefined,
     store: Store,
@@ -65,7 +67,7 @@ export class ChainEvm {
   /** The EVM threads, started on first use. */
   evm(): Promise<EvmThreads> {
     if (this.closed) return Promise.reject(shuttingDown());
-    const make = (name: string, maxQueue: number) => EvmThread.create({ chainId: this.ethChainId, blockGasLimit: this.blockGasLimit, maxQueue, name });
+    const make = (name: string, maxQueue: number) => EvmThread.create({ chainId: this.ethChainId, blockGasLimit: this.blockGasLimit, baseFee: BigInt(this.minGasPrice), maxQueue, name });
     this.threads ??= Promise.all([make('block', Number.MAX_SAFE_INTEGER), make('view', this.limits.viewQueue)]).then(
       ([block, view]) => {
         // Closed while starting: nothing may keep running.

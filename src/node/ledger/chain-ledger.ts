@@ -66,7 +66,7 @@ export abstract class ChainLedger {
     this.clock = new NodeClock(options.clock ?? Date.now, config.chain, config.nodeName);
     this.logger = options.logger ?? silentLogger;
     this.statusCache = new StatusCache(options.statusCacheEntries ?? STATUS_CACHE);
-    this.evmPart = new ChainEvm(config.chain, config.limits, (a) => this.wallets.get(a), store);
+    this.evmPart = new ChainEvm(config.chain, config.minGasPrice, config.limits, (a) => this.wallets.get(a), store);
     this.fees = feeRates(config);
     this.accounts = devAccounts(config);
   }

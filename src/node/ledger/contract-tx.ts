@@ -200,6 +200,7 @@ export class EvmBlock {
       data: body.data,
       value: body.value,
       gasLimit: runGas,
+      gasPrice: body.gasPrice,
       bumpNonce: true,
       height: BigInt(this.height),
       timestamp: BigInt(this.timestamp),
