@@ -284,4 +284,12 @@ export const NODE_LEDGER = [
     ['node/evm-hostile'],
     'a block counts the gas each contract transaction bought, not what it used',
   ),
+  m(
+    'node/basefee-zero',
+    'src/node/evm/runner.ts',
+    '      baseFeePerGas: baseFee,',
+    '      baseFeePerGas: 0n,',
+    ['node/eth-receipt-price'],
+    'BASEFEE answers 0 while blocks report the minimum gas price',
+  ),
 ];
