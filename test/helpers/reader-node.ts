@@ -55,3 +55,26 @@ export function rawReader(url: string, path: string, paused: boolean): { socket:
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   return { socket, received: () => received, closed };
 }
+
+/**
+ * `stalled` readers of `path` that never read and `slow` ones that take a little every 200 ms
+ * (never stalled for a stall limit, never fast); `close()` stops the pacing and every socket.
+ */
+export function stalledAndSlowReaders(url: string, path: string, stalled: number, slow: number) {
+  const stalledReaders = Array.from({ length: stalled }, () => rawReader(url, path, true));
+  const slowReaders = Array.from({ length: slow }, () => rawReader(url, path, true));
+  const pacer = setInterval(() => {
+    for (const r of slowReaders) {
+      r.socket.resume();
+      setTimeout(() => r.socket.pause(), 5);
+    }
+  }, 200);
+  return {
+    stalled: stalledReaders,
+    slow: slowReaders,
+    close(): void {
+      clearInterval(pacer);
+      for (const r of [...stalledReaders, ...slowReaders]) r.socket.destroy();
+    },
+  };
+}

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hexToBytes } from '../../src/bytes.js';
-import { node, rawReader, readerNodeDuring, rssMb } from '../helpers/reader-node.js';
+import { node, readerNodeDuring, rssMb, stalledAndSlowReaders } from '../helpers/reader-node.js';
 import { pay, transfer } from '../helpers/node-helpers.js';
 import { addressFromText } from '../../src/codec/address.js';
 
@@ -39,15 +39,8 @@ test(`the largest block: ${STALLED} stalled and ${SLOW} slow readers; RSS under 
   const full = await (await fetch(`${node.url}/api/block/${hash}`)).arrayBuffer();
   console.log(`  the largest block: ${info.txs_count} transactions, its answer ${(full.byteLength / 2 ** 20).toFixed(1)} MiB`);
 
-  const stalled = Array.from({ length: STALLED }, () => rawReader(node.url, `/api/block/${hash}`, true));
-  const slow = Array.from({ length: SLOW }, () => rawReader(node.url, `/api/block/${hash}`, true));
-  // A slow reader takes a little every 200 ms: never stalled for STALL_MS, never fast.
-  const pacer = setInterval(() => {
-    for (const r of slow) {
-      r.socket.resume();
-      setTimeout(() => r.socket.pause(), 5);
-    }
-  }, 200);
+  const readers = stalledAndSlowReaders(node.url, `/api/block/${hash}`, STALLED, SLOW);
+  const { stalled } = readers;
   let peak = 0;
   try {
     for (let i = 0; i < 12; i++) {
@@ -64,8 +57,7 @@ test(`the largest block: ${STALLED} stalled and ${SLOW} slow readers; RSS under 
     assert.is(count(), STALLED, node.stderr().slice(-2000));
     for (const r of stalled) assert.ok(r.received() < full.byteLength, 'a stalled reader never got the whole answer');
   } finally {
-    clearInterval(pacer);
-    for (const r of [...stalled, ...slow]) r.socket.destroy();
+    readers.close();
   }
   console.log(`  node RSS peak ${peak.toFixed(0)} MB (bound ${RSS_LIMIT_MB} MB)`);
   assert.ok(peak < RSS_LIMIT_MB, `RSS ${peak.toFixed(0)} MB`);

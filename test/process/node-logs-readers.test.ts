@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { get } from 'node:http';
 import { createClient } from '../../src/client/client.js';
 import { deployContract, sendContractCall } from '../../src/client/contract.js';
-import { node, rawReader, readerNodeDuring, rssMb } from '../helpers/reader-node.js';
+import { node, readerNodeDuring, rssMb, stalledAndSlowReaders } from '../helpers/reader-node.js';
 
 const STALLED = 16;
 const SLOW = 4;
@@ -55,15 +55,8 @@ test(`a block of ${TXS * EVENTS} events: ${STALLED} stalled and ${SLOW} slow rea
   const base = rssMb(node.proc.pid!);
   console.log(`  ${TXS * EVENTS} events: the answer ${answerMb.toFixed(1)} MiB, node RSS before the readers ${base.toFixed(0)} MB`);
 
-  const stalled = Array.from({ length: STALLED }, () => rawReader(node.url, path, true));
-  const slow = Array.from({ length: SLOW }, () => rawReader(node.url, path, true));
-  // A slow reader takes a little every 200 ms: never stalled for STALL_MS, never fast.
-  const pacer = setInterval(() => {
-    for (const r of slow) {
-      r.socket.resume();
-      setTimeout(() => r.socket.pause(), 5);
-    }
-  }, 200);
+  const readers = stalledAndSlowReaders(node.url, path, STALLED, SLOW);
+  const { stalled } = readers;
   let peak = 0;
   try {
     for (let i = 0; i < 12; i++) {
@@ -84,8 +77,7 @@ test(`a block of ${TXS * EVENTS} events: ${STALLED} stalled and ${SLOW} slow rea
     assert.is(count(), STALLED, node.stderr().slice(-2000));
     for (const r of stalled) assert.ok(r.received() < full.byteLength, 'a stalled reader never got the whole answer');
   } finally {
-    clearInterval(pacer);
-    for (const r of [...stalled, ...slow]) r.socket.destroy();
+    readers.close();
   }
   const grown = peak - base;
   // Held whole, each of the 20 answers stays in the node, less what the kernel's socket buffers took.
